@@ -1,0 +1,41 @@
+# Notula: `make run` starts the service, `make test` runs the whole suite. Both install the
+# Debian packages they need first (through sudo when not root).
+
+SWIFT ?= swift
+PREFIX ?= /usr/local
+
+# What building and running needs; what the tests and the benchmark need besides.
+RUN_PACKAGES = libdbus-1-dev libpulse-dev dbus pulseaudio pulseaudio-utils
+TEST_PACKAGES = $(RUN_PACKAGES) espeak-ng sox libglib2.0-bin systemd python3-dbusmock procps
+
+.PHONY: all build run test bench deps test-deps clean
+
+all: build
+
+deps:
+	@scripts/install-packages $(RUN_PACKAGES)
+
+test-deps:
+	@scripts/install-packages $(TEST_PACKAGES)
+
+build: deps
+	$(SWIFT) build -c release --product notulad
+	$(SWIFT) build -c release --product notula
+
+# The service on the session bus; a private bus and PulseAudio where this machine has none.
+run: build
+	@scripts/private-session --where-missing "$$($(SWIFT) build -c release --show-bin-path)/notulad" $(ARGS)
+
+# The whole suite, under a private session bus and a private PulseAudio.
+test: test-deps
+	$(SWIFT) build --build-tests
+	NOTULA_BIN_DIR="$$($(SWIFT) build --show-bin-path)" scripts/private-session $(SWIFT) test --skip-build
+
+# The performance report (docs/BENCHMARKS.md records its figures).
+bench: test-deps
+	$(SWIFT) build -c release --product notulad
+	$(SWIFT) build -c release --product notula-bench
+	scripts/private-session "$$($(SWIFT) build -c release --show-bin-path)/notula-bench" "$$($(SWIFT) build -c release --show-bin-path)/notulad"
+
+clean:
+	$(SWIFT) package clean

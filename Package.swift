@@ -1,0 +1,39 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "Notula",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "notulad", targets: ["notulad"]),
+        .executable(name: "notula", targets: ["notula"]),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CDBus", pkgConfig: "dbus-1",
+            providers: [.apt(["libdbus-1-dev"])]),
+        .systemLibrary(
+            name: "CPulse", pkgConfig: "libpulse",
+            providers: [.apt(["libpulse-dev"])]),
+        .target(name: "DBus", dependencies: ["CDBus"]),
+        .target(name: "Recording"),
+        .target(name: "Audio", dependencies: ["CPulse", "Recording"]),
+        .target(name: "NotulaService", dependencies: ["DBus", "Recording", "Audio"]),
+        .executableTarget(name: "notulad", dependencies: ["NotulaService"]),
+        .executableTarget(name: "notula", dependencies: ["DBus"]),
+        .executableTarget(name: "notula-bench", dependencies: ["DBus"]),
+        .target(name: "NotulaTestSupport", dependencies: ["DBus"], path: "Tests/NotulaTestSupport"),
+        .testTarget(name: "DBusTests", dependencies: ["DBus", "NotulaTestSupport"]),
+        .testTarget(name: "RecordingTests", dependencies: ["Recording"]),
+        .testTarget(name: "AudioTests", dependencies: ["Audio", "Recording"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["DBus", "NotulaTestSupport"]),
+    ]
+)
+
+// Strict settings for every target in one place.
+for target in package.targets where target.type != .system {
+    target.swiftSettings = (target.swiftSettings ?? []) + [
+        .swiftLanguageMode(.v6),
+        .enableUpcomingFeature("ExistentialAny"),
+    ]
+}

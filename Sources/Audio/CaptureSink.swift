@@ -1,0 +1,125 @@
+import Recording
+import Synchronization
+
+/// Where the PulseAudio thread delivers what it produces (samples, the outcome of the
+/// operation being awaited, losses), and where the capture picks it up from any thread.
+///
+/// libpulse callbacks reach it through an unretained pointer; `PulseSession` keeps it alive
+/// until the main loop thread has stopped.
+final class CaptureSink: Sendable {
+    typealias Operation = CheckedContinuation<Result<Void, PulseError>, Never>
+
+    private struct ActiveRecording: ~Copyable {
+        var file: RecordingFile?
+        var meter = LevelMeter()
+        /// A stream feeds this recording, so losing it is news worth an event.
+        var isWatched = false
+        /// Set after a failed write, so the loss is reported once and the rest dropped.
+        var cannotWrite = false
+    }
+
+    private let events: AsyncStream<CaptureEvent>.Continuation
+    private let recording = Mutex(ActiveRecording())
+    private let operation = Mutex<Operation?>(nil)
+    /// Separate from `recording` so that reading the level never waits for an fdatasync.
+    private let currentLevel = Mutex(LevelMeter.silence)
+
+    init(events: AsyncStream<CaptureEvent>.Continuation) {
+        self.events = events
+    }
+
+    deinit {
+        events.finish()
+        // The capture went away mid-recording: keep what was recorded.
+        if let file = recording.withLock({ $0.file.take() }) {
+            _ = try? file.finish()
+        }
+    }
+
+    var level: Double { currentLevel.withLock { $0 } }
+
+    var isRecording: Bool { recording.withLock { $0.file != nil } }
+
+    func begin(_ file: consuming RecordingFile) {
+        var incoming = Optional(file)
+        recording.withLock { $0 = ActiveRecording(file: incoming.take()) }
+    }
+
+    func takeFile() -> RecordingFile? {
+        recording.withLock { $0.file.take() }
+    }
+
+    // MARK: Awaiting libpulse operations
+
+    /// Parks the caller until `complete(_:)` runs: on the pa thread, or inline when starting the operation failed.
+    func awaitOperation(_ continuation: Operation) {
+        let superseded = operation.withLock { pending in
+            defer { pending = continuation }
+            return pending
+        }
+        superseded?.resume(returning: .failure(.badState))
+    }
+
+    /// Resumes the awaited operation; later outcomes of the same operation (a timeout after success) are ignored.
+    func complete(_ result: Result<Void, PulseError>) {
+        operation.withLock { $0.take() }?.resume(returning: result)
+    }
+
+    // MARK: Stream life
+
+    func streamReady() {
+        recording.withLock { $0.isWatched = true }
+        complete(.success(()))
+    }
+
+    /// The stream is being closed on purpose: whatever happens to it or to the server next is no loss.
+    func unwatch() {
+        recording.withLock { $0.isWatched = false }
+        silence()
+    }
+
+    /// The context or stream failed: fails the awaited operation, and reports the loss if a recording depended on it.
+    func fail(_ error: PulseError, lost message: String) {
+        complete(.failure(error))
+        let wasWatched = recording.withLock { active in
+            defer { active.isWatched = false }
+            return active.isWatched
+        }
+        if wasWatched {
+            silence()
+            events.yield(.lost(message: message))
+        }
+    }
+
+    /// Nothing is being captured (paused, stopped or lost): the meter starts over.
+    func silence() {
+        recording.withLock { $0.meter.reset() }
+        currentLevel.withLock { $0 = LevelMeter.silence }
+    }
+
+    // MARK: Samples (pa thread)
+
+    func receive(_ samples: UnsafeRawBufferPointer) {
+        let outcome: Result<Double, FileError>? = recording.withLock { active -> Result<Double, FileError>? in
+            guard active.file != nil, !active.cannotWrite else { return nil }
+            do throws(FileError) {
+                try active.file!.append(samples)
+            } catch {
+                active.cannotWrite = true
+                active.isWatched = false
+                return .failure(error)
+            }
+            active.meter.add(samples)
+            return .success(active.meter.dBFS)
+        }
+        switch outcome {
+        case .success(let level):
+            currentLevel.withLock { $0 = level }
+        case .failure(let error):
+            silence()
+            events.yield(.lost(message: "\(error.message). The audio so far is kept."))
+        case nil:
+            break
+        }
+    }
+}

@@ -1,0 +1,29 @@
+import Glibc
+
+/// The RMS level of the most recent ~100 ms of 16-bit samples, in dBFS.
+struct LevelMeter {
+    /// What the meter reads for digital silence, and when nothing is captured.
+    static let silence = -160.0
+
+    private var window = [Int16](repeating: 0, count: RecordingFormat.sampleRate / 10)
+    private var next = 0
+
+    /// Adds little-endian signed 16-bit samples; a trailing odd byte is ignored.
+    mutating func add(_ pcm: UnsafeRawBufferPointer) {
+        for offset in stride(from: 0, to: pcm.count - 1, by: 2) {
+            window[next] = Int16(littleEndian: pcm.loadUnaligned(fromByteOffset: offset, as: Int16.self))
+            next = (next + 1) % window.count
+        }
+    }
+
+    var dBFS: Double {
+        let sumOfSquares = window.reduce(0.0) { $0 + Double($1) * Double($1) }
+        guard sumOfSquares > 0 else { return Self.silence }
+        let rms = (sumOfSquares / Double(window.count)).squareRoot()
+        return max(Self.silence, 20 * log10(rms / 32768))
+    }
+
+    mutating func reset() {
+        self = LevelMeter()
+    }
+}

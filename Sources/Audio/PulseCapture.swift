@@ -1,0 +1,149 @@
+import Recording
+
+/// Records from a PulseAudio (or PipeWire pulse) source into 16 kHz mono 16-bit WAV files.
+///
+/// Each recording is written to `<recordingsDirectory>/<id>.wav` as the audio arrives and kept
+/// valid on disk about once a second, so a crash loses at most the last second.
+public actor PulseCapture: Capturing {
+    /// Losses of the input while recording; the file keeps the audio so far.
+    public nonisolated let events: AsyncStream<CaptureEvent>
+
+    /// Input level of the last ~100 ms in dBFS; −160 when silent or not capturing. Readable from any thread.
+    public nonisolated var level: Double { sink.level }
+
+    private let recordingsDirectory: String
+    private let source: String?
+    private let server: String?
+    private let client: ClientIdentity
+    private let sink: CaptureSink
+    private var session: PulseSession?
+
+    /// Creates a capture; nothing connects until `start(recording:)`.
+    /// - Parameters:
+    ///   - recordingsDirectory: Where the WAV files go; created with mode 0700 if missing.
+    ///   - source: The PulseAudio source name to record from; nil for the server's default source.
+    ///   - server: A server string for `pa_context_connect` (e.g. "unix:/run/user/1000/pulse/native");
+    ///     nil to find the server as every client does (PULSE_SERVER, XDG_RUNTIME_DIR, client.conf).
+    ///   - applicationName: The name mixers show for the recording client.
+    ///   - applicationID: The client's `application.id`, matching its desktop file.
+    public init(
+        recordingsDirectory: String, source: String? = nil, server: String? = nil,
+        applicationName: String = "Notula", applicationID: String = "org.notula.Notula"
+    ) {
+        let (events, continuation) = AsyncStream.makeStream(
+            of: CaptureEvent.self, bufferingPolicy: .bufferingNewest(16))
+        self.events = events
+        self.sink = CaptureSink(events: continuation)
+        self.recordingsDirectory = recordingsDirectory
+        self.source = source
+        self.server = server
+        self.client = ClientIdentity(name: applicationName, id: applicationID)
+    }
+
+    /// Connects to the server (reusing a healthy connection), opens the source, and starts
+    /// writing `<recordingsDirectory>/<id>.wav` (mode 0600, never overwriting).
+    /// - Throws: `.deviceUnavailable` without a server (within about 5 s) or without the source,
+    ///   `.permissionDenied` when the server refuses, `.failed` when the file cannot be written.
+    ///   Nothing is left behind on failure.
+    public func start(recording: RecordingID) async throws(CaptureError) {
+        guard !sink.isRecording else { throw .failed("Already capturing") }
+        let name = recording.rawValue
+        guard !name.isEmpty, !name.hasPrefix("."), !name.contains("/") else {
+            throw .failed("Invalid recording id '\(name)'")
+        }
+        do {
+            sink.begin(try RecordingFile(directory: recordingsDirectory, name: name + ".wav"))
+        } catch {
+            throw .failed(error.message)
+        }
+        do {
+            try await openInput()
+        } catch {
+            sink.takeFile()?.discard()
+            throw error
+        }
+    }
+
+    /// Corks the stream and waits until the server confirms; succeeds at once if the input was lost.
+    /// - Throws: `.failed` when not recording, or when the server refuses to cork.
+    public func pause() async throws(CaptureError) {
+        guard sink.isRecording else { throw .failed("Not capturing") }
+        if let session, session.isStreaming {
+            do {
+                try await session.setCorked(true)
+            } catch where session.isStreaming {
+                throw .failed("Cannot pause the audio input (\(error.message)).")
+            } catch {
+                // Lost meanwhile: nothing is captured, which is what pausing asks for.
+            }
+        }
+        sink.silence()
+    }
+
+    /// Uncorks the stream, or, if the stream or the server went away, opens the input again;
+    /// either way the audio continues in the same file.
+    /// - Throws: `.deviceUnavailable` / `.permissionDenied` when the input cannot be reopened.
+    public func resume() async throws(CaptureError) {
+        guard sink.isRecording else { throw .failed("Not capturing") }
+        if let session, session.isStreaming {
+            do {
+                try await session.setCorked(false)
+                return
+            } catch where session.isStreaming {
+                throw .failed("Cannot resume the audio input (\(error.message)).")
+            } catch {
+                // Lost while uncorking: reopen below.
+            }
+        }
+        try await openInput()
+    }
+
+    /// Closes the input, finalizes the WAV header and closes the file; works after a loss too.
+    /// - Returns: The file and the seconds of audio in it.
+    /// - Throws: `.failed` when not recording or when the file cannot be finalized.
+    public func stop() async throws(CaptureError) -> CapturedAudio {
+        session?.closeStream()
+        guard let file = sink.takeFile() else { throw .failed("Not capturing") }
+        let path = file.path
+        do {
+            let dataBytes = try file.finish()
+            return CapturedAudio(file: path, duration: Double(dataBytes) / Double(RecordingFormat.bytesPerSecond))
+        } catch {
+            throw .failed(error.message)
+        }
+    }
+
+    /// Closes the input and deletes the recording's file; does nothing when not recording.
+    public func discard() async {
+        session?.closeStream()
+        sink.takeFile()?.discard()
+    }
+
+    /// Opens the record stream, connecting a new context first unless the current one is healthy.
+    private func openInput() async throws(CaptureError) {
+        let session = try runningSession()
+        if !session.isConnected {
+            do {
+                try await session.connect(server: server, as: client)
+            } catch {
+                throw error.unreachableServer
+            }
+        }
+        do {
+            try await session.openStream(source: source)
+        } catch {
+            throw error.unusableSource(source)
+        }
+    }
+
+    private func runningSession() throws(CaptureError) -> PulseSession {
+        if let session { return session }
+        do {
+            let session = try PulseSession(sink: sink)
+            self.session = session
+            return session
+        } catch {
+            throw .failed("Cannot start the PulseAudio client (\(error.message)).")
+        }
+    }
+}

@@ -1,0 +1,148 @@
+import CDBus
+
+/// A message as received: header fields and a decoded body, with no C pointer left in it.
+public struct Message: Sendable {
+    public enum Kind: Sendable, Equatable { case methodCall, methodReturn, error, signal }
+
+    public let kind: Kind
+    public let serial: UInt32
+    public let replySerial: UInt32
+    public let sender: String?
+    public let destination: String?
+    public let path: ObjectPath?
+    public let interface: String?
+    public let member: String?
+    public let errorName: String?
+    public let signature: String
+    public let body: [Value]
+    public let expectsReply: Bool
+
+    init(_ raw: OpaquePointer) {
+        func field(_ get: (OpaquePointer) -> UnsafePointer<CChar>?) -> String? { get(raw).map { String(cString: $0) } }
+        switch dbus_message_get_type(raw) {
+        case DBUS_MESSAGE_TYPE_METHOD_CALL: kind = .methodCall
+        case DBUS_MESSAGE_TYPE_METHOD_RETURN: kind = .methodReturn
+        case DBUS_MESSAGE_TYPE_ERROR: kind = .error
+        default: kind = .signal
+        }
+        serial = dbus_message_get_serial(raw)
+        replySerial = dbus_message_get_reply_serial(raw)
+        sender = field(dbus_message_get_sender)
+        destination = field(dbus_message_get_destination)
+        path = field(dbus_message_get_path).map(ObjectPath.init(unchecked:))
+        interface = field(dbus_message_get_interface)
+        member = field(dbus_message_get_member)
+        errorName = field(dbus_message_get_error_name)
+        signature = field(dbus_message_get_signature) ?? ""
+        body = readBody(of: raw)
+        expectsReply = dbus_message_get_no_reply(raw) == 0
+    }
+
+    /// Argument `index` of the body as `T`.
+    /// - Throws: `InvalidArgs` when there is no such argument or it has another type.
+    public func argument<T: DBusRepresentable>(_ index: Int, as type: T.Type = T.self) throws(BusError) -> T {
+        guard body.indices.contains(index) else { throw BusError.invalidArgs("Missing argument \(index)") }
+        return try T(dbusValue: body[index])
+    }
+
+    /// The error this message carries, when it is an error reply.
+    var error: BusError? {
+        guard kind == .error else { return nil }
+        let text: String = if case .string(let s)? = body.first { s } else { "" }
+        return BusError(ErrorName(errorName ?? "") ?? .failed, text)
+    }
+}
+
+/// A method call to send.
+public struct MethodCall: Sendable {
+    public var destination: BusName?
+    public var path: ObjectPath
+    public var interface: InterfaceName?
+    public var member: MemberName
+    public var arguments: [Value]
+    /// Whether the bus may start the destination service (D-Bus activation) to answer it.
+    public var autoStart: Bool
+
+    public init(
+        destination: BusName?, path: ObjectPath, interface: InterfaceName?, member: MemberName,
+        arguments: [Value] = [], autoStart: Bool = true
+    ) {
+        self.destination = destination
+        self.path = path
+        self.interface = interface
+        self.member = member
+        self.arguments = arguments
+        self.autoStart = autoStart
+    }
+
+    func makeMessage() throws(BusError) -> OpaquePointer {
+        let created: OpaquePointer? = path.rawValue.withCString { pathPointer in
+            member.rawValue.withCString { memberPointer in
+                withOptionalCString(destination?.rawValue) { destinationPointer in
+                    withOptionalCString(interface?.rawValue) { interfacePointer in
+                        dbus_message_new_method_call(destinationPointer, pathPointer, interfacePointer, memberPointer)
+                    }
+                }
+            }
+        }
+        guard let message = created else { throw BusError(.noMemory, "Out of memory") }
+        dbus_message_set_auto_start(message, autoStart ? 1 : 0)
+        do { try appendBody(arguments, to: message) } catch {
+            dbus_message_unref(message)
+            throw error
+        }
+        return message
+    }
+}
+
+func withOptionalCString<R>(_ string: String?, _ body: (UnsafePointer<CChar>?) -> R) -> R {
+    guard let string else { return body(nil) }
+    return string.withCString { body($0) }
+}
+
+/// Which signals a subscription receives; the bus daemon filters by the same rule.
+public struct MatchRule: Sendable, Hashable {
+    public var sender: BusName?
+    public var path: ObjectPath?
+    public var interface: InterfaceName?
+    public var member: MemberName?
+    /// The first argument, when it is a string (as `NameOwnerChanged`'s name).
+    public var arg0: String?
+
+    public init(
+        sender: BusName? = nil, path: ObjectPath? = nil, interface: InterfaceName? = nil, member: MemberName? = nil,
+        arg0: String? = nil
+    ) {
+        self.sender = sender
+        self.path = path
+        self.interface = interface
+        self.member = member
+        self.arg0 = arg0
+    }
+
+    /// The rule in the bus daemon's syntax.
+    public var ruleString: String {
+        var parts = ["type='signal'"]
+        if let sender { parts.append("sender='\(sender)'") }
+        if let path { parts.append("path='\(path)'") }
+        if let interface { parts.append("interface='\(interface)'") }
+        if let member { parts.append("member='\(member)'") }
+        if let arg0 { parts.append("arg0='\(arg0.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''"))'") }
+        return parts.joined(separator: ",")
+    }
+
+    /// Client-side check: a well-known sender is left to the daemon, which knows who owns it.
+    func matches(_ message: Message) -> Bool {
+        guard message.kind == .signal else { return false }
+        if let sender, sender.isUnique || sender.rawValue == "org.freedesktop.DBus", message.sender != sender.rawValue {
+            return false
+        }
+        if let path, message.path != path { return false }
+        if let interface, message.interface != interface.rawValue { return false }
+        if let member, message.member != member.rawValue { return false }
+        if let arg0 {
+            guard case .string(let first)? = message.body.first, first == arg0 else { return false }
+        }
+        return true
+    }
+}

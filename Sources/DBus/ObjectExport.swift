@@ -1,0 +1,231 @@
+import CDBus
+
+/// The answer of the bus daemon to `RequestName`.
+public enum NameRequestResult: UInt32, Sendable {
+    case primaryOwner = 1, inQueue, exists, alreadyOwner
+}
+
+extension Bus {
+    // MARK: Exported objects
+
+    /// Exports an object at `path` with `interfaces` (the standard interfaces come with it),
+    /// replacing what was there.
+    public func export(_ path: ObjectPath, interfaces: [Interface]) {
+        objects[path] = interfaces
+    }
+
+    /// Removes the object at `path`.
+    public func unexport(_ path: ObjectPath) {
+        objects[path] = nil
+    }
+
+    /// Emits `PropertiesChanged` for `names` of `interface` at `path`, with their current values
+    /// (or as invalidated, for properties that announce changes that way). A property annotated
+    /// `false` changes without a signal of its own, but is sent when named here.
+    public func emitPropertiesChanged(path: ObjectPath, interface: InterfaceName, names: [MemberName]) {
+        guard let definition = objects[path]?.first(where: { $0.name == interface }) else { return }
+        var changed: [DictionaryEntry] = []
+        var invalidated: [Value] = []
+        for name in names {
+            guard let property = definition.property(named: name.rawValue) else { continue }
+            switch property.emitsChanged {
+            case .true, .false: changed.append(DictionaryEntry(key: .string(name.rawValue), value: .variant(property.getter())))
+            case .invalidates: invalidated.append(.string(name.rawValue))
+            case .const: continue
+            }
+        }
+        guard !changed.isEmpty || !invalidated.isEmpty else { return }
+        try? emit(
+            path: path, interface: .properties, member: "PropertiesChanged",
+            arguments: [
+                .string(interface.rawValue), .dictionary(key: "s", value: "v", changed), .array(element: "s", invalidated),
+            ])
+    }
+
+    /// The names of the nodes directly below `path` that lead to exported objects.
+    func children(of path: ObjectPath) -> [String] {
+        Set(objects.keys.compactMap { $0.elements(below: path)?.first.map(String.init) }).sorted()
+    }
+
+    // MARK: Incoming method calls
+
+    func handleMethodCall(_ raw: OpaquePointer) {
+        let message = Message(raw)
+        let outcome: Result<MethodReply, BusError>
+        do { outcome = .success(try route(message)) } catch { outcome = .failure(error) }
+        switch outcome {
+        case .success(.now(let values)): reply(to: raw, with: .success(values))
+        case .failure(let error): reply(to: raw, with: .failure(error))
+        case .success(.later(let work)):
+            let token = takeToken()
+            dbus_message_ref(raw)
+            deferredReplies[token] = raw
+            Task {
+                let result: Result<[Value], BusError>
+                do throws(BusError) { result = .success(try await work()) } catch { result = .failure(error) }
+                self.finishDeferred(token, with: result)
+            }
+        }
+    }
+
+    private func finishDeferred(_ token: Int, with result: Result<[Value], BusError>) {
+        guard let raw = deferredReplies.removeValue(forKey: token) else { return }
+        defer { dbus_message_unref(raw) }
+        reply(to: raw, with: result)
+    }
+
+    private func reply(to raw: OpaquePointer, with result: Result<[Value], BusError>) {
+        guard dbus_message_get_no_reply(raw) == 0 else { return }
+        switch result {
+        case .success(let values):
+            guard let reply = dbus_message_new_method_return(raw) else { return }
+            do { try appendBody(values, to: reply) } catch {
+                dbus_message_unref(reply)
+                self.reply(to: raw, with: .failure(BusError.failed("The service produced an invalid reply: \(error.message)")))
+                return
+            }
+            send(reply)
+        case .failure(let error):
+            guard let reply = dbus_message_new_error(raw, error.name.rawValue, error.message) else { return }
+            send(reply)
+        }
+    }
+
+    private func route(_ message: Message) throws(BusError) -> MethodReply {
+        guard let path = message.path, let member = message.member else { throw BusError.invalidArgs("Malformed call") }
+        guard let interfaces = objects[path] else {
+            if message.interface ?? "org.freedesktop.DBus.Introspectable" == InterfaceName.introspectable.rawValue,
+                member == "Introspect", message.signature.isEmpty, path == .root || !children(of: path).isEmpty
+            {
+                return .now([.string(introspectionXML(interfaces: [], children: children(of: path)))])
+            }
+            throw BusError(.unknownObject, "No object at path \(path)")
+        }
+        switch message.interface {
+        case InterfaceName.introspectable.rawValue?:
+            try expect(message, member: "Introspect", signature: "")
+            return .now([.string(introspectionXML(interfaces: interfaces, children: children(of: path)))])
+        case InterfaceName.properties.rawValue?:
+            return try handleProperties(message, member: member, interfaces: interfaces)
+        case InterfaceName.peer.rawValue?:
+            return try handlePeer(message, member: member)
+        case nil:
+            guard let method = interfaces.lazy.compactMap({ $0.method(named: member) }).first else {
+                throw BusError(.unknownMethod, "No method \(member) on object \(path)")
+            }
+            return try invoke(method, message)
+        case let name?:
+            guard let interface = interfaces.first(where: { $0.name.rawValue == name }) else {
+                throw BusError(.unknownInterface, "Object \(path) has no interface \(name)")
+            }
+            guard let method = interface.method(named: member) else {
+                throw BusError(.unknownMethod, "Interface \(name) has no method \(member)")
+            }
+            return try invoke(method, message)
+        }
+    }
+
+    private func invoke(_ method: Method, _ message: Message) throws(BusError) -> MethodReply {
+        guard message.signature == method.inputSignature else {
+            throw BusError.invalidArgs(
+                "\(method.name) takes arguments of type '\(method.inputSignature)', got '\(message.signature)'")
+        }
+        return try method.handler(message)
+    }
+
+    private func expect(_ message: Message, member: String, signature: String) throws(BusError) {
+        guard message.member == member else {
+            throw BusError(.unknownMethod, "Interface \(message.interface ?? "") has no method \(message.member ?? "")")
+        }
+        guard message.signature == signature else {
+            throw BusError.invalidArgs("\(member) takes arguments of type '\(signature)', got '\(message.signature)'")
+        }
+    }
+
+    private func handlePeer(_ message: Message, member: String) throws(BusError) -> MethodReply {
+        if member == "Ping" {
+            try expect(message, member: "Ping", signature: "")
+            return .now([])
+        }
+        try expect(message, member: "GetMachineId", signature: "")
+        guard let raw = dbus_try_get_local_machine_id(nil) else { throw BusError.failed("No machine id") }
+        defer { dbus_free(raw) }
+        return .now([.string(String(cString: raw))])
+    }
+
+    private func handleProperties(_ message: Message, member: String, interfaces: [Interface]) throws(BusError)
+        -> MethodReply
+    {
+        func interface(_ name: String) throws(BusError) -> Interface {
+            guard let found = interfaces.first(where: { $0.name.rawValue == name }) else {
+                throw BusError(.unknownInterface, "Object \(message.path!) has no interface \(name)")
+            }
+            return found
+        }
+        func property(_ interfaceName: String, _ name: String) throws(BusError) -> Property {
+            let candidates = interfaceName.isEmpty ? interfaces : [try interface(interfaceName)]
+            guard let found = candidates.lazy.compactMap({ $0.property(named: name) }).first else {
+                throw BusError(.unknownProperty, "No property \(name) on \(interfaceName.isEmpty ? "any interface" : interfaceName)")
+            }
+            return found
+        }
+        switch member {
+        case "Get":
+            try expect(message, member: "Get", signature: "ss")
+            return .now([.variant(try property(try message.argument(0), try message.argument(1)).getter())])
+        case "GetAll":
+            try expect(message, member: "GetAll", signature: "s")
+            let name: String = try message.argument(0)
+            let properties = name.isEmpty ? interfaces.flatMap(\.properties) : try interface(name).properties
+            let entries = properties.map { DictionaryEntry(key: .string($0.name.rawValue), value: .variant($0.getter())) }
+            return .now([.dictionary(key: "s", value: "v", entries)])
+        case "Set":
+            try expect(message, member: "Set", signature: "ssv")
+            let target = try property(try message.argument(0), try message.argument(1))
+            guard let setter = target.setter else { throw BusError(.propertyReadOnly, "Property \(target.name) is read-only") }
+            let value = try message.argument(2, as: Variant.self).value
+            guard value.signature == target.signature else {
+                throw BusError.invalidArgs("Property \(target.name) is of type '\(target.signature)', got '\(value.signature)'")
+            }
+            try setter(value)
+            return .now([])
+        default:
+            throw BusError(.unknownMethod, "Interface org.freedesktop.DBus.Properties has no method \(member)")
+        }
+    }
+
+    // MARK: The bus daemon
+
+    /// Calls a method of the bus daemon itself (`org.freedesktop.DBus`).
+    public func callDaemon(_ member: MemberName, _ arguments: [Value] = []) async throws(BusError) -> Message {
+        try await call(
+            MethodCall(
+                destination: "org.freedesktop.DBus", path: ObjectPath(unchecked: "/org/freedesktop/DBus"),
+                interface: "org.freedesktop.DBus", member: member, arguments: arguments))
+    }
+
+    /// Asks for a well-known name. Register objects first: calls may arrive the moment it is ours.
+    public func requestName(_ name: BusName, allowReplacement: Bool = false, replaceExisting: Bool = false) async throws(BusError)
+        -> NameRequestResult
+    {
+        var flags: UInt32 = 4  // DBUS_NAME_FLAG_DO_NOT_QUEUE
+        if allowReplacement { flags |= 1 }
+        if replaceExisting { flags |= 2 }
+        let reply = try await callDaemon("RequestName", [.string(name.rawValue), .uint32(flags)])
+        return NameRequestResult(rawValue: try reply.argument(0, as: UInt32.self)) ?? .exists
+    }
+
+    /// The unique name owning `name`, or nil when nobody does.
+    public func owner(of name: BusName) async throws(BusError) -> String? {
+        do {
+            return try await callDaemon("GetNameOwner", [.string(name.rawValue)]).argument(0, as: String.self)
+        } catch where error.name == .nameHasNoOwner {
+            return nil
+        }
+    }
+
+    /// The process id behind a connection, as the daemon knows it.
+    public func processID(of name: String) async throws(BusError) -> UInt32 {
+        try await callDaemon("GetConnectionUnixProcessID", [.string(name)]).argument(0)
+    }
+}

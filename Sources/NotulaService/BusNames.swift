@@ -1,0 +1,17 @@
+import DBus
+
+/// The names of Notula's public contract on the bus.
+public enum NotulaBus {
+    public static let name: BusName = "org.notula.Notula1"
+    public static let recorderPath = ObjectPath("/org/notula/Notula1/Recorder")!
+    public static let recorderInterface: InterfaceName = "org.notula.Notula1.Recorder"
+    public static let memoInterface: InterfaceName = "org.notula.Notula1.Memo"
+    static let memosPath = ObjectPath("/org/notula/Notula1/Memos")!
+}
+
+extension ErrorName {
+    static let invalidState: ErrorName = "org.notula.Notula1.Error.InvalidState"
+    static let deviceUnavailable: ErrorName = "org.notula.Notula1.Error.DeviceUnavailable"
+    static let permissionDenied: ErrorName = "org.notula.Notula1.Error.PermissionDenied"
+    static let notulaFailed: ErrorName = "org.notula.Notula1.Error.Failed"
+}

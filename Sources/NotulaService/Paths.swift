@@ -1,0 +1,23 @@
+import FoundationEssentials
+
+/// Notula's own XDG folders: nothing is written anywhere else.
+public struct Paths: Sendable {
+    /// `$XDG_DATA_HOME/notula`: recordings (and later the library and models).
+    public let data: String
+    /// `$XDG_CONFIG_HOME/notula`: settings.json.
+    public let config: String
+
+    public var recordings: String { data + "/recordings" }
+    public var settingsFile: String { config + "/settings.json" }
+
+    public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
+        let home = environment["HOME"] ?? "/"
+        func base(_ variable: String, _ fallback: String) -> String {
+            // The spec: a relative path in an XDG variable is invalid and is ignored.
+            guard let value = environment[variable], value.hasPrefix("/") else { return home + "/" + fallback }
+            return value
+        }
+        data = base("XDG_DATA_HOME", ".local/share") + "/notula"
+        config = base("XDG_CONFIG_HOME", ".config") + "/notula"
+    }
+}

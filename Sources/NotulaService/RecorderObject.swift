@@ -1,0 +1,100 @@
+import DBus
+import Recording
+
+/// `org.notula.Notula1.Recorder`: the recorder's transitions and state on the bus.
+///
+/// The recorder shares the bus's executor, so each handler calls its transition synchronously,
+/// in the order the calls arrived (`assumeIsolated` states that, and checks it).
+enum RecorderObject {
+    static func interface(_ recorder: Recorder) -> Interface {
+        Interface(
+            NotulaBus.recorderInterface,
+            methods: RecordingAction.allCases.map { method($0, recorder) },
+            properties: [
+                Property("State", "s") { .string(snapshot(recorder).state.rawValue) },
+                Property("Elapsed", "d", emitsChanged: .false) { .double(snapshot(recorder).elapsed.seconds) },
+                Property("TimerAnchor", "x") { .int64(snapshot(recorder).timerAnchor?.microseconds ?? 0) },
+                Property("Level", "d", emitsChanged: .false) { .double(recorder.level) },
+            ],
+            signals: [
+                SignalDeclaration("Processed", [Argument("memo", "o")]),
+                SignalDeclaration("Failed", [Argument("error_name", "s"), Argument("message", "s")]),
+            ])
+    }
+
+    private static func method(_ action: RecordingAction, _ recorder: Recorder) -> Method {
+        Method(MemberName(action.methodName)!, outputs: action == .process ? [Argument("memo", "o")] : []) { _ throws(BusError) in
+            let outcome = recorder.assumeIsolated { recorder in
+                Result { () throws(RecordingError) in try perform(action, on: recorder) }
+            }
+            do throws(RecordingError) { return try outcome.get() } catch { throw BusError(error) }
+        }
+    }
+
+    private static func perform(_ action: RecordingAction, on recorder: isolated Recorder) throws(RecordingError) -> MethodReply {
+        switch action {
+        case .toggle: return reply(after: try recorder.toggle())
+        case .start: return reply(after: try recorder.start())
+        case .pause: try recorder.pause()
+        case .resume: try recorder.resume()
+        case .process: return .now([.objectPath(MemoLibrary.path(of: try recorder.process()))])
+        case .discard: try recorder.discard()
+        }
+        return .now([])
+    }
+
+    private static func snapshot(_ recorder: Recorder) -> RecorderSnapshot {
+        recorder.assumeIsolated { $0.snapshot }
+    }
+
+    /// Opening the microphone is the one effect a caller waits for: `Start` fails with
+    /// `DeviceUnavailable` when there is none.
+    private static func reply(after confirmation: Confirmation) -> MethodReply {
+        guard !confirmation.isImmediate else { return .now([]) }
+        return .later { () throws(BusError) in
+            do throws(RecordingError) { try await confirmation.wait() } catch { throw BusError(error) }
+            return []
+        }
+    }
+}
+
+/// Reports the flow as the recorder object's signals, emitted before the call that caused
+/// them is answered.
+struct RecorderSignals: Reporting {
+    let bus: Bus
+
+    func stateChanged(_ snapshot: RecorderSnapshot) {
+        Log.debug("State \(snapshot.state.rawValue), elapsed \(snapshot.elapsed.seconds) s")
+        bus.assumeIsolated {
+            $0.emitPropertiesChanged(
+                path: NotulaBus.recorderPath, interface: NotulaBus.recorderInterface, names: ["State", "Elapsed", "TimerAnchor"])
+        }
+    }
+
+    func processed(_ recording: RecordingID) {
+        emit("Processed", [.objectPath(MemoLibrary.path(of: recording))])
+    }
+
+    func failed(_ error: RecordingError) {
+        let busError = BusError(error)
+        Log.warning("Recording failed: \(busError.message)")
+        emit("Failed", [.string(busError.name.rawValue), .string(busError.message)])
+    }
+
+    private func emit(_ member: MemberName, _ arguments: [Value]) {
+        bus.assumeIsolated {
+            try? $0.emit(path: NotulaBus.recorderPath, interface: NotulaBus.recorderInterface, member: member, arguments: arguments)
+        }
+    }
+}
+
+extension BusError {
+    init(_ error: RecordingError) {
+        switch error {
+        case .invalidState: self.init(.invalidState, error.message)
+        case .deviceUnavailable: self.init(.deviceUnavailable, error.message)
+        case .permissionDenied: self.init(.permissionDenied, error.message)
+        case .failed: self.init(.notulaFailed, error.message)
+        }
+    }
+}

@@ -1,0 +1,86 @@
+import Audio
+import DBus
+import Dispatch
+import FoundationEssentials
+import Recording
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The running service: the bus connection, the recorder and its objects.
+public enum Service {
+    /// Runs until SIGTERM/SIGINT or until the bus goes away; returns the exit status.
+    public static func run(_ options: ServiceOptions) async -> Int32 {
+        if options.verbose { Log.enableDebug() }
+        let paths = Paths()
+        let settings = Settings.load(from: paths.settingsFile)
+        let bus: Bus
+        do { bus = try await Bus.connect(.session) } catch {
+            Log.error("Cannot connect to the session bus: \(error.message)")
+            return 1
+        }
+        let source = options.source ?? settings.source
+        let capture = PulseCapture(recordingsDirectory: paths.recordings, source: source)
+        let recorder = Recorder(
+            isolation: bus, clock: MonotonicSystemClock(), capture: capture, processing: MemoLibrary(bus: bus),
+            reporter: RecorderSignals(bus: bus), makeRecordingID: newRecordingID)
+        await bus.export(NotulaBus.recorderPath, interfaces: [RecorderObject.interface(recorder)])
+
+        // Objects first, then the name: an activated service receives calls the moment it owns it.
+        do {
+            let result = try await bus.requestName(NotulaBus.name)
+            guard result == .primaryOwner || result == .alreadyOwner else {
+                Log.error(await ownerDescription(on: bus))
+                return 2
+            }
+        } catch {
+            Log.error("Cannot own \(NotulaBus.name): \(error.message)")
+            return 1
+        }
+        Log.info("Ready on the session bus as \(NotulaBus.name) (\(await bus.uniqueName)); recording from \(source ?? "the default source") into \(paths.recordings)")
+
+        let (stopReasons, stop) = AsyncStream.makeStream(of: String.self)
+        let signalSources = [SIGTERM, SIGINT].map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { stop.yield("Stopping on signal \(number)") }
+            source.resume()
+            return source
+        }
+        Task {
+            await bus.waitUntilDisconnected()
+            stop.yield("Lost the connection to the session bus")
+        }
+        var reasons = stopReasons.makeAsyncIterator()
+        let reason = await reasons.next() ?? "Stopping"
+        signalSources.forEach { $0.cancel() }
+        Log.info(reason)
+        await finishRecording(recorder)
+        return reason.hasPrefix("Lost") ? 1 : 0
+    }
+
+    /// A recording in progress is kept, as a memo, rather than lost with the process.
+    private static func finishRecording(_ recorder: Recorder) async {
+        let state = await recorder.state
+        if state == .recording || state == .paused {
+            _ = try? await recorder.process()
+            Log.info("Kept the recording in progress")
+        }
+        await recorder.settle()
+    }
+
+    private static func ownerDescription(on bus: Bus) async -> String {
+        guard let owner = try? await bus.owner(of: NotulaBus.name) else {
+            return "\(NotulaBus.name) is already owned by another connection"
+        }
+        let pid = (try? await bus.processID(of: owner)).map { " (pid \($0))" } ?? ""
+        return "\(NotulaBus.name) is already owned by \(owner)\(pid): another notulad is running"
+    }
+
+    /// Recording ids are the start time in microseconds: unique, sortable, valid in object paths.
+    @Sendable private static func newRecordingID() -> RecordingID {
+        var time = timespec()
+        clock_gettime(CLOCK_REALTIME, &time)
+        return RecordingID(String(Int64(time.tv_sec) * 1_000_000 + Int64(time.tv_nsec) / 1000))
+    }
+}

@@ -1,0 +1,94 @@
+/// A capture call queued by a transition, tagged with the recording it belongs to.
+enum CaptureStep: Sendable {
+    case start(RecordingID, Promise)
+    case pause(RecordingID)
+    case resume(RecordingID)
+    case stop(RecordingID)
+    case discard(RecordingID)
+    case settle(Promise)
+}
+
+// The capture calls are carried out one after the other, in the order the transitions queued
+// them, however fast the transitions come: a single consumer awaits each before the next.
+extension Recorder {
+    func runCaptureChain(_ queued: AsyncStream<CaptureStep>) async {
+        for await step in queued { await carryOut(step) }
+    }
+
+    private func carryOut(_ step: CaptureStep) async {
+        switch step {
+        case .start(let id, let promise):
+            guard !abandoned.contains(id) else { return promise.resolve(nil) }
+            do throws(CaptureError) {
+                try await capture.start(recording: id)
+                promise.resolve(nil)
+            } catch {
+                abandoned.insert(id)
+                if recording == id { finish() }
+                promise.resolve(RecordingError(error))
+            }
+        case .pause(let id):
+            guard !abandoned.contains(id) else { return }
+            do throws(CaptureError) { try await capture.pause() } catch { captureLost(id, RecordingError(error)) }
+        case .resume(let id):
+            guard !abandoned.contains(id) else { return }
+            do throws(CaptureError) { try await capture.resume() } catch { captureLost(id, RecordingError(error)) }
+        case .stop(let id):
+            guard !abandoned.contains(id) else { return }
+            do throws(CaptureError) {
+                let audio = try await capture.stop()
+                await handOn(audio, of: id)
+            } catch {
+                if recording == id { finish() }
+                reporter.failed(RecordingError(error))
+            }
+        case .discard:
+            await capture.discard()
+        case .settle(let promise):
+            promise.resolve(nil)
+        }
+    }
+
+    /// Processing runs as a task of its own so that a discard can cancel it.
+    private func handOn(_ audio: CapturedAudio, of id: RecordingID) async {
+        guard !abandoned.contains(id) else { return await processing.discard(audio) }
+        let processing = self.processing
+        let task = Task { () async -> Result<Void, RecordingError> in
+            do throws(RecordingError) {
+                try await processing.process(audio, recording: id)
+                return .success(())
+            } catch {
+                return .failure(error)
+            }
+        }
+        processingTask = task
+        let result = await task.value
+        processingTask = nil
+        guard !abandoned.contains(id) else { return await processing.discard(audio) }
+        guard recording == id, state == .processing else { return }
+        switch result {
+        case .success: reporter.processed(id)
+        case .failure(let error): reporter.failed(error)
+        }
+        finish()
+    }
+
+    /// The capture went away under a running recording: the flow pauses, keeping what was
+    /// captured, and the next resume reopens the input. No pause step: there is nothing to cork.
+    func captureLost(_ id: RecordingID?, _ error: RecordingError) {
+        if state == .recording, id == nil || id == recording {
+            timer.pause(at: clock.now())
+            state = .paused
+            report()
+        }
+        reporter.failed(error)
+    }
+
+    func followCaptureEvents() async {
+        for await event in capture.events {
+            switch event {
+            case .lost(let message): captureLost(nil, .deviceUnavailable(message))
+            }
+        }
+    }
+}

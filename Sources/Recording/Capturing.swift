@@ -1,0 +1,55 @@
+/// Identifies one recording from its start; the capture names its audio file after it.
+public struct RecordingID: Hashable, Sendable, CustomStringConvertible {
+    public let rawValue: String
+    public init(_ rawValue: String) { self.rawValue = rawValue }
+    public var description: String { rawValue }
+}
+
+/// The audio a finished capture hands on: a file, never an in-memory copy.
+public struct CapturedAudio: Sendable, Equatable {
+    /// Absolute path of the WAV file.
+    public let file: String
+    /// Seconds of audio in the file.
+    public let duration: Double
+    public init(file: String, duration: Double) {
+        self.file = file
+        self.duration = duration
+    }
+}
+
+/// What the capture reports without being asked.
+public enum CaptureEvent: Sendable, Equatable {
+    /// The stream or the sound server went away; the audio written so far is kept.
+    case lost(message: String)
+}
+
+/// Why a capture call failed, in words a person can act on.
+public enum CaptureError: Error, Sendable, Equatable {
+    /// No sound server, a refused connection, or no such source.
+    case deviceUnavailable(String)
+    /// The server or the file system refused access.
+    case permissionDenied(String)
+    /// Anything else (a file that cannot be written, …).
+    case failed(String)
+}
+
+/// Captures audio from a microphone into a file.
+///
+/// The recorder calls these strictly in transition order (start, then any
+/// pause/resume pairs, then stop or discard) and never two at once.
+public protocol Capturing: Sendable {
+    /// Opens the input and starts writing the recording's file.
+    func start(recording: RecordingID) async throws(CaptureError)
+    /// Stops capturing without closing the file; nothing is captured while paused.
+    func pause() async throws(CaptureError)
+    /// Continues capturing into the same file (reopening the input if it was lost).
+    func resume() async throws(CaptureError)
+    /// Closes the input and the file and hands the file on.
+    func stop() async throws(CaptureError) -> CapturedAudio
+    /// Closes the input and deletes the recording's file.
+    func discard() async
+    /// Interruptions the capture reports by itself.
+    var events: AsyncStream<CaptureEvent> { get }
+    /// Input level of the last ~100 ms in dBFS; −160 when silent or not capturing.
+    var level: Double { get }
+}

@@ -1,0 +1,161 @@
+/// The recording flow: idle → recording ⇄ paused → processing → idle.
+///
+/// Every transition is a synchronous function that changes the state at once and owns its
+/// effects: the timer, the capture steps (queued in transition order, see `CaptureChain`), and
+/// the report. The bus methods and every other control call these same functions.
+///
+/// The recorder runs on the executor of `isolation`, so that the bus, sharing it, calls the
+/// transitions in the order calls arrive, with no hop in between.
+public actor Recorder {
+    private let isolation: any Actor
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { isolation.unownedExecutor }
+
+    public internal(set) var state: RecordingState = .idle
+    /// The recording in progress (from the start until it is processed or discarded).
+    public private(set) var recording: RecordingID?
+    var timer = RecordingTimer()
+
+    let clock: any MonotonicClock
+    let capture: any Capturing
+    let processing: any Processing
+    let reporter: any Reporting
+    private let makeRecordingID: @Sendable () -> RecordingID
+    let steps: AsyncStream<CaptureStep>.Continuation
+    /// Recordings discarded, or whose capture never started: their remaining steps only clean up.
+    var abandoned: Set<RecordingID> = []
+    var processingTask: Task<Result<Void, RecordingError>, Never>?
+
+    public init(
+        isolation: any Actor, clock: any MonotonicClock, capture: any Capturing, processing: any Processing,
+        reporter: any Reporting, makeRecordingID: @escaping @Sendable () -> RecordingID
+    ) {
+        self.isolation = isolation
+        self.clock = clock
+        self.capture = capture
+        self.processing = processing
+        self.reporter = reporter
+        self.makeRecordingID = makeRecordingID
+        let (stream, continuation) = AsyncStream.makeStream(of: CaptureStep.self)
+        steps = continuation
+        Task { await self.runCaptureChain(stream) }
+        Task { await self.followCaptureEvents() }
+    }
+
+    /// The flow as of now.
+    public var snapshot: RecorderSnapshot {
+        RecorderSnapshot(
+            state: state, elapsed: timer.elapsed(at: clock.now()), timerAnchor: state == .recording ? timer.anchor : nil,
+            recording: recording)
+    }
+
+    /// Input level of the last ~100 ms in dBFS, −160 when silent or not recording.
+    public nonisolated var level: Double { capture.level }
+
+    // MARK: Transitions
+
+    /// Starts, pauses or resumes, whichever the state calls for.
+    @discardableResult
+    public func toggle() throws(RecordingError) -> Confirmation {
+        switch state {
+        case .idle: return beginRecording()
+        case .recording: pauseRecording()
+        case .paused: resumeRecording()
+        case .processing: throw .invalidState(current: state, action: .toggle)
+        }
+        return .immediate
+    }
+
+    /// Starts a recording; nothing changes when one is already running.
+    @discardableResult
+    public func start() throws(RecordingError) -> Confirmation {
+        switch state {
+        case .idle: return beginRecording()
+        case .recording: return .immediate
+        case .paused, .processing: throw .invalidState(current: state, action: .start)
+        }
+    }
+
+    /// Pauses the recording; nothing changes when it is already paused.
+    public func pause() throws(RecordingError) {
+        switch state {
+        case .recording: pauseRecording()
+        case .paused: return
+        case .idle, .processing: throw .invalidState(current: state, action: .pause)
+        }
+    }
+
+    /// Resumes the recording; nothing changes when it is already running.
+    public func resume() throws(RecordingError) {
+        switch state {
+        case .paused: resumeRecording()
+        case .recording: return
+        case .idle, .processing: throw .invalidState(current: state, action: .resume)
+        }
+    }
+
+    /// Ends the capture and hands the recording on; returns the recording it becomes a memo of.
+    public func process() throws(RecordingError) -> RecordingID {
+        guard state == .recording || state == .paused, let recording else {
+            throw .invalidState(current: state, action: .process)
+        }
+        timer.pause(at: clock.now())
+        state = .processing
+        steps.yield(.stop(recording))
+        report()
+        return recording
+    }
+
+    /// Throws the recording away, cancelling its processing; its audio is deleted.
+    public func discard() throws(RecordingError) {
+        guard state != .idle, let recording else { throw .invalidState(current: state, action: .discard) }
+        abandoned.insert(recording)
+        processingTask?.cancel()
+        finish()
+        steps.yield(.discard(recording))
+    }
+
+    /// Returns when every capture step queued so far has been carried out.
+    public func settle() async {
+        let (confirmation, promise) = Confirmation.pending()
+        steps.yield(.settle(promise))
+        try? await confirmation.wait()
+    }
+
+    private func beginRecording() -> Confirmation {
+        let id = makeRecordingID()
+        recording = id
+        timer.reset()
+        timer.run(at: clock.now())
+        state = .recording
+        let (confirmation, promise) = Confirmation.pending()
+        steps.yield(.start(id, promise))
+        report()
+        return confirmation
+    }
+
+    private func pauseRecording() {
+        guard let recording else { return }
+        timer.pause(at: clock.now())
+        state = .paused
+        steps.yield(.pause(recording))
+        report()
+    }
+
+    private func resumeRecording() {
+        guard let recording else { return }
+        timer.run(at: clock.now())
+        state = .recording
+        steps.yield(.resume(recording))
+        report()
+    }
+
+    /// Back to idle, reported.
+    func finish() {
+        state = .idle
+        recording = nil
+        timer.reset()
+        report()
+    }
+
+    func report() { reporter.stateChanged(snapshot) }
+}

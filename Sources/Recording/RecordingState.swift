@@ -1,0 +1,24 @@
+/// Where the recording flow is.
+public enum RecordingState: String, Sendable, CaseIterable {
+    case idle, recording, paused, processing
+}
+
+/// What a user (or a script, or a notification button) asks of the flow.
+public enum RecordingAction: String, Sendable, CaseIterable {
+    case toggle, start, pause, resume, process, discard
+
+    /// The bus method's name, for messages a person reads.
+    public var methodName: String { rawValue.prefix(1).uppercased() + rawValue.dropFirst() }
+}
+
+extension RecordingState {
+    /// The actions that do something in this state (those that succeed without change are left out).
+    public var allowedActions: [RecordingAction] {
+        switch self {
+        case .idle: [.toggle, .start]
+        case .recording: [.toggle, .pause, .process, .discard]
+        case .paused: [.toggle, .resume, .process, .discard]
+        case .processing: [.discard]
+        }
+    }
+}

@@ -1,0 +1,79 @@
+import DBus
+import Foundation
+import NotulaTestSupport
+import Testing
+
+private let notula = binaryDirectory.appendingPathComponent("notula").path
+
+@Suite("The notula command and other clients", .serialized)
+struct CommandLineTests {
+    @Test func exitCodesScriptsCanRelyOn() async throws {
+        let service = try await ServiceUnderTest.start()
+        let environment = service.environment
+        #expect(try run(notula, ["status"], environment: environment).output == "idle 0.0\n")
+        let pause = try run(notula, ["pause"], environment: environment)
+        #expect(pause.status == 4)
+        #expect(pause.errorOutput == "notula: Cannot Pause while idle: idle allows Toggle, Start\n")
+        #expect(try run(notula, ["toggle"], environment: environment).status == 0)
+        #expect(try run(notula, ["status"], environment: environment).output.hasPrefix("recording "))
+        let send = try run(notula, ["send"], environment: environment)
+        #expect(send.status == 0)
+        #expect(send.output.hasPrefix("/org/notula/Notula1/Memos/"))
+        #expect(try run(notula, ["frobnicate"], environment: environment).status == 2)
+    }
+
+    @Test func notRunningIsItsOwnExitCode() throws {
+        let daemon = try PrivateBus()
+        let result = try run(notula, ["status"], environment: daemon.environment)
+        #expect(result.status == 3)
+        #expect(result.errorOutput.hasPrefix("notula: notulad is not running"))
+        var noBus = ProcessInfo.processInfo.environment
+        noBus["DBUS_SESSION_BUS_ADDRESS"] = "unix:path=/nonexistent/bus"
+        #expect(try run(notula, ["toggle"], environment: noBus).status == 3)
+    }
+
+    @Test func noMicrophoneIsItsOwnExitCode() async throws {
+        let service = try await ServiceUnderTest.start(source: "no_such_microphone")
+        let result = try run(notula, ["start"], environment: service.environment)
+        #expect(result.status == 5)
+        #expect(result.errorOutput.contains("no_such_microphone"))
+    }
+
+    @Test func followPrintsALinePerChange() async throws {
+        let service = try await ServiceUnderTest.start()
+        let follower = Process()
+        follower.executableURL = URL(fileURLWithPath: notula)
+        follower.arguments = ["status", "--follow"]
+        follower.environment = service.environment
+        let output = Pipe()
+        follower.standardOutput = output
+        try follower.run()
+        defer { kill(follower.processIdentifier, SIGKILL); follower.waitUntilExit() }
+        let lines = output.fileHandleForReading
+        #expect(try readLine(from: lines) == "idle 0.0")
+        try await service.recorder("Start")
+        #expect(try readLine(from: lines) == "recording 0.0")
+        try await service.recorder("Pause")
+        #expect(try readLine(from: lines).hasPrefix("paused "))
+        try await service.recorder("Discard")
+        #expect(try readLine(from: lines) == "idle 0.0")
+        _ = service.stop()
+        #expect(try readLine(from: lines) == "not-running 0.0")
+    }
+
+    @Test func busctlAndGdbusDriveTheRecorder() async throws {
+        let service = try await ServiceUnderTest.start()
+        let environment = service.environment
+        let toggle = try run("busctl", ["--user", "call", "org.notula.Notula1", "/org/notula/Notula1/Recorder", "org.notula.Notula1.Recorder", "Toggle"], environment: environment)
+        #expect(toggle.status == 0, "\(toggle.errorOutput)")
+        let state = try run("busctl", ["--user", "get-property", "org.notula.Notula1", "/org/notula/Notula1/Recorder", "org.notula.Notula1.Recorder", "State"], environment: environment)
+        #expect(state.output == "s \"recording\"\n")
+        let refused = try run("gdbus", ["call", "--session", "--dest", "org.notula.Notula1", "--object-path", "/org/notula/Notula1/Recorder", "--method", "org.notula.Notula1.Recorder.Resume", "--timeout", "5"], environment: environment)
+        #expect(refused.status == 0, "Resume while recording succeeds without change: \(refused.errorOutput)")
+        let discard = try run("gdbus", ["call", "--session", "--dest", "org.notula.Notula1", "--object-path", "/org/notula/Notula1/Recorder", "--method", "org.notula.Notula1.Recorder.Discard"], environment: environment)
+        #expect(discard.status == 0)
+        let invalid = try run("gdbus", ["call", "--session", "--dest", "org.notula.Notula1", "--object-path", "/org/notula/Notula1/Recorder", "--method", "org.notula.Notula1.Recorder.Process"], environment: environment)
+        #expect(invalid.status != 0)
+        #expect(invalid.errorOutput.contains("org.notula.Notula1.Error.InvalidState"))
+    }
+}

@@ -1,0 +1,82 @@
+import DBus
+import Foundation
+import NotulaTestSupport
+import Testing
+
+struct MissingInterface: Error { let name: String }
+
+/// The members of one interface in introspection XML, comments and layout aside, each as a line
+/// such as `method Process(out o memo)` or `property Elapsed d read [EmitsChangedSignal=false]`.
+func members(of interface: String, in xml: String) throws -> [String] {
+    var text = xml
+    while let start = text.range(of: "<!--"), let end = text.range(of: "-->", range: start.upperBound..<text.endIndex) {
+        text.removeSubrange(start.lowerBound..<end.upperBound)
+    }
+    guard let open = text.range(of: "<interface name=\"\(interface)\">"),
+        let close = text.range(of: "</interface>", range: open.upperBound..<text.endIndex)
+    else { throw MissingInterface(name: interface) }
+    let body = text[open.upperBound..<close.lowerBound]
+    let tags = try Regex(#"<(/?)(\w+)([^>]*?)(/?)>"#)
+    func attribute(_ name: String, _ attributes: Substring) -> String {
+        guard let match = attributes.firstMatch(of: try! Regex("\(name)=\"([^\"]*)\"")) else { return "" }
+        return String(match.output[1].substring ?? "")
+    }
+    var lines: [String] = []
+    var current: (kind: String, name: String, parts: [String])?
+    for match in body.matches(of: tags) {
+        let closing = match.output[1].substring == "/"
+        let tag = String(match.output[2].substring ?? "")
+        let attributes = match.output[3].substring ?? ""
+        let selfClosing = match.output[4].substring == "/"
+        switch tag {
+        case "method", "signal", "property":
+            if closing {
+                if let current { lines.append("\(current.kind) \(current.name)(\(current.parts.joined(separator: ", ")))") }
+                current = nil
+            } else {
+                var name = attribute("name", attributes)
+                if tag == "property" { name += " \(attribute("type", attributes)) \(attribute("access", attributes))" }
+                current = (tag, name, [])
+                if selfClosing { lines.append("\(tag) \(name)()"); current = nil }
+            }
+        case "arg":
+            let given = attribute("direction", attributes)
+            let direction = given.isEmpty && current?.kind == "method" ? "in" : given
+            current?.parts.append("\(direction) \(attribute("type", attributes)) \(attribute("name", attributes))")
+        case "annotation":
+            current?.parts.append("[\(attribute("name", attributes))=\(attribute("value", attributes))]")
+        default:
+            continue
+        }
+    }
+    return lines.sorted()
+}
+
+@Suite("The recorder's interface matches its contract in dbus/", .serialized)
+struct InterfaceContractTests {
+    @Test func introspectionEqualsTheXMLFile() async throws {
+        let service = try await ServiceUnderTest.start()
+        let xml = try await service.call(ServiceUnderTest.recorderPath, "org.freedesktop.DBus.Introspectable", "Introspect").argument(0, as: String.self)
+        let contract = try String(contentsOf: packageRoot.appendingPathComponent("dbus/org.notula.Notula1.Recorder.xml"), encoding: .utf8)
+        let live = try members(of: "org.notula.Notula1.Recorder", in: xml)
+        #expect(live == (try members(of: "org.notula.Notula1.Recorder", in: contract)))
+        #expect(live.count == 12)
+        #expect(live.contains("property Elapsed d read([org.freedesktop.DBus.Property.EmitsChangedSignal=false])"))
+    }
+
+    @Test func busctlShowsTheInterface() async throws {
+        let service = try await ServiceUnderTest.start()
+        let result = try run("busctl", ["--user", "introspect", "org.notula.Notula1", "/org/notula/Notula1/Recorder"], environment: service.environment)
+        #expect(result.status == 0, "\(result.errorOutput)")
+        for member in [".Toggle", ".Start", ".Pause", ".Resume", ".Process", ".Discard", ".State", ".Elapsed", ".TimerAnchor", ".Level", ".Processed", ".Failed"] {
+            #expect(result.output.contains(member), "busctl does not show \(member)")
+        }
+        #expect(result.output.contains("\"idle\""))
+    }
+
+    @Test func busctlTreeFindsTheRecorder() async throws {
+        let service = try await ServiceUnderTest.start()
+        let result = try run("busctl", ["--user", "tree", "--list", "org.notula.Notula1"], environment: service.environment)
+        #expect(result.output.contains("/org/notula/Notula1/Recorder"), "\(result.output)\(result.errorOutput)")
+    }
+}

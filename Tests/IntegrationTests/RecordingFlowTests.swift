@@ -1,0 +1,103 @@
+import DBus
+import Foundation
+import NotulaTestSupport
+import Testing
+
+@Suite("Recording driven over the bus, with real PulseAudio", .serialized)
+struct RecordingFlowTests {
+    @Test func toggleToggleToggleProcessMakesTheWAV() async throws {
+        let service = try await ServiceUnderTest.start()
+        let sink = try #require(service.sink)
+        let words = try speech("Notula records every word of this clinical note")
+        let signals = try await service.recorderSignals()
+        var events = signals.makeAsyncIterator()
+
+        try await service.recorder("Toggle")
+        #expect(try await service.property("State") == .string("recording"))
+        try sink.play(words)
+        try await service.recorder("Toggle")
+        #expect(try await service.property("State") == .string("paused"))
+        #expect(try await service.property("Level") == .double(-160))
+        try await service.recorder("Toggle")
+        try sink.play(words)
+        let memo = try await service.recorder("Process").argument(0, as: ObjectPath.self)
+
+        var finalElapsed: Double?
+        var states: [String] = []
+        var processed: ObjectPath?
+        while processed == nil, let message = await events.next() {
+            if message.member == "Processed" { processed = try message.argument(0) }
+            if let changed = try? message.argument(1, as: [String: Variant].self), let state = changed["State"] {
+                states.append(try state.get(String.self))
+                if states.last == "processing" { finalElapsed = try changed["Elapsed"]?.get(Double.self) }
+            }
+        }
+        #expect(states == ["recording", "paused", "recording", "processing"])
+        #expect(processed == memo)
+        #expect(memo.rawValue.hasPrefix("/org/notula/Notula1/Memos/"))
+
+        let file = try await service.property("AudioFile", of: memo, interface: "org.notula.Notula1.Memo")
+        guard case .string(let path) = file else { Issue.record("AudioFile is \(file)"); return }
+        let wav = try WAVReader(path: path)
+        #expect(wav.sampleRate == 16000 && wav.channels == 1 && wav.bitsPerSample == 16)
+        #expect(wav.declaredDataBytes == wav.samples.count * 2)
+        let elapsed = try #require(finalElapsed)
+        print("WAV \(wav.duration) s, final Elapsed \(elapsed) s")
+        #expect(abs(wav.duration - elapsed) <= 0.1, "WAV \(wav.duration) s, Elapsed \(elapsed) s")
+        #expect(try await service.property("Duration", of: memo, interface: "org.notula.Notula1.Memo") == .double(wav.duration))
+
+        let levels = wav.windowLevels
+        let loud = levels.filter { $0 > -40 }.count
+        let silent = levels.filter { $0 == -160 }.count
+        #expect(loud >= 20, "only \(loud) windows of 100 ms hold speech")
+        #expect(silent >= 1, "no silent window: the file is noise, not what was played")
+
+        let folder = try FileManager.default.attributesOfItem(atPath: service.recordingsFolder.path)
+        let attributes = try FileManager.default.attributesOfItem(atPath: path)
+        #expect((folder[.posixPermissions] as? Int) == 0o700)
+        #expect((attributes[.posixPermissions] as? Int) == 0o600)
+        #expect(path.hasPrefix(service.recordingsFolder.path))
+        #expect(try await service.property("State") == .string("idle"))
+    }
+
+    @Test func discardDeletesTheAudio() async throws {
+        let service = try await ServiceUnderTest.start()
+        try await service.recorder("Start")
+        try await service.recorder("Pause")
+        try await service.recorder("Discard")
+        #expect(try await service.property("State") == .string("idle"))
+        // Discard answers before the capture has closed; Start queues behind it, so once it has
+        // answered the discarded file is gone.
+        try await service.recorder("Start")
+        let files = try FileManager.default.contentsOfDirectory(atPath: service.recordingsFolder.path)
+        #expect(files.count == 1, "\(files)")
+        try await service.recorder("Discard")
+    }
+
+    @Test func timerAnchorLetsAPanelCountByItself() async throws {
+        let service = try await ServiceUnderTest.start()
+        #expect(try await service.property("TimerAnchor") == .int64(0))
+        try await service.recorder("Start")
+        guard case .int64(let anchor) = try await service.property("TimerAnchor"),
+            case .double(let elapsed) = try await service.property("Elapsed")
+        else { Issue.record("wrong types"); return }
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        let panel = Double(Int64(now.tv_sec) * 1_000_000 + Int64(now.tv_nsec) / 1000 - anchor) / 1e6
+        #expect(panel >= elapsed && panel - elapsed < 0.5, "panel shows \(panel) s, service \(elapsed) s")
+        try await service.recorder("Pause")
+        #expect(try await service.property("TimerAnchor") == .int64(0))
+        try await service.recorder("Discard")
+    }
+
+    @Test func sigtermMidRecordingKeepsTheRecording() async throws {
+        let service = try await ServiceUnderTest.start()
+        try await service.recorder("Start")
+        try service.sink?.play(try speech("kept"))
+        #expect(service.stop() == 0)
+        let files = try FileManager.default.contentsOfDirectory(atPath: service.recordingsFolder.path)
+        #expect(files.count == 1)
+        let wav = try WAVReader(path: service.recordingsFolder.appendingPathComponent(files[0]).path)
+        #expect(wav.duration > 0.3)
+    }
+}

@@ -1,0 +1,30 @@
+import Foundation
+
+/// What a finished command printed and returned.
+public struct CommandResult: Sendable {
+    public let status: Int32
+    public let output: String
+    public let errorOutput: String
+}
+
+/// Runs a command to its end, with `environment`; throws only when it cannot be started.
+@discardableResult
+public func run(_ command: String, _ arguments: [String], environment: [String: String]? = nil) throws -> CommandResult {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: command.hasPrefix("/") ? command : "/usr/bin/env")
+    process.arguments = command.hasPrefix("/") ? arguments : [command] + arguments
+    if let environment { process.environment = environment }
+    // stderr goes to a file, so that reading stdout to its end can never block on a full stderr pipe.
+    let errorFile = FileManager.default.temporaryDirectory.appendingPathComponent("notula-stderr-\(UUID().uuidString)")
+    _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)
+    defer { try? FileManager.default.removeItem(at: errorFile) }
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardError = try FileHandle(forWritingTo: errorFile)
+    try process.run()
+    let outputData = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return CommandResult(
+        status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),
+        errorOutput: (try? String(contentsOf: errorFile, encoding: .utf8)) ?? "")
+}

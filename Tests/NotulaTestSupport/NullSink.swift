@@ -1,0 +1,74 @@
+import Foundation
+
+/// A null sink of its own on the test PulseAudio server: what is played into it is what a
+/// recorder of its monitor hears, and no other test plays there.
+///
+/// A stream of silence keeps it busy at low latency the whole time, as a live microphone is:
+/// an idle null sink renders two seconds ahead, and a recorder joining it misses up to that much.
+/// A new sink has already rendered ahead, so it is handed out once its monitor delivers audio as
+/// it is played: the first 100 ms a probe receives.
+public final class NullSink {
+    public let name: String
+    private let module: String
+    private let silence: Process
+
+    public init() throws {
+        name = "notula_test_" + UUID().uuidString.prefix(8).lowercased()
+        let result = try run("pactl", ["load-module", "module-null-sink", "sink_name=\(name)", "rate=16000", "channels=1"])
+        guard result.status == 0 else { throw SinkError(message: result.errorOutput) }
+        module = result.output.trimmingCharacters(in: .whitespacesAndNewlines)
+        silence = Process()
+        silence.executableURL = URL(fileURLWithPath: "/usr/bin/pacat")
+        silence.arguments = [
+            "--playback", "--device=\(name)", "--latency-msec=20", "--raw", "--format=s16le", "--rate=16000", "--channels=1",
+            "/dev/zero",
+        ]
+        try silence.run()
+        try waitUntilLive()
+    }
+
+    private func waitUntilLive() throws {
+        let probe = Process()
+        probe.executableURL = URL(fileURLWithPath: "/usr/bin/parec")
+        probe.arguments = ["--device=\(monitor)", "--latency-msec=20", "--raw", "--format=s16le", "--rate=16000", "--channels=1"]
+        let output = Pipe()
+        probe.standardOutput = output
+        try probe.run()
+        defer {
+            kill(probe.processIdentifier, SIGKILL)
+            probe.waitUntilExit()
+        }
+        var received = 0
+        while received < 3200 {
+            guard let chunk = try output.fileHandleForReading.read(upToCount: 3200 - received), !chunk.isEmpty else {
+                throw SinkError(message: "the monitor of \(name) delivered no audio")
+            }
+            received += chunk.count
+        }
+    }
+
+    /// The source a recorder records from.
+    public var monitor: String { name + ".monitor" }
+
+    /// Plays a WAV file into the sink; returns when it has been played.
+    public func play(_ file: String) throws {
+        let result = try run("paplay", ["--device=\(name)", "--latency-msec=20", file])
+        guard result.status == 0 else { throw SinkError(message: result.errorOutput) }
+    }
+
+    deinit {
+        kill(silence.processIdentifier, SIGKILL)
+        silence.waitUntilExit()
+        _ = try? run("pactl", ["unload-module", module])
+    }
+}
+
+public struct SinkError: Error { public let message: String }
+
+/// Speech made by espeak-ng, as a WAV file.
+public func speech(_ text: String) throws -> String {
+    let file = FileManager.default.temporaryDirectory.appendingPathComponent("notula-speech-\(UUID().uuidString).wav").path
+    let result = try run("espeak-ng", ["-w", file, text])
+    guard result.status == 0 else { throw SinkError(message: result.errorOutput) }
+    return file
+}

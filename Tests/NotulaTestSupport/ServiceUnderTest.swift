@@ -1,0 +1,129 @@
+import DBus
+import Foundation
+
+/// The real `notulad`, on a private bus of its own, with temporary XDG folders and (unless told
+/// otherwise) a null sink of its own to record from.
+public final class ServiceUnderTest {
+    public static let name: BusName = "org.notula.Notula1"
+    public static let recorderPath = ObjectPath("/org/notula/Notula1/Recorder")!
+    public static let recorderInterface: InterfaceName = "org.notula.Notula1.Recorder"
+
+    public let daemon: PrivateBus
+    public let home: URL
+    public let sink: NullSink?
+    /// A connection of the test's own to the service's bus.
+    public let client: Bus
+    private let process: Process
+    private let errorLog: URL
+
+    /// Starts `notulad` and returns once it owns its name.
+    /// - Parameter source: what to record from: nil for a new null sink's monitor.
+    public static func start(source: String? = nil, extraArguments: [String] = [], on daemon: PrivateBus? = nil) async throws
+        -> ServiceUnderTest
+    {
+        let daemon = try daemon ?? PrivateBus()
+        let sink = source == nil ? try NullSink() : nil
+        let client = try await daemon.connect()
+        let service = try ServiceUnderTest(daemon: daemon, sink: sink, client: client, source: source ?? sink!.monitor, extraArguments: extraArguments)
+        try await service.waitUntilReady()
+        return service
+    }
+
+    private init(daemon: PrivateBus, sink: NullSink?, client: Bus, source: String, extraArguments: [String]) throws {
+        self.daemon = daemon
+        self.sink = sink
+        self.client = client
+        home = FileManager.default.temporaryDirectory.appendingPathComponent("notula-test-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        errorLog = home.appendingPathComponent("notulad.log")
+        process = Process()
+        process.executableURL = binaryDirectory.appendingPathComponent("notulad")
+        process.arguments = ["--source", source, "--verbose"] + extraArguments
+        process.environment = environment
+        process.standardError = try FileHandle(forWritingTo: { _ = FileManager.default.createFile(atPath: errorLog.path, contents: nil); return errorLog }())
+    }
+
+    /// The environment of a process that talks to this service.
+    public var environment: [String: String] {
+        var environment = daemon.environment
+        environment["HOME"] = home.path
+        environment["XDG_DATA_HOME"] = home.appendingPathComponent("data").path
+        environment["XDG_CONFIG_HOME"] = home.appendingPathComponent("config").path
+        return environment
+    }
+
+    /// Where the service writes recordings.
+    public var recordingsFolder: URL { home.appendingPathComponent("data/notula/recordings") }
+
+    /// What the service logged.
+    public var log: String { (try? String(contentsOf: errorLog, encoding: .utf8)) ?? "" }
+
+    private func waitUntilReady() async throws {
+        let owners = try await client.signals(
+            matching: MatchRule(sender: "org.freedesktop.DBus", interface: "org.freedesktop.DBus", member: "NameOwnerChanged", arg0: Self.name.rawValue))
+        let (events, sink) = AsyncStream.makeStream(of: Bool.self)
+        process.terminationHandler = { _ in sink.yield(false) }
+        let forward = Task {
+            for await message in owners where (try? message.argument(2, as: String.self))?.isEmpty == false { sink.yield(true) }
+        }
+        defer { forward.cancel() }
+        try process.run()
+        for await ready in events {
+            if ready { return }
+            throw ServiceExited(status: process.terminationStatus, log: log)
+        }
+    }
+
+    /// Calls a recorder method.
+    @discardableResult
+    public func recorder(_ member: MemberName, _ arguments: [Value] = []) async throws -> Message {
+        try await call(Self.recorderPath, Self.recorderInterface, member, arguments)
+    }
+
+    public func call(_ path: ObjectPath, _ interface: InterfaceName?, _ member: MemberName, _ arguments: [Value] = []) async throws -> Message {
+        try await client.call(MethodCall(destination: Self.name, path: path, interface: interface, member: member, arguments: arguments))
+    }
+
+    /// A property of the recorder (or of another object).
+    public func property(_ name: String, of path: ObjectPath = recorderPath, interface: InterfaceName = recorderInterface) async throws -> Value {
+        let reply = try await call(path, "org.freedesktop.DBus.Properties", "Get", [.string(interface.rawValue), .string(name)])
+        return try reply.argument(0, as: Variant.self).value
+    }
+
+    /// The recorder's signals and property changes, in order, from now on.
+    public func recorderSignals() async throws -> AsyncStream<Message> {
+        try await client.signals(
+            matching: MatchRule(sender: Self.name, path: Self.recorderPath, interface: Self.recorderInterface),
+            MatchRule(sender: Self.name, path: Self.recorderPath, interface: "org.freedesktop.DBus.Properties", member: "PropertiesChanged"))
+    }
+
+    /// Sends `signal` and returns the exit status.
+    public func stop(with signal: Int32 = SIGTERM) -> Int32 {
+        kill(process.processIdentifier, signal)
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    deinit {
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+        try? FileManager.default.removeItem(at: home)
+    }
+}
+
+public struct ServiceExited: Error, CustomStringConvertible {
+    public let status: Int32
+    public let log: String
+    public var description: String { "notulad exited with status \(status):\n\(log)" }
+}
+
+/// Where the built executables are: `NOTULA_BIN_DIR`, else the package's debug build.
+public let binaryDirectory: URL = {
+    if let directory = ProcessInfo.processInfo.environment["NOTULA_BIN_DIR"] { return URL(fileURLWithPath: directory) }
+    return packageRoot.appendingPathComponent(".build/debug")
+}()
+
+/// The package's root folder, from this file's place in it.
+public let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

@@ -1,0 +1,136 @@
+import Recording
+import Synchronization
+
+/// A clock the test advances by hand.
+final class ManualClock: MonotonicClock {
+    private let time = Mutex<Duration>(.seconds(1000))
+    func now() -> Duration { time.withLock { $0 } }
+    func advance(by duration: Duration) { time.withLock { $0 += duration } }
+}
+
+/// Records the capture calls in the order they arrive; can fail a start, hold a stop, and lose the stream.
+actor RecordingCapture: Capturing {
+    private(set) var calls: [String] = []
+    var startError: CaptureError?
+    nonisolated let events: AsyncStream<CaptureEvent>
+    private let eventSink: AsyncStream<CaptureEvent>.Continuation
+    private var current: RecordingID?
+
+    init() { (events, eventSink) = AsyncStream.makeStream(of: CaptureEvent.self) }
+
+    func failStarts(with error: CaptureError?) { startError = error }
+    func lose(_ message: String) { eventSink.yield(.lost(message: message)) }
+
+    func start(recording: RecordingID) async throws(CaptureError) {
+        calls.append("start")
+        if let startError { throw startError }
+        current = recording
+    }
+    func pause() async throws(CaptureError) { calls.append("pause") }
+    func resume() async throws(CaptureError) { calls.append("resume") }
+    func stop() async throws(CaptureError) -> CapturedAudio {
+        calls.append("stop")
+        return CapturedAudio(file: "/recordings/\(current?.rawValue ?? "none").wav", duration: 1.5)
+    }
+    func discard() async { calls.append("discard") }
+    nonisolated var level: Double { -160 }
+}
+
+/// Records what is handed on; can hold processing until released, to discard it meanwhile.
+actor RecordingProcessing: Processing {
+    private(set) var processed: [CapturedAudio] = []
+    private(set) var discarded: [CapturedAudio] = []
+    private var holding = false
+    private var started: [CheckedContinuation<Void, Never>] = []
+    private var hasStarted = false
+
+    func hold() { holding = true }
+
+    /// Returns once processing has begun.
+    func waitUntilStarted() async {
+        if hasStarted { return }
+        await withCheckedContinuation { started.append($0) }
+    }
+
+    func process(_ audio: CapturedAudio, recording: RecordingID) async throws(RecordingError) {
+        hasStarted = true
+        started.forEach { $0.resume() }
+        started.removeAll()
+        if holding {
+            // Held until the task is cancelled: the only way out is a discard.
+            let (stream, continuation) = AsyncStream.makeStream(of: Void.self)
+            await withTaskCancellationHandler {
+                for await _ in stream {}
+            } onCancel: {
+                continuation.finish()
+            }
+            throw .failed("cancelled")
+        }
+        processed.append(audio)
+    }
+
+    func discard(_ audio: CapturedAudio) async { discarded.append(audio) }
+}
+
+/// Records every report in order.
+final class RecordingReporter: Reporting {
+    enum Report: Equatable {
+        case state(RecordingState)
+        case processed(RecordingID)
+        case failed(RecordingError)
+    }
+
+    private let log = Mutex<[Report]>([])
+    var reports: [Report] { log.withLock { $0 } }
+    /// Every report as it is made, to wait on.
+    let stream: AsyncStream<Report>
+    private let sink: AsyncStream<Report>.Continuation
+
+    init() { (stream, sink) = AsyncStream.makeStream(of: Report.self) }
+
+    func stateChanged(_ snapshot: RecorderSnapshot) { append(.state(snapshot.state)) }
+    func processed(_ recording: RecordingID) { append(.processed(recording)) }
+    func failed(_ error: RecordingError) { append(.failed(error)) }
+
+    private func append(_ report: Report) {
+        log.withLock { $0.append(report) }
+        sink.yield(report)
+    }
+}
+
+/// The executor the recorder shares in the tests (the bus, in the service).
+actor TestIsolation {}
+
+/// A recorder wired to the doubles, with ids "r1", "r2", …
+struct Harness {
+    let clock = ManualClock()
+    let capture = RecordingCapture()
+    let processing = RecordingProcessing()
+    let reporter = RecordingReporter()
+    let recorder: Recorder
+
+    init() {
+        let counter = Mutex(0)
+        recorder = Recorder(
+            isolation: TestIsolation(), clock: clock, capture: capture, processing: processing, reporter: reporter,
+            makeRecordingID: { RecordingID("r\(counter.withLock { $0 += 1; return $0 })") })
+    }
+
+    /// Brings the recorder to `state` through its public transitions.
+    func bring(to state: RecordingState) async throws {
+        switch state {
+        case .idle: return
+        case .recording: try await recorder.start().wait()
+        case .paused:
+            try await recorder.start().wait()
+            try await recorder.pause()
+        case .processing:
+            await processing.hold()
+            try await recorder.start().wait()
+            _ = try await recorder.process()
+            // Not settled: the held processing blocks the chain until a discard cancels it.
+            return await processing.waitUntilStarted()
+        }
+        await recorder.settle()
+    }
+}

@@ -1,0 +1,174 @@
+import Recording
+import Testing
+
+@Suite("Recorder transitions")
+struct RecorderTransitionTests {
+    /// Every state × every action: the state it leads to, or nil for InvalidState.
+    static let table: [(RecordingState, RecordingAction, RecordingState?)] = [
+        (.idle, .toggle, .recording), (.idle, .start, .recording), (.idle, .pause, nil),
+        (.idle, .resume, nil), (.idle, .process, nil), (.idle, .discard, nil),
+        (.recording, .toggle, .paused), (.recording, .start, .recording), (.recording, .pause, .paused),
+        (.recording, .resume, .recording), (.recording, .process, .processing), (.recording, .discard, .idle),
+        (.paused, .toggle, .recording), (.paused, .start, nil), (.paused, .pause, .paused),
+        (.paused, .resume, .recording), (.paused, .process, .processing), (.paused, .discard, .idle),
+        (.processing, .toggle, nil), (.processing, .start, nil), (.processing, .pause, nil),
+        (.processing, .resume, nil), (.processing, .process, nil), (.processing, .discard, .idle),
+    ]
+
+    @Test("covers every state and action", arguments: RecordingState.allCases)
+    func tableIsComplete(state: RecordingState) {
+        #expect(Set(Self.table.filter { $0.0 == state }.map(\.1)) == Set(RecordingAction.allCases))
+    }
+
+    @Test(arguments: table)
+    func transition(from state: RecordingState, action: RecordingAction, to expected: RecordingState?) async throws {
+        let harness = Harness()
+        try await harness.bring(to: state)
+        let outcome = await perform(action, on: harness.recorder)
+        let stateAfter = await harness.recorder.state
+        if let expected {
+            #expect(outcome == nil, "\(action) from \(state) failed: \(String(describing: outcome))")
+            #expect(stateAfter == expected)
+        } else {
+            #expect(outcome == .invalidState(current: state, action: action))
+            #expect(outcome?.message.contains("while \(state.rawValue)") == true)
+            #expect(stateAfter == state)
+        }
+    }
+
+    /// The error the action failed with, or nil.
+    private func perform(_ action: RecordingAction, on recorder: Recorder) async -> RecordingError? {
+        do throws(RecordingError) {
+            switch action {
+            case .toggle: try await recorder.toggle().wait()
+            case .start: try await recorder.start().wait()
+            case .pause: try await recorder.pause()
+            case .resume: try await recorder.resume()
+            case .process: _ = try await recorder.process()
+            case .discard: try await recorder.discard()
+            }
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test func invalidStateMessageSaysWhatIsAllowed() {
+        let error = RecordingError.invalidState(current: .paused, action: .start)
+        #expect(error.message == "Cannot Start while paused: paused allows Toggle, Resume, Process, Discard")
+    }
+}
+
+@Suite("Recorder timer")
+struct RecorderTimerTests {
+    @Test func elapsedCountsRecordingStretchesOnly() async throws {
+        let harness = Harness()
+        let recorder = harness.recorder
+        try await recorder.start().wait()
+        harness.clock.advance(by: .seconds(5))
+        #expect(await recorder.snapshot.elapsed == .seconds(5))
+        try await recorder.pause()
+        harness.clock.advance(by: .seconds(60))
+        #expect(await recorder.snapshot.elapsed == .seconds(5))
+        #expect(await recorder.snapshot.timerAnchor == nil)
+        try await recorder.resume()
+        harness.clock.advance(by: .milliseconds(2500))
+        let snapshot = await recorder.snapshot
+        #expect(snapshot.elapsed == .milliseconds(7500))
+        #expect(snapshot.timerAnchor == harness.clock.now() - .milliseconds(7500))
+    }
+
+    @Test func anchorStaysPutWhileRecording() async throws {
+        let harness = Harness()
+        try await harness.recorder.start().wait()
+        let anchor = await harness.recorder.snapshot.timerAnchor
+        for _ in 0..<100 { harness.clock.advance(by: .milliseconds(997)) }
+        #expect(await harness.recorder.snapshot.timerAnchor == anchor)
+        #expect(await harness.recorder.snapshot.elapsed == .milliseconds(99_700))
+    }
+
+    @Test func processingFreezesAndIdleResets() async throws {
+        let harness = Harness()
+        await harness.processing.hold()
+        try await harness.recorder.start().wait()
+        harness.clock.advance(by: .seconds(3))
+        _ = try await harness.recorder.process()
+        harness.clock.advance(by: .seconds(10))
+        #expect(await harness.recorder.snapshot.elapsed == .seconds(3))
+        try await harness.recorder.discard()
+        #expect(await harness.recorder.snapshot.elapsed == .zero)
+    }
+}
+
+@Suite("Recorder effects")
+struct RecorderEffectTests {
+    @Test func captureCallsFollowTransitionOrderHoweverFast() async throws {
+        let harness = Harness()
+        let recorder = harness.recorder
+        var expected: [String] = []
+        for index in 0..<1000 {
+            _ = try await recorder.toggle()
+            expected.append(index == 0 ? "start" : (index % 2 == 1 ? "pause" : "resume"))
+        }
+        await recorder.settle()
+        #expect(await harness.capture.calls == expected)
+        #expect(await recorder.state == .paused)
+    }
+
+    @Test func processHandsTheCapturedFileOn() async throws {
+        let harness = Harness()
+        try await harness.recorder.start().wait()
+        let id = try await harness.recorder.process()
+        await harness.recorder.settle()
+        #expect(await harness.capture.calls == ["start", "stop"])
+        #expect(await harness.processing.processed == [CapturedAudio(file: "/recordings/\(id).wav", duration: 1.5)])
+        #expect(harness.reporter.reports == [.state(.recording), .state(.processing), .processed(id), .state(.idle)])
+        #expect(await harness.recorder.state == .idle)
+    }
+
+    @Test func discardWhileRecordingDeletesWithoutStopping() async throws {
+        let harness = Harness()
+        try await harness.bring(to: .paused)
+        try await harness.recorder.discard()
+        await harness.recorder.settle()
+        #expect(await harness.capture.calls == ["start", "pause", "discard"])
+        #expect(await harness.processing.processed.isEmpty)
+    }
+
+    @Test func discardWhileProcessingCancelsAndDeletes() async throws {
+        let harness = Harness()
+        try await harness.bring(to: .processing)
+        try await harness.recorder.discard()
+        await harness.recorder.settle()
+        #expect(await harness.processing.processed.isEmpty)
+        #expect(await harness.processing.discarded.count == 1)
+        #expect(!harness.reporter.reports.contains { if case .processed = $0 { true } else { false } })
+        #expect(await harness.recorder.state == .idle)
+    }
+
+    @Test func startFailsWhenTheMicrophoneCannotOpen() async throws {
+        let harness = Harness()
+        await harness.capture.failStarts(with: .deviceUnavailable("No audio source named 'x'"))
+        let confirmation = try await harness.recorder.start()
+        await #expect(throws: RecordingError.deviceUnavailable("No audio source named 'x'")) { try await confirmation.wait() }
+        #expect(await harness.recorder.state == .idle)
+        #expect(harness.reporter.reports == [.state(.recording), .state(.idle)])
+        await harness.capture.failStarts(with: nil)
+        try await harness.recorder.start().wait()  // the microphone is back: the next start works
+        #expect(await harness.recorder.state == .recording)
+    }
+
+    @Test func lostCapturePausesAndReports() async throws {
+        let harness = Harness()
+        try await harness.bring(to: .recording)
+        await harness.capture.lose("The source went away")
+        for await report in harness.reporter.stream {
+            if case .failed = report { break }
+        }
+        #expect(harness.reporter.reports == [.state(.recording), .state(.paused), .failed(.deviceUnavailable("The source went away"))])
+        #expect(await harness.recorder.state == .paused)
+        try await harness.recorder.resume()
+        await harness.recorder.settle()
+        #expect(await harness.capture.calls == ["start", "resume"])
+    }
+}
