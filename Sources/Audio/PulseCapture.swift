@@ -11,6 +11,10 @@ public actor PulseCapture: Capturing {
     /// Input level of the last ~100 ms in dBFS; −160 when silent or not capturing. Readable from any thread.
     public nonisolated var level: Double { sink.level }
 
+    /// The actor whose executor runs this capture's own (short) work.
+    private let isolation: any Actor
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { isolation.unownedExecutor }
+
     private let recordingsDirectory: String
     private let source: String?
     private let server: String?
@@ -26,10 +30,13 @@ public actor PulseCapture: Capturing {
     ///     nil to find the server as every client does (PULSE_SERVER, XDG_RUNTIME_DIR, client.conf).
     ///   - applicationName: The name mixers show for the recording client.
     ///   - applicationID: The client's `application.id`, matching its desktop file.
+    ///   - isolation: An actor whose executor to share: the recorder's, so that its capture calls
+    ///     need no hop to another thread. By default the capture has an executor of its own.
     public init(
         recordingsDirectory: String, source: String? = nil, server: String? = nil,
-        applicationName: String = "Notula", applicationID: String = "org.notula.Notula"
+        applicationName: String = "Notula", applicationID: String = "org.notula.Notula", isolation: (any Actor)? = nil
     ) {
+        self.isolation = isolation ?? OwnIsolation()
         let (events, continuation) = AsyncStream.makeStream(
             of: CaptureEvent.self, bufferingPolicy: .bufferingNewest(16))
         self.events = events
@@ -64,14 +71,14 @@ public actor PulseCapture: Capturing {
         }
     }
 
-    /// Corks the stream and waits until the server confirms; succeeds at once if the input was lost.
+    /// Corks the stream; succeeds at once if the input was lost.
     /// - Throws: `.failed` when not recording, or when the server refuses to cork.
     public func pause() async throws(CaptureError) {
         guard sink.isRecording else { throw .failed("Not capturing") }
         if let session, session.isStreaming {
             do {
-                try await session.setCorked(true)
-            } catch where session.isStreaming {
+                try session.setCorked(true)
+            } catch  where session.isStreaming {
                 throw .failed("Cannot pause the audio input (\(error.message)).")
             } catch {
                 // Lost meanwhile: nothing is captured, which is what pausing asks for.
@@ -87,9 +94,9 @@ public actor PulseCapture: Capturing {
         guard sink.isRecording else { throw .failed("Not capturing") }
         if let session, session.isStreaming {
             do {
-                try await session.setCorked(false)
+                try session.setCorked(false)
                 return
-            } catch where session.isStreaming {
+            } catch  where session.isStreaming {
                 throw .failed("Cannot resume the audio input (\(error.message)).")
             } catch {
                 // Lost while uncorking: reopen below.
@@ -147,3 +154,6 @@ public actor PulseCapture: Capturing {
         }
     }
 }
+
+/// The executor of a capture that shares none.
+private actor OwnIsolation {}

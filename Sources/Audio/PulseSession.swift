@@ -116,15 +116,18 @@ final class PulseSession {
         }
     }
 
-    /// Corks (stops capture without closing the stream) or uncorks, and waits for the server to confirm.
-    nonisolated(nonsending) func setCorked(_ corked: Bool) async throws(PulseError) {
-        try await perform { () -> PulseError? in
-            guard let stream, pa_stream_get_state(stream) == PA_STREAM_READY else { return .badState }
-            guard let operation = pa_stream_cork(stream, corked ? 1 : 0, corkFinished, userdata) else {
-                return PulseError(code: pa_context_errno(pa_stream_get_context(stream)))
+    /// Corks (stops capture without closing the stream) or uncorks.
+    ///
+    /// Not waiting for the server's confirmation: the server carries out a connection's requests in
+    /// the order sent, and a stream that fails meanwhile reports it through its state callback. The
+    /// wait would cost every pause and resume a round trip through the PulseAudio thread.
+    func setCorked(_ corked: Bool) throws(PulseError) {
+        try locked { () throws(PulseError) in
+            guard let stream, pa_stream_get_state(stream) == PA_STREAM_READY else { throw .badState }
+            guard let operation = pa_stream_cork(stream, corked ? 1 : 0, nil, nil) else {
+                throw PulseError(code: pa_context_errno(pa_stream_get_context(stream)))
             }
             pa_operation_unref(operation)
-            return nil
         }
     }
 
@@ -243,12 +246,6 @@ private let samplesArrived: pa_stream_request_cb_t = { stream, _, userdata in
         }
         pa_stream_drop(stream)
     }
-}
-
-private let corkFinished: pa_stream_success_cb_t = { stream, success, userdata in
-    let result: Result<Void, PulseError> =
-        success != 0 ? .success(()) : .failure(PulseError(code: pa_context_errno(pa_stream_get_context(stream))))
-    captureSink(userdata).complete(result)
 }
 
 private let operationTimedOut: pa_time_event_cb_t = { _, _, _, userdata in

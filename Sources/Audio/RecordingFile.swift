@@ -91,10 +91,12 @@ struct RecordingFile: ~Copyable {
     }
 
     private static func patchSizes(_ descriptor: Int32, dataBytes: UInt64, path: String) throws(FileError) {
-        try pwriteAll(descriptor, WAVHeader.littleEndian(WAVHeader.riffSize(dataSize: dataBytes)),
-                      at: WAVHeader.riffSizeOffset, path)
-        try pwriteAll(descriptor, WAVHeader.littleEndian(WAVHeader.dataFieldSize(dataSize: dataBytes)),
-                      at: WAVHeader.dataSizeOffset, path)
+        try pwriteAll(
+            descriptor, WAVHeader.littleEndian(WAVHeader.riffSize(dataSize: dataBytes)),
+            at: WAVHeader.riffSizeOffset, path)
+        try pwriteAll(
+            descriptor, WAVHeader.littleEndian(WAVHeader.dataFieldSize(dataSize: dataBytes)),
+            at: WAVHeader.dataSizeOffset, path)
     }
 
     private static func pwriteAll(_ descriptor: Int32, _ bytes: [UInt8], at offset: Int, _ path: String)

@@ -1,6 +1,7 @@
 import CDBus
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Which bus to connect to.
@@ -39,6 +40,9 @@ public actor Bus {
     private var pendingCalls: [OpaquePointer: CheckedContinuation<Result<Message, BusError>, Never>] = [:]
     var objects: [ObjectPath: [Interface]] = [:]
     var deferredReplies: [Int: OpaquePointer] = [:]
+    /// While a method call is handled: the signals it caused, sent right after its reply, so that
+    /// the caller is answered without waiting for the daemon to route them.
+    var heldSignals: [OpaquePointer]?
     var nextToken = 0
     private var subscriptions: [Int: (rules: [MatchRule], continuation: AsyncStream<Message>.Continuation)] = [:]
     private var disconnectWaiters: [CheckedContinuation<Void, Never>] = []
@@ -81,13 +85,17 @@ public actor Bus {
         let context = Unmanaged.passUnretained(self).toOpaque()
         dbus_connection_set_watch_functions(
             opened,
-            { watch, data in Bus.callback(data, watch) { bus, watch in bus.watches.append(watch) }; return 1 },
+            { watch, data in
+                Bus.callback(data, watch) { bus, watch in bus.watches.append(watch) }; return 1
+            },
             { watch, data in Bus.callback(data, watch) { bus, watch in bus.watches.removeAll { $0 == watch } } },
             { _, _ in },
             context, nil)
         dbus_connection_set_timeout_functions(
             opened,
-            { timeout, data in Bus.callback(data, timeout) { bus, timeout in bus.armTimeout(timeout) }; return 1 },
+            { timeout, data in
+                Bus.callback(data, timeout) { bus, timeout in bus.armTimeout(timeout) }; return 1
+            },
             { timeout, data in Bus.callback(data, timeout) { bus, timeout in bus.timeouts[timeout] = nil } },
             { timeout, data in Bus.callback(data, timeout) { bus, timeout in bus.armTimeout(timeout) } },
             context, nil)
@@ -250,7 +258,7 @@ public actor Bus {
             dbus_message_unref(signal)
             throw error
         }
-        send(signal)
+        if heldSignals != nil { heldSignals?.append(signal) } else { send(signal) }
     }
 
     // MARK: Signal subscriptions

@@ -42,8 +42,9 @@ private func appendContainer(
 ) -> Bool {
     var sub = DBusMessageIter()
     let opened: Bool =
-        if let contained { contained.withCString { dbus_message_iter_open_container(iter, code, $0, &sub) != 0 } }
-        else { dbus_message_iter_open_container(iter, code, nil, &sub) != 0 }
+        if let contained { contained.withCString { dbus_message_iter_open_container(iter, code, $0, &sub) != 0 } } else {
+            dbus_message_iter_open_container(iter, code, nil, &sub) != 0
+        }
     guard opened else { return false }
     guard body(&sub) else {
         dbus_message_iter_abandon_container(iter, &sub)

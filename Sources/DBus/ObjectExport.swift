@@ -52,6 +52,12 @@ extension Bus {
     func handleMethodCall(_ raw: OpaquePointer) {
         let message = Message(raw)
         let outcome: Result<MethodReply, BusError>
+        heldSignals = []
+        defer {
+            let caused = heldSignals ?? []
+            heldSignals = nil
+            caused.forEach(send)
+        }
         do { outcome = .success(try route(message)) } catch { outcome = .failure(error) }
         switch outcome {
         case .success(.now(let values)): reply(to: raw, with: .success(values))
@@ -219,7 +225,7 @@ extension Bus {
     public func owner(of name: BusName) async throws(BusError) -> String? {
         do {
             return try await callDaemon("GetNameOwner", [.string(name.rawValue)]).argument(0, as: String.self)
-        } catch where error.name == .nameHasNoOwner {
+        } catch  where error.name == .nameHasNoOwner {
             return nil
         }
     }

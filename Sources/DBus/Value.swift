@@ -53,7 +53,9 @@ public indirect enum Value: Hashable, Sendable {
         case .string(let s):
             guard !s.utf8.contains(0) else { throw BusError.invalidArgs("String contains a NUL character") }
         case .array(let element, let values):
-            guard element.isSingleCompleteType else { throw BusError.invalidArgs("Array element type '\(element)' is not one complete type") }
+            guard element.isSingleCompleteType else {
+                throw BusError.invalidArgs("Array element type '\(element)' is not one complete type")
+            }
             for value in values {
                 guard value.signatureString == element.rawValue else {
                     throw BusError.invalidArgs("Array of '\(element)' holds a '\(value.signatureString)'")

@@ -1,7 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Log lines on stderr with the priority prefixes journald reads (`<3>` error … `<7>` debug).
 public enum Log {

@@ -1,7 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Recording
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// CLOCK_MONOTONIC: the clock GLib's `g_get_monotonic_time` reads, so panels can count
 /// up from `TimerAnchor` by themselves.

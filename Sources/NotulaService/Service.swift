@@ -3,8 +3,9 @@ import DBus
 import Dispatch
 import FoundationEssentials
 import Recording
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The running service: the bus connection, the recorder and its objects.
@@ -20,7 +21,7 @@ public enum Service {
             return 1
         }
         let source = options.source ?? settings.source
-        let capture = PulseCapture(recordingsDirectory: paths.recordings, source: source)
+        let capture = PulseCapture(recordingsDirectory: paths.recordings, source: source, isolation: bus)
         let recorder = Recorder(
             isolation: bus, clock: MonotonicSystemClock(), capture: capture, processing: MemoLibrary(bus: bus),
             reporter: RecorderSignals(bus: bus), makeRecordingID: newRecordingID)
@@ -37,7 +38,9 @@ public enum Service {
             Log.error("Cannot own \(NotulaBus.name): \(error.message)")
             return 1
         }
-        Log.info("Ready on the session bus as \(NotulaBus.name) (\(await bus.uniqueName)); recording from \(source ?? "the default source") into \(paths.recordings)")
+        Log.info(
+            "Ready on the session bus as \(NotulaBus.name) (\(await bus.uniqueName)); recording from \(source ?? "the default source") into \(paths.recordings)"
+        )
 
         let (stopReasons, stop) = AsyncStream.makeStream(of: String.self)
         let signalSources = [SIGTERM, SIGINT].map { number in

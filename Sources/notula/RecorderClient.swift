@@ -1,6 +1,7 @@
 import DBus
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The recorder object as the command line sees it.
@@ -34,9 +35,11 @@ struct RecorderClient {
     /// service is gone, until interrupted.
     func follow() async throws(BusError) -> Never {
         let events = try await bus.signals(
-            matching: MatchRule(sender: Self.name, path: Self.path, interface: "org.freedesktop.DBus.Properties", member: "PropertiesChanged"),
-            MatchRule(sender: "org.freedesktop.DBus", interface: "org.freedesktop.DBus", member: "NameOwnerChanged", arg0: Self.name.rawValue))
-        do { print(try await statusLine()) } catch where error.name == .serviceUnknown || error.name == .nameHasNoOwner {
+            matching: MatchRule(
+                sender: Self.name, path: Self.path, interface: "org.freedesktop.DBus.Properties", member: "PropertiesChanged"),
+            MatchRule(
+                sender: "org.freedesktop.DBus", interface: "org.freedesktop.DBus", member: "NameOwnerChanged", arg0: Self.name.rawValue))
+        do { print(try await statusLine()) } catch  where error.name == .serviceUnknown || error.name == .nameHasNoOwner {
             print("not-running 0.0")
         }
         flush()

@@ -1,6 +1,7 @@
 import DBus
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Exit statuses a script can rely on; `notula --help` lists them.

@@ -1,6 +1,7 @@
 import NotulaService
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 // A parent may have blocked these (test runners do); the service must still hear them to stop cleanly.

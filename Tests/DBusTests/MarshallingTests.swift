@@ -42,9 +42,13 @@ private struct EchoPair {
         return EchoPair(daemon: daemon, server: server, client: try await daemon.connect())
     }
 
-    func call(_ member: MemberName, interface: InterfaceName? = "org.notula.Test.Echo", path: ObjectPath = echoPath, _ arguments: [Value] = [], timeout: Duration = .seconds(5)) async throws -> Message {
+    func call(
+        _ member: MemberName, interface: InterfaceName? = "org.notula.Test.Echo", path: ObjectPath = echoPath, _ arguments: [Value] = [],
+        timeout: Duration = .seconds(5)
+    ) async throws -> Message {
         try await client.call(
-            MethodCall(destination: BusName(await server.uniqueName), path: path, interface: interface, member: member, arguments: arguments),
+            MethodCall(
+                destination: BusName(await server.uniqueName), path: path, interface: interface, member: member, arguments: arguments),
             timeout: timeout)
     }
 
@@ -62,13 +66,17 @@ struct MarshallingTests {
         .string("Zoë — 日本語 🎙"), .objectPath(ObjectPath("/org/notula/Notula1/Memos/1")!), .signature("a{sv}(ii)"),
         .array(element: "s", []), .array(element: "y", (0...255).map { .byte(UInt8($0)) }),
         .array(element: "ai", [.array(element: "i", [.int32(1), .int32(2)]), .array(element: "i", [])]),
-        .dictionary(key: "s", value: "v", [
-            DictionaryEntry(key: .string("State"), value: .variant(.string("idle"))),
-            DictionaryEntry(key: .string("Nested"), value: .variant(.variant(.array(element: "d", [.double(1)])))),
-        ]),
-        .dictionary(key: "o", value: "a{sv}", [
-            DictionaryEntry(key: .objectPath(ObjectPath("/a")!), value: .dictionary(key: "s", value: "v", [])),
-        ]),
+        .dictionary(
+            key: "s", value: "v",
+            [
+                DictionaryEntry(key: .string("State"), value: .variant(.string("idle"))),
+                DictionaryEntry(key: .string("Nested"), value: .variant(.variant(.array(element: "d", [.double(1)])))),
+            ]),
+        .dictionary(
+            key: "o", value: "a{sv}",
+            [
+                DictionaryEntry(key: .objectPath(ObjectPath("/a")!), value: .dictionary(key: "s", value: "v", []))
+            ]),
         .structure([.string("word"), .double(0.25), .structure([.boolean(true), .array(element: "(ddsd)", [])])]),
         .array(element: "(ddsd)", [.structure([.double(0.1), .double(0.4), .string("hello"), .double(0.98)])]),
         .variant(.int32(5)),
@@ -155,15 +163,33 @@ struct DispatchTests {
         #expect(await errorName { try await pair.call("Echo", [.string("not a variant")]) } == "org.freedesktop.DBus.Error.InvalidArgs")
         #expect(await errorName { try await pair.call("Echo") } == "org.freedesktop.DBus.Error.InvalidArgs")
         #expect(await errorName { try await pair.call("Nope") } == "org.freedesktop.DBus.Error.UnknownMethod")
-        #expect(await errorName { try await pair.call("Echo", interface: "org.notula.Test.Other", [.variant(.byte(1))]) } == "org.freedesktop.DBus.Error.UnknownInterface")
-        #expect(await errorName { try await pair.call("Echo", path: ObjectPath("/no/such")!, [.variant(.byte(1))]) } == "org.freedesktop.DBus.Error.UnknownObject")
+        #expect(
+            await errorName { try await pair.call("Echo", interface: "org.notula.Test.Other", [.variant(.byte(1))]) }
+                == "org.freedesktop.DBus.Error.UnknownInterface")
+        #expect(
+            await errorName { try await pair.call("Echo", path: ObjectPath("/no/such")!, [.variant(.byte(1))]) }
+                == "org.freedesktop.DBus.Error.UnknownObject")
         #expect(await errorName { try await pair.call("Fail") } == "org.notula.Test.Error.Custom")
         let properties: InterfaceName = "org.freedesktop.DBus.Properties"
-        #expect(await errorName { try await pair.call("Get", interface: properties, [.string("org.notula.Test.Echo"), .string("Nope")]) } == "org.freedesktop.DBus.Error.UnknownProperty")
-        #expect(await errorName { try await pair.call("Get", interface: properties, [.string("org.notula.Test.Nope"), .string("Name")]) } == "org.freedesktop.DBus.Error.UnknownInterface")
-        #expect(await errorName { try await pair.call("Set", interface: properties, [.string("org.notula.Test.Echo"), .string("Name"), .variant(.string("x"))]) } == "org.freedesktop.DBus.Error.PropertyReadOnly")
-        #expect(await errorName { try await pair.call("Set", interface: properties, [.string("org.notula.Test.Echo"), .string("Count"), .variant(.string("x"))]) } == "org.freedesktop.DBus.Error.InvalidArgs")
-        #expect(await errorName { try await pair.call("Get", interface: properties, [.string("org.notula.Test.Echo")]) } == "org.freedesktop.DBus.Error.InvalidArgs")
+        #expect(
+            await errorName { try await pair.call("Get", interface: properties, [.string("org.notula.Test.Echo"), .string("Nope")]) }
+                == "org.freedesktop.DBus.Error.UnknownProperty")
+        #expect(
+            await errorName { try await pair.call("Get", interface: properties, [.string("org.notula.Test.Nope"), .string("Name")]) }
+                == "org.freedesktop.DBus.Error.UnknownInterface")
+        #expect(
+            await errorName {
+                try await pair.call(
+                    "Set", interface: properties, [.string("org.notula.Test.Echo"), .string("Name"), .variant(.string("x"))])
+            } == "org.freedesktop.DBus.Error.PropertyReadOnly")
+        #expect(
+            await errorName {
+                try await pair.call(
+                    "Set", interface: properties, [.string("org.notula.Test.Echo"), .string("Count"), .variant(.string("x"))])
+            } == "org.freedesktop.DBus.Error.InvalidArgs")
+        #expect(
+            await errorName { try await pair.call("Get", interface: properties, [.string("org.notula.Test.Echo")]) }
+                == "org.freedesktop.DBus.Error.InvalidArgs")
         #expect(await errorName { try await pair.call("Ping", interface: "org.freedesktop.DBus.Peer") } == nil)
         await pair.close()
     }
@@ -181,7 +207,9 @@ struct DispatchTests {
         #expect(try all.argument(0, as: [String: Variant].self) == ["Name": Variant("echo"), "Count": Variant(UInt32(3))])
         let one = try await pair.call("Get", interface: properties, [.string(""), .string("Count")])
         #expect(one.body == [.variant(.uint32(3))])
-        #expect(try await pair.call("Set", interface: properties, [.string("org.notula.Test.Echo"), .string("Count"), .variant(.uint32(4))]).body == [])
+        #expect(
+            try await pair.call("Set", interface: properties, [.string("org.notula.Test.Echo"), .string("Count"), .variant(.uint32(4))])
+                .body == [])
         await pair.close()
     }
 
@@ -221,7 +249,8 @@ struct DispatchTests {
 
     @Test func propertiesChangedCarriesCurrentValues() async throws {
         let pair = try await EchoPair.make()
-        let changes = try await pair.client.signals(matching: MatchRule(path: echoPath, interface: "org.freedesktop.DBus.Properties", member: "PropertiesChanged"))
+        let changes = try await pair.client.signals(
+            matching: MatchRule(path: echoPath, interface: "org.freedesktop.DBus.Properties", member: "PropertiesChanged"))
         await pair.server.emitPropertiesChanged(path: echoPath, interface: "org.notula.Test.Echo", names: ["Name"])
         var iterator = changes.makeAsyncIterator()
         let message = try #require(await iterator.next())

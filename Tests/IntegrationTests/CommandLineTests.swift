@@ -64,15 +64,35 @@ struct CommandLineTests {
     @Test func busctlAndGdbusDriveTheRecorder() async throws {
         let service = try await ServiceUnderTest.start()
         let environment = service.environment
-        let toggle = try run("busctl", ["--user", "call", "org.notula.Notula1", "/org/notula/Notula1/Recorder", "org.notula.Notula1.Recorder", "Toggle"], environment: environment)
+        let toggle = try run(
+            "busctl", ["--user", "call", "org.notula.Notula1", "/org/notula/Notula1/Recorder", "org.notula.Notula1.Recorder", "Toggle"],
+            environment: environment)
         #expect(toggle.status == 0, "\(toggle.errorOutput)")
-        let state = try run("busctl", ["--user", "get-property", "org.notula.Notula1", "/org/notula/Notula1/Recorder", "org.notula.Notula1.Recorder", "State"], environment: environment)
+        let state = try run(
+            "busctl",
+            ["--user", "get-property", "org.notula.Notula1", "/org/notula/Notula1/Recorder", "org.notula.Notula1.Recorder", "State"],
+            environment: environment)
         #expect(state.output == "s \"recording\"\n")
-        let refused = try run("gdbus", ["call", "--session", "--dest", "org.notula.Notula1", "--object-path", "/org/notula/Notula1/Recorder", "--method", "org.notula.Notula1.Recorder.Resume", "--timeout", "5"], environment: environment)
+        let refused = try run(
+            "gdbus",
+            [
+                "call", "--session", "--dest", "org.notula.Notula1", "--object-path", "/org/notula/Notula1/Recorder", "--method",
+                "org.notula.Notula1.Recorder.Resume", "--timeout", "5",
+            ], environment: environment)
         #expect(refused.status == 0, "Resume while recording succeeds without change: \(refused.errorOutput)")
-        let discard = try run("gdbus", ["call", "--session", "--dest", "org.notula.Notula1", "--object-path", "/org/notula/Notula1/Recorder", "--method", "org.notula.Notula1.Recorder.Discard"], environment: environment)
+        let discard = try run(
+            "gdbus",
+            [
+                "call", "--session", "--dest", "org.notula.Notula1", "--object-path", "/org/notula/Notula1/Recorder", "--method",
+                "org.notula.Notula1.Recorder.Discard",
+            ], environment: environment)
         #expect(discard.status == 0)
-        let invalid = try run("gdbus", ["call", "--session", "--dest", "org.notula.Notula1", "--object-path", "/org/notula/Notula1/Recorder", "--method", "org.notula.Notula1.Recorder.Process"], environment: environment)
+        let invalid = try run(
+            "gdbus",
+            [
+                "call", "--session", "--dest", "org.notula.Notula1", "--object-path", "/org/notula/Notula1/Recorder", "--method",
+                "org.notula.Notula1.Recorder.Process",
+            ], environment: environment)
         #expect(invalid.status != 0)
         #expect(invalid.errorOutput.contains("org.notula.Notula1.Error.InvalidState"))
     }

@@ -33,10 +33,26 @@ struct FailureTests {
             ("org.freedesktop.DBus.Error.InvalidArgs", { try await service.recorder("Toggle", [.string("now")]) }),
             ("org.freedesktop.DBus.Error.UnknownMethod", { try await service.recorder("Record") }),
             ("org.freedesktop.DBus.Error.UnknownInterface", { try await service.call(recorder, "org.notula.Notula1.Nope", "Toggle") }),
-            ("org.freedesktop.DBus.Error.UnknownObject", { try await service.call(ObjectPath("/org/notula/Notula1/Nope")!, nil, "Toggle") }),
-            ("org.freedesktop.DBus.Error.UnknownObject", { try await service.call(ObjectPath("/org/notula/Notula1/Memos/42")!, "org.notula.Notula1.Memo", "Get") }),
-            ("org.freedesktop.DBus.Error.UnknownProperty", { try await service.call(recorder, properties, "Get", [.string("org.notula.Notula1.Recorder"), .string("Volume")]) }),
-            ("org.freedesktop.DBus.Error.PropertyReadOnly", { try await service.call(recorder, properties, "Set", [.string("org.notula.Notula1.Recorder"), .string("State"), .variant(.string("recording"))]) }),
+            (
+                "org.freedesktop.DBus.Error.UnknownObject",
+                { try await service.call(ObjectPath("/org/notula/Notula1/Nope")!, nil, "Toggle") }
+            ),
+            (
+                "org.freedesktop.DBus.Error.UnknownObject",
+                { try await service.call(ObjectPath("/org/notula/Notula1/Memos/42")!, "org.notula.Notula1.Memo", "Get") }
+            ),
+            (
+                "org.freedesktop.DBus.Error.UnknownProperty",
+                { try await service.call(recorder, properties, "Get", [.string("org.notula.Notula1.Recorder"), .string("Volume")]) }
+            ),
+            (
+                "org.freedesktop.DBus.Error.PropertyReadOnly",
+                {
+                    try await service.call(
+                        recorder, properties, "Set",
+                        [.string("org.notula.Notula1.Recorder"), .string("State"), .variant(.string("recording"))])
+                }
+            ),
             ("org.notula.Notula1.Error.InvalidState", { try await service.recorder("Process") }),
             ("org.notula.Notula1.Error.InvalidState", { try await service.recorder("Pause") }),
             ("org.notula.Notula1.Error.InvalidState", { try await service.recorder("Discard") }),

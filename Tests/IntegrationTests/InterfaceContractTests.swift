@@ -56,7 +56,8 @@ func members(of interface: String, in xml: String) throws -> [String] {
 struct InterfaceContractTests {
     @Test func introspectionEqualsTheXMLFile() async throws {
         let service = try await ServiceUnderTest.start()
-        let xml = try await service.call(ServiceUnderTest.recorderPath, "org.freedesktop.DBus.Introspectable", "Introspect").argument(0, as: String.self)
+        let xml = try await service.call(ServiceUnderTest.recorderPath, "org.freedesktop.DBus.Introspectable", "Introspect").argument(
+            0, as: String.self)
         let contract = try String(contentsOf: packageRoot.appendingPathComponent("dbus/org.notula.Notula1.Recorder.xml"), encoding: .utf8)
         let live = try members(of: "org.notula.Notula1.Recorder", in: xml)
         #expect(live == (try members(of: "org.notula.Notula1.Recorder", in: contract)))
@@ -66,9 +67,13 @@ struct InterfaceContractTests {
 
     @Test func busctlShowsTheInterface() async throws {
         let service = try await ServiceUnderTest.start()
-        let result = try run("busctl", ["--user", "introspect", "org.notula.Notula1", "/org/notula/Notula1/Recorder"], environment: service.environment)
+        let result = try run(
+            "busctl", ["--user", "introspect", "org.notula.Notula1", "/org/notula/Notula1/Recorder"], environment: service.environment)
         #expect(result.status == 0, "\(result.errorOutput)")
-        for member in [".Toggle", ".Start", ".Pause", ".Resume", ".Process", ".Discard", ".State", ".Elapsed", ".TimerAnchor", ".Level", ".Processed", ".Failed"] {
+        for member in [
+            ".Toggle", ".Start", ".Pause", ".Resume", ".Process", ".Discard", ".State", ".Elapsed", ".TimerAnchor", ".Level", ".Processed",
+            ".Failed",
+        ] {
             #expect(result.output.contains(member), "busctl does not show \(member)")
         }
         #expect(result.output.contains("\"idle\""))

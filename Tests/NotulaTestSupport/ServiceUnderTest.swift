@@ -24,7 +24,8 @@ public final class ServiceUnderTest {
         let daemon = try daemon ?? PrivateBus()
         let sink = source == nil ? try NullSink() : nil
         let client = try await daemon.connect()
-        let service = try ServiceUnderTest(daemon: daemon, sink: sink, client: client, source: source ?? sink!.monitor, extraArguments: extraArguments)
+        let service = try ServiceUnderTest(
+            daemon: daemon, sink: sink, client: client, source: source ?? sink!.monitor, extraArguments: extraArguments)
         try await service.waitUntilReady()
         return service
     }
@@ -40,7 +41,10 @@ public final class ServiceUnderTest {
         process.executableURL = binaryDirectory.appendingPathComponent("notulad")
         process.arguments = ["--source", source, "--verbose"] + extraArguments
         process.environment = environment
-        process.standardError = try FileHandle(forWritingTo: { _ = FileManager.default.createFile(atPath: errorLog.path, contents: nil); return errorLog }())
+        process.standardError = try FileHandle(
+            forWritingTo: {
+                _ = FileManager.default.createFile(atPath: errorLog.path, contents: nil); return errorLog
+            }())
     }
 
     /// The environment of a process that talks to this service.
@@ -60,7 +64,8 @@ public final class ServiceUnderTest {
 
     private func waitUntilReady() async throws {
         let owners = try await client.signals(
-            matching: MatchRule(sender: "org.freedesktop.DBus", interface: "org.freedesktop.DBus", member: "NameOwnerChanged", arg0: Self.name.rawValue))
+            matching: MatchRule(
+                sender: "org.freedesktop.DBus", interface: "org.freedesktop.DBus", member: "NameOwnerChanged", arg0: Self.name.rawValue))
         let (events, sink) = AsyncStream.makeStream(of: Bool.self)
         process.terminationHandler = { _ in sink.yield(false) }
         let forward = Task {
@@ -80,12 +85,16 @@ public final class ServiceUnderTest {
         try await call(Self.recorderPath, Self.recorderInterface, member, arguments)
     }
 
-    public func call(_ path: ObjectPath, _ interface: InterfaceName?, _ member: MemberName, _ arguments: [Value] = []) async throws -> Message {
+    public func call(_ path: ObjectPath, _ interface: InterfaceName?, _ member: MemberName, _ arguments: [Value] = []) async throws
+        -> Message
+    {
         try await client.call(MethodCall(destination: Self.name, path: path, interface: interface, member: member, arguments: arguments))
     }
 
     /// A property of the recorder (or of another object).
-    public func property(_ name: String, of path: ObjectPath = recorderPath, interface: InterfaceName = recorderInterface) async throws -> Value {
+    public func property(_ name: String, of path: ObjectPath = recorderPath, interface: InterfaceName = recorderInterface) async throws
+        -> Value
+    {
         let reply = try await call(path, "org.freedesktop.DBus.Properties", "Get", [.string(interface.rawValue), .string(name)])
         return try reply.argument(0, as: Variant.self).value
     }
@@ -94,7 +103,8 @@ public final class ServiceUnderTest {
     public func recorderSignals() async throws -> AsyncStream<Message> {
         try await client.signals(
             matching: MatchRule(sender: Self.name, path: Self.recorderPath, interface: Self.recorderInterface),
-            MatchRule(sender: Self.name, path: Self.recorderPath, interface: "org.freedesktop.DBus.Properties", member: "PropertiesChanged"))
+            MatchRule(sender: Self.name, path: Self.recorderPath, interface: "org.freedesktop.DBus.Properties", member: "PropertiesChanged")
+        )
     }
 
     /// Sends `signal` and returns the exit status.
