@@ -60,6 +60,37 @@ struct RecordingFlowTests {
         #expect(try await service.property("State") == .string("idle"))
     }
 
+    @Test func aThousandTogglesInFlightLeaveTheCaptureConsistent() async throws {
+        let service = try await ServiceUnderTest.start()
+        let signals = try await service.recorderSignals()
+        let client = service.client
+        let toggle = MethodCall(
+            destination: ServiceUnderTest.name, path: ServiceUnderTest.recorderPath, interface: ServiceUnderTest.recorderInterface,
+            member: "Toggle")
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<1000 { group.addTask { _ = try await client.call(toggle) } }
+            try await group.waitForAll()
+        }
+        // Start, then 999 alternations: paused, with the capture corked.
+        #expect(try await service.property("State") == .string("paused"))
+        #expect(try await service.property("Level") == .double(-160))
+        let memo = try await service.recorder("Process").argument(0, as: ObjectPath.self)
+        var finalElapsed: Double?
+        for await message in signals {
+            if let changed = try? message.argument(1, as: [String: Variant].self), changed["State"] == Variant("processing") {
+                finalElapsed = try changed["Elapsed"]?.get(Double.self)
+            }
+            if message.member == "Processed" { break }
+        }
+        guard case .string(let path) = try await service.property("AudioFile", of: memo, interface: "org.notula.Notula1.Memo") else {
+            Issue.record("no audio file")
+            return
+        }
+        let wav = try WAVReader(path: path)
+        let elapsed = try #require(finalElapsed)
+        #expect(abs(wav.duration - elapsed) <= 0.1, "WAV \(wav.duration) s, Elapsed \(elapsed) s")
+    }
+
     @Test func discardDeletesTheAudio() async throws {
         let service = try await ServiceUnderTest.start()
         try await service.recorder("Start")
