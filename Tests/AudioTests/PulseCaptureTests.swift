@@ -174,16 +174,8 @@ struct PulseCaptureTests {
     @Test func aKilledStreamIsReportedKeptAndReopenedOnResume() async throws {
         let folder = TemporaryFolder()
         defer { folder.remove() }
-        let client = "NotulaTest-\(UUID())"
-        let capture = PulseCapture(
-            recordingsDirectory: folder.recordings, source: TestServer.micMonitor, applicationName: client)
+        let (capture, event) = try await captureThenLose(into: folder, by: TestServer.killRecordStream(of:))
         let tone = try await TestSounds.tone(seconds: 1)
-        var events = capture.events.makeAsyncIterator()
-
-        try await capture.start(recording: RecordingID("lost"))
-        try await TestServer.playIntoMic(tone)
-        try await TestServer.killRecordStream(of: client)
-        let event = await events.next()
 
         guard case .lost(let message) = event else {
             Issue.record("expected a lost event, got \(String(describing: event))")
@@ -204,16 +196,8 @@ struct PulseCaptureTests {
     @Test func aLostServerConnectionIsReportedAndResumeConnectsAgain() async throws {
         let folder = TemporaryFolder()
         defer { folder.remove() }
-        let client = "NotulaTest-\(UUID())"
-        let capture = PulseCapture(
-            recordingsDirectory: folder.recordings, source: TestServer.micMonitor, applicationName: client)
+        let (capture, event) = try await captureThenLose(into: folder, by: TestServer.killClient)
         let tone = try await TestSounds.tone(seconds: 1)
-        var events = capture.events.makeAsyncIterator()
-
-        try await capture.start(recording: RecordingID("disconnected"))
-        try await TestServer.playIntoMic(tone)
-        try await TestServer.killClient(client)
-        let event = await events.next()
 
         guard case .lost(let message) = event else {
             Issue.record("expected a lost event, got \(String(describing: event))")
@@ -230,19 +214,24 @@ struct PulseCaptureTests {
     @Test func stopKeepsTheAudioAfterTheStreamWasLost() async throws {
         let folder = TemporaryFolder()
         defer { folder.remove() }
-        let client = "NotulaTest-\(UUID())"
-        let capture = PulseCapture(
-            recordingsDirectory: folder.recordings, source: TestServer.micMonitor, applicationName: client)
-        let tone = try await TestSounds.tone(seconds: 1)
-        var events = capture.events.makeAsyncIterator()
-
-        try await capture.start(recording: RecordingID("kept"))
-        try await TestServer.playIntoMic(tone)
-        try await TestServer.killRecordStream(of: client)
-        _ = await events.next()
+        let (capture, _) = try await captureThenLose(into: folder, by: TestServer.killRecordStream(of:))
         let audio = try await capture.stop()
 
         #expect(audio.duration > 0.9)
         #expect(try WAVContents(path: audio.file).peak > 10_000)
+    }
+
+    /// A capture of the mic under a client name of its own, started and fed a one-second tone,
+    /// whose input `loss` then takes away (given that client name); and the event that reports it.
+    private func captureThenLose(into folder: TemporaryFolder, by loss: (String) async throws -> Void) async throws
+        -> (PulseCapture, CaptureEvent?)
+    {
+        let client = "NotulaTest-\(UUID())"
+        let capture = PulseCapture(recordingsDirectory: folder.recordings, source: TestServer.micMonitor, applicationName: client)
+        var events = capture.events.makeAsyncIterator()
+        try await capture.start(recording: RecordingID("lost"))
+        try await TestServer.playIntoMic(try await TestSounds.tone(seconds: 1))
+        try await loss(client)
+        return (capture, await events.next())
     }
 }
