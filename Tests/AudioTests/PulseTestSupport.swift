@@ -5,13 +5,6 @@ import Testing
 enum TestServer {
     static let micMonitor = "mic.monitor"
 
-    static var isReachable: Bool {
-        let environment = ProcessInfo.processInfo.environment
-        if environment["PULSE_SERVER"] != nil { return true }
-        guard let runtime = environment["XDG_RUNTIME_DIR"] else { return false }
-        return FileManager.default.fileExists(atPath: runtime + "/pulse/native")
-    }
-
     /// Plays a file into the `mic` sink and returns once paplay has drained it and exited.
     ///
     /// The low latency makes the null sink render in real time, as a live microphone would,
