@@ -26,6 +26,7 @@ let package = Package(
         .testTarget(name: "DBusTests", dependencies: ["DBus", "NotulaTestSupport"]),
         .testTarget(name: "RecordingTests", dependencies: ["Recording"]),
         .testTarget(name: "AudioTests", dependencies: ["Audio", "Recording"]),
+        .testTarget(name: "NotulaServiceTests", dependencies: ["NotulaService"]),
         .testTarget(name: "IntegrationTests", dependencies: ["DBus", "NotulaTestSupport"]),
     ]
 )

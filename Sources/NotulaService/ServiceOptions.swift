@@ -4,6 +4,11 @@ public struct ServiceOptions: Sendable, Equatable {
     public var source: String?
     public var verbose = false
 
+    public init(source: String? = nil, verbose: Bool = false) {
+        self.source = source
+        self.verbose = verbose
+    }
+
     public static let usage = """
         Usage: notulad [--source NAME] [--verbose]
 

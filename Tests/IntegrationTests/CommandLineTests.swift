@@ -33,7 +33,7 @@ struct CommandLineTests {
     }
 
     @Test func noMicrophoneIsItsOwnExitCode() async throws {
-        let service = try await ServiceUnderTest.start(source: "no_such_microphone")
+        let service = try await ServiceUnderTest.start(.named("no_such_microphone"))
         let result = try run(notula, ["start"], environment: service.environment)
         #expect(result.status == 5)
         #expect(result.errorOutput.contains("no_such_microphone"))

@@ -15,7 +15,7 @@ private func errorOf(_ body: () async throws -> Message) async -> BusError? {
 @Suite("Bad input and missing devices", .serialized)
 struct FailureTests {
     @Test func missingSourceFailsStartAndTheServiceStaysUp() async throws {
-        let service = try await ServiceUnderTest.start(source: "no_such_microphone")
+        let service = try await ServiceUnderTest.start(.named("no_such_microphone"))
         let error = await errorOf { try await service.recorder("Start") }
         #expect(error?.name.rawValue == "org.notula.Notula1.Error.DeviceUnavailable")
         #expect(error?.message.contains("no_such_microphone") == true, "\(String(describing: error))")
@@ -23,6 +23,13 @@ struct FailureTests {
         let toggle = await errorOf { try await service.recorder("Toggle") }
         #expect(toggle?.name.rawValue == "org.notula.Notula1.Error.DeviceUnavailable")
         #expect(try await service.property("State") == .string("idle"))
+    }
+
+    @Test func theSourceInSettingsIsTheOneOpened() async throws {
+        let service = try await ServiceUnderTest.start(.fromSettings("microphone_from_settings"))
+        let error = await errorOf { try await service.recorder("Start") }
+        #expect(error?.name.rawValue == "org.notula.Notula1.Error.DeviceUnavailable")
+        #expect(error?.message.contains("microphone_from_settings") == true, "\(String(describing: error))")
     }
 
     @Test func badCallsAreAnsweredWithNamedErrors() async throws {

@@ -16,35 +16,51 @@ public final class ServiceUnderTest {
     private let process: Process
     private let errorLog: URL
 
+    /// What the service records from.
+    public enum Source {
+        /// A new null sink's monitor, passed with `--source`.
+        case ownSink
+        /// A source named with `--source`.
+        case named(String)
+        /// A source named only in settings.json.
+        case fromSettings(String)
+    }
+
     /// Starts `notulad` and returns once it owns its name.
-    /// - Parameter source: what to record from: nil for a new null sink's monitor.
-    public static func start(source: String? = nil, extraArguments: [String] = [], on daemon: PrivateBus? = nil) async throws
-        -> ServiceUnderTest
-    {
-        let daemon = try daemon ?? PrivateBus()
-        let sink = source == nil ? try NullSink() : nil
+    public static func start(_ source: Source = .ownSink, extraArguments: [String] = []) async throws -> ServiceUnderTest {
+        let daemon = try PrivateBus()
         let client = try await daemon.connect()
-        let service = try ServiceUnderTest(
-            daemon: daemon, sink: sink, client: client, source: source ?? sink!.monitor, extraArguments: extraArguments)
+        let service: ServiceUnderTest
+        switch source {
+        case .ownSink:
+            let sink = try NullSink()
+            service = try ServiceUnderTest(
+                daemon: daemon, sink: sink, client: client, arguments: ["--source", sink.monitor] + extraArguments)
+        case .named(let name):
+            service = try ServiceUnderTest(daemon: daemon, sink: nil, client: client, arguments: ["--source", name] + extraArguments)
+        case .fromSettings(let name):
+            service = try ServiceUnderTest(daemon: daemon, sink: nil, client: client, arguments: extraArguments)
+            let config = service.home.appendingPathComponent("config/notula")
+            try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
+            try Data(#"{"source": "\#(name)"}"#.utf8).write(to: config.appendingPathComponent("settings.json"))
+        }
         try await service.waitUntilReady()
         return service
     }
 
-    private init(daemon: PrivateBus, sink: NullSink?, client: Bus, source: String, extraArguments: [String]) throws {
+    private init(daemon: PrivateBus, sink: NullSink?, client: Bus, arguments: [String]) throws {
         self.daemon = daemon
         self.sink = sink
         self.client = client
         home = FileManager.default.temporaryDirectory.appendingPathComponent("notula-test-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
         errorLog = home.appendingPathComponent("notulad.log")
+        _ = FileManager.default.createFile(atPath: errorLog.path, contents: nil)
         process = Process()
         process.executableURL = binaryDirectory.appendingPathComponent("notulad")
-        process.arguments = ["--source", source, "--verbose"] + extraArguments
+        process.arguments = arguments + ["--verbose"]
         process.environment = environment
-        process.standardError = try FileHandle(
-            forWritingTo: {
-                _ = FileManager.default.createFile(atPath: errorLog.path, contents: nil); return errorLog
-            }())
+        process.standardError = try FileHandle(forWritingTo: errorLog)
     }
 
     /// The environment of a process that talks to this service.
