@@ -24,7 +24,7 @@ func appendBody(_ values: [Value], to message: OpaquePointer) throws(BusError) {
     }
 }
 
-private func appendBasic<T>(_ iter: UnsafeMutablePointer<DBusMessageIter>, _ code: Int32, _ value: T) -> Bool {
+private func appendBasic<T: BitwiseCopyable>(_ iter: UnsafeMutablePointer<DBusMessageIter>, _ code: Int32, _ value: T) -> Bool {
     var copy = value
     return dbus_message_iter_append_basic(iter, code, &copy) != 0
 }
@@ -99,7 +99,7 @@ func readBody(of message: OpaquePointer) -> [Value] {
     return values
 }
 
-private func readBasic<T>(_ iter: UnsafeMutablePointer<DBusMessageIter>, _ initial: T) -> T {
+private func readBasic<T: BitwiseCopyable>(_ iter: UnsafeMutablePointer<DBusMessageIter>, _ initial: T) -> T {
     var value = initial
     dbus_message_iter_get_basic(iter, &value)
     return value

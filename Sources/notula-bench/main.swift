@@ -72,8 +72,9 @@ print(
 
     | idle service over \(idleWindow) | value |
     |---|---|
-    | CPU | \(String(format: "%.3f", Double(after.cpuTicks - before.cpuTicks) / Double(sysconf(Int32(_SC_CLK_TCK))) / 10 * 100)) % |
-    | wake-ups (context switches, all threads) | \(after.switches - before.switches) |
+    | CPU time | \(String(format: "%.3f", Double(after.cpuNanoseconds - before.cpuNanoseconds) / 1e6)) ms (\(String(format: "%.4f", Double(after.cpuNanoseconds - before.cpuNanoseconds) / 1e9 / idleWindow.seconds * 100)) %) |
+    | wake-ups (context switches of the threads alive throughout) | \(after.switchesByThread.reduce(0) { $0 + $1.value - (before.switchesByThread[$1.key] ?? $1.value) }) |
+    | threads that ended in the window (libdispatch retires an idle pool thread once) | \(Set(before.switchesByThread.keys).subtracting(after.switchesByThread.keys).count) |
     | RSS at start, before any call | \(rssAtStart / 1024) MB (\(rssAtStart) kB) |
     | RSS after the calls and a recording | \(after.rssKilobytes / 1024) MB (\(after.rssKilobytes) kB) |
     | threads | \(after.threads) |
@@ -99,14 +100,13 @@ extension Latencies {
 
 struct Phase {
     let latencies: [Latencies]
-    /// notulad's CPU ticks (user and system, all threads) over the phase.
-    let cpuTicks: Int
+    /// notulad's CPU time (all threads) over the phase, in ns.
+    let cpuNanoseconds: Int
 }
 
 /// notulad's CPU time per call it answered, in µs.
 func cpu(_ phase: Phase, calls perRound: Int) -> String {
-    let seconds = Double(phase.cpuTicks) / Double(sysconf(Int32(_SC_CLK_TCK)))
-    return String(format: "%.0f", seconds * 1e6 / Double(calls * perRound))
+    String(format: "%.0f", Double(phase.cpuNanoseconds) / 1000 / Double(calls * perRound))
 }
 
 /// Each call of `round` in turn, `rounds` times: the latencies of each call, and notulad's CPU time.
@@ -114,7 +114,7 @@ func measureInterleaved(_ round: [MethodCall], rounds: Int, service: pid_t) asyn
     let clock = ContinuousClock()
     for _ in 0..<50 { for call in round { _ = try await bus.call(call) } }  // warm-up
     var samples = Array(repeating: [Duration](), count: round.count)
-    let before = sample(service).cpuTicks
+    let before = sample(service).cpuNanoseconds
     for _ in 0..<rounds {
         for (index, call) in round.enumerated() {
             let begin = clock.now
@@ -122,7 +122,11 @@ func measureInterleaved(_ round: [MethodCall], rounds: Int, service: pid_t) asyn
             samples[index].append(clock.now - begin)
         }
     }
-    return Phase(latencies: samples.map(Latencies.init), cpuTicks: sample(service).cpuTicks - before)
+    return Phase(latencies: samples.map(Latencies.init), cpuNanoseconds: sample(service).cpuNanoseconds - before)
+}
+
+extension Duration {
+    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
 }
 
 func microseconds(_ duration: Duration) -> Double {
@@ -135,8 +139,10 @@ func row(_ name: String, _ latencies: Latencies, _ floor: Latencies) -> String {
 }
 
 struct ProcessSample {
-    let cpuTicks: Int
-    let switches: Int
+    /// User and system CPU time of all threads, ended ones included, in ns (10 ms ticks).
+    let cpuNanoseconds: Int
+    /// Context switches of each thread alive at the moment of the sample.
+    let switchesByThread: [String: Int]
     let rssKilobytes: Int
     let threads: Int
 }
@@ -145,12 +151,15 @@ func sample(_ pid: pid_t) -> ProcessSample {
     let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
     let fields = stat.split(separator: ")").last?.split(separator: " ") ?? []
     let ticks = fields.count > 12 ? (Int(fields[11]) ?? 0) + (Int(fields[12]) ?? 0) : 0
+    let nanoseconds = ticks * 1_000_000_000 / sysconf(Int32(_SC_CLK_TCK))
     let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
-    let switches = tasks.reduce(0) { sum, task in
-        let status = (try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/status", encoding: .utf8)) ?? ""
-        return sum + field("voluntary_ctxt_switches", status) + field("nonvoluntary_ctxt_switches", status)
-    }
-    return ProcessSample(cpuTicks: ticks, switches: switches, rssKilobytes: residentKilobytes(pid), threads: tasks.count)
+    let switches = Dictionary(
+        uniqueKeysWithValues: tasks.map { task in
+            let status = (try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/status", encoding: .utf8)) ?? ""
+            return (task, field("voluntary_ctxt_switches", status) + field("nonvoluntary_ctxt_switches", status))
+        })
+    return ProcessSample(
+        cpuNanoseconds: nanoseconds, switchesByThread: switches, rssKilobytes: residentKilobytes(pid), threads: tasks.count)
 }
 
 func residentKilobytes(_ pid: pid_t) -> Int {
