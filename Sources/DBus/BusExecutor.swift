@@ -103,6 +103,11 @@ public final class BusExecutor: SerialExecutor, Sendable {
                 drainWake()
             }
         }
+    }
+
+    // The pipe outlives the thread: a job enqueued after `stop()` must not write to a closed
+    // (and perhaps reused) descriptor.
+    deinit {
         close(wakeDescriptor)
         close(wakeWriter)
     }
