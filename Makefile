@@ -26,10 +26,13 @@ build: deps
 run: build
 	@scripts/private-session --where-missing "$$($(SWIFT) build -c release --show-bin-path)/notulad" $(ARGS)
 
-# The whole suite, under a private session bus and a private PulseAudio.
+# The whole suite, under a private session bus and a private PulseAudio. The engine tests
+# compare with Vosk's Python package, the `python3` of the project's venv.
 test: test-deps
 	$(SWIFT) build --build-tests
-	NOTULA_BIN_DIR="$$($(SWIFT) build --show-bin-path)" scripts/private-session $(SWIFT) test --skip-build
+	@scripts/install-vosk "$$($(SWIFT) build --show-bin-path)" --test
+	PATH="$(CURDIR)/.build/venv/bin:$$PATH" NOTULA_BIN_DIR="$$($(SWIFT) build --show-bin-path)" \
+		scripts/private-session $(SWIFT) test --skip-build
 
 # The performance report (docs/BENCHMARKS.md records its figures).
 bench: test-deps

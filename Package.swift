@@ -18,6 +18,7 @@ let package = Package(
         .target(name: "DBus", dependencies: ["CDBus"]),
         .target(name: "Recording"),
         .target(name: "Audio", dependencies: ["CPulse", "Recording"]),
+        .target(name: "Speech"),
         .target(name: "NotulaService", dependencies: ["DBus", "Recording", "Audio"]),
         .executableTarget(name: "notulad", dependencies: ["NotulaService"]),
         .executableTarget(name: "notula", dependencies: ["DBus"]),
@@ -26,6 +27,7 @@ let package = Package(
         .testTarget(name: "DBusTests", dependencies: ["DBus", "NotulaTestSupport"]),
         .testTarget(name: "RecordingTests", dependencies: ["Recording"]),
         .testTarget(name: "AudioTests", dependencies: ["Audio", "Recording"]),
+        .testTarget(name: "SpeechTests", dependencies: ["Speech"]),
         .testTarget(name: "NotulaServiceTests", dependencies: ["NotulaService"]),
         .testTarget(name: "IntegrationTests", dependencies: ["DBus", "NotulaTestSupport"]),
     ]

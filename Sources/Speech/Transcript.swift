@@ -1,0 +1,38 @@
+/// What was said in a recording: its text, and each word with its timing.
+public struct Transcript: Sendable, Equatable {
+    /// The utterances' texts joined with single spaces; empty when nothing was recognised.
+    public var text: String
+    /// Every recognised word, in order.
+    public var words: [Word]
+
+    public init(text: String = "", words: [Word] = []) {
+        self.text = text
+        self.words = words
+    }
+
+    /// Adds the next utterance at the end; an empty one changes nothing.
+    mutating func append(_ utterance: Transcript) {
+        if !utterance.text.isEmpty {
+            text = text.isEmpty ? utterance.text : text + " " + utterance.text
+        }
+        words += utterance.words
+    }
+}
+
+/// One recognised word.
+public struct Word: Sendable, Equatable {
+    /// Seconds from the start of the audio fed to the recognizer.
+    public var start: Double
+    /// Seconds from the start of the audio fed to the recognizer.
+    public var end: Double
+    public var word: String
+    /// The recogniser's confidence, 0…1.
+    public var confidence: Double
+
+    public init(start: Double, end: Double, word: String, confidence: Double) {
+        self.start = start
+        self.end = end
+        self.word = word
+        self.confidence = confidence
+    }
+}

