@@ -16,7 +16,9 @@ struct ClientIdentity: Sendable {
 /// Swift concurrency thread ever waits on `pa_threaded_mainloop_wait`.
 final class PulseSession {
     private static let operationTimeoutMicroseconds: UInt64 = 5_000_000
-    private static let fragmentMicroseconds: UInt64 = 50_000
+    /// What is in flight when the stream is corked or closed is lost to the file, so the
+    /// fragments are small: at most 20 ms short per pause, at 50 wake-ups a second while recording.
+    private static let fragmentMicroseconds: UInt64 = 20_000
 
     private let mainloop: OpaquePointer
     private let sink: CaptureSink
@@ -82,7 +84,7 @@ final class PulseSession {
     }
 
     /// Replaces any previous stream with a new record stream from `source` (nil: the default
-    /// source), 16 kHz mono s16le delivered in ~50 ms fragments, and waits until it is ready.
+    /// source), 16 kHz mono s16le delivered in ~20 ms fragments, and waits until it is ready.
     nonisolated(nonsending) func openStream(source: String?) async throws(PulseError) {
         do {
             try await perform { () -> PulseError? in
