@@ -42,24 +42,43 @@ public enum Service {
             "Ready on the session bus as \(NotulaBus.name) (\(await bus.uniqueName)); recording from \(source ?? "the default source") into \(paths.recordings)"
         )
 
-        let (stopReasons, stop) = AsyncStream.makeStream(of: String.self)
+        let (stopReasons, stop) = AsyncStream.makeStream(of: StopReason.self)
         let signalSources = [SIGTERM, SIGINT].map { number in
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { stop.yield("Stopping on signal \(number)") }
+            source.setEventHandler { stop.yield(.signal(number)) }
             source.resume()
             return source
         }
         Task {
             await bus.waitUntilDisconnected()
-            stop.yield("Lost the connection to the session bus")
+            stop.yield(.busLost)
         }
         var reasons = stopReasons.makeAsyncIterator()
-        let reason = await reasons.next() ?? "Stopping"
+        let reason = await reasons.next() ?? .busLost
         signalSources.forEach { $0.cancel() }
-        Log.info(reason)
+        Log.info(reason.description)
         await finishRecording(recorder)
-        return reason.hasPrefix("Lost") ? 1 : 0
+        return reason.exitStatus
+    }
+
+    private enum StopReason: Sendable, CustomStringConvertible {
+        case signal(Int32)
+        case busLost
+
+        var description: String {
+            switch self {
+            case .signal(let number): "Stopping on signal \(number)"
+            case .busLost: "Lost the connection to the session bus"
+            }
+        }
+
+        var exitStatus: Int32 {
+            switch self {
+            case .signal: 0
+            case .busLost: 1
+            }
+        }
     }
 
     /// A recording in progress is kept, as a memo, rather than lost with the process.

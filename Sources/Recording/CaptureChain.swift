@@ -18,6 +18,8 @@ extension Recorder {
     private func carryOut(_ step: CaptureStep) async {
         switch step {
         case .start(let id, let promise):
+            // Steps run in order: every step of an earlier recording has been carried out by now.
+            abandoned.formIntersection([id])
             guard !abandoned.contains(id) else { return promise.resolve(nil) }
             do throws(CaptureError) {
                 try await capture.start(recording: id)
