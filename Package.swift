@@ -26,8 +26,8 @@ let package = Package(
         .target(name: "NotulaTestSupport", dependencies: ["DBus"], path: "Tests/NotulaTestSupport"),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "NotulaTestSupport"]),
         .testTarget(name: "RecordingTests", dependencies: ["Recording"]),
-        .testTarget(name: "AudioTests", dependencies: ["Audio", "Recording"]),
-        .testTarget(name: "SpeechTests", dependencies: ["Speech"]),
+        .testTarget(name: "AudioTests", dependencies: ["Audio", "Recording", "NotulaTestSupport"]),
+        .testTarget(name: "SpeechTests", dependencies: ["Speech", "NotulaTestSupport"]),
         .testTarget(name: "NotulaServiceTests", dependencies: ["NotulaService"]),
         .testTarget(name: "IntegrationTests", dependencies: ["DBus", "NotulaTestSupport"]),
     ]

@@ -1,4 +1,5 @@
 import Foundation
+import NotulaTestSupport
 import Recording
 import Testing
 
@@ -21,11 +22,11 @@ struct PulseCaptureTests {
         let audio = try await capture.stop()
 
         #expect(audio.file == folder.recordings + "/speech.wav")
-        let wav = try WAVContents(path: audio.file)
-        #expect(wav.format == 1 && wav.channels == 1 && wav.sampleRate == 16_000 && wav.bitsPerSample == 16)
-        #expect(Int(wav.dataSize) == wav.fileSize - 44)
-        #expect(Int(wav.riffSize) == wav.fileSize - 8)
-        #expect(audio.duration == Double(wav.dataSize) / 32_000)
+        let wav = try WAVReader(path: audio.file)
+        #expect(wav.channels == 1 && wav.sampleRate == 16_000 && wav.bitsPerSample == 16)
+        #expect(wav.declaredDataBytes == wav.fileSize - 44)
+        #expect(wav.riffSize == wav.fileSize - 8)
+        #expect(audio.duration == Double(wav.declaredDataBytes) / 32_000)
         #expect(audio.duration > 4)  // two plays of ~3 s of speech
         #expect(wav.peak > 3_000, "the speech should be clearly audible, peak was \(wav.peak)")
         #expect(try permissions(of: folder.recordings) == 0o700)
@@ -187,8 +188,8 @@ struct PulseCaptureTests {
         try await capture.resume()
         try await TestServer.playIntoMic(tone)
         let audio = try await capture.stop()
-        let wav = try WAVContents(path: audio.file)
-        #expect(Int(wav.dataSize) == wav.fileSize - 44)
+        let wav = try WAVReader(path: audio.file)
+        #expect(wav.declaredDataBytes == wav.fileSize - 44)
         #expect(audio.duration > 1.8, "both tones should be in the file, got \(audio.duration) s")
         #expect(wav.peak > 10_000)
     }
@@ -218,7 +219,7 @@ struct PulseCaptureTests {
         let audio = try await capture.stop()
 
         #expect(audio.duration > 0.9)
-        #expect(try WAVContents(path: audio.file).peak > 10_000)
+        #expect(try WAVReader(path: audio.file).peak > 10_000)
     }
 
     /// A capture of the mic under a client name of its own, started and fed a one-second tone,

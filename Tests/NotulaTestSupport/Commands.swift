@@ -28,3 +28,23 @@ public func run(_ command: String, _ arguments: [String], environment: [String: 
         status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),
         errorOutput: (try? String(contentsOf: errorFile, encoding: .utf8)) ?? "")
 }
+
+/// A command that exited with a failure, with what it said.
+public struct CommandFailed: Error, CustomStringConvertible {
+    public let command: [String]
+    public let status: Int32
+    public let errorOutput: String
+    public var description: String { "\(command.joined(separator: " ")) exited with \(status): \(errorOutput)" }
+}
+
+/// Runs a program found on PATH to its end and returns its standard output.
+/// - Throws: `CommandFailed` when it exits with a failure.
+@discardableResult
+public func output(of arguments: String...) throws -> String { try output(of: arguments) }
+
+@discardableResult
+public func output(of arguments: [String]) throws -> String {
+    let result = try run(arguments[0], Array(arguments.dropFirst()))
+    guard result.status == 0 else { throw CommandFailed(command: arguments, status: result.status, errorOutput: result.errorOutput) }
+    return result.output
+}

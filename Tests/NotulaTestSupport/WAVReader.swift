@@ -6,6 +6,9 @@ public struct WAVReader {
     public let sampleRate: Int
     public let bitsPerSample: Int
     public let declaredDataBytes: Int
+    /// The RIFF chunk's size field, and the file's size.
+    public let riffSize: Int
+    public let fileSize: Int
     public let samples: [Int16]
 
     public init(path: String) throws {
@@ -21,8 +24,13 @@ public struct WAVReader {
         sampleRate = integer(24, 4)
         bitsPerSample = integer(34, 2)
         declaredDataBytes = integer(40, 4)
+        riffSize = integer(4, 4)
+        fileSize = data.count
         samples = stride(from: 44, to: data.count - 1, by: 2).map { Int16(bitPattern: UInt16(integer($0, 2))) }
     }
+
+    /// The largest sample magnitude.
+    public var peak: Int { samples.map { abs(Int($0)) }.max() ?? 0 }
 
     public var duration: Double { Double(samples.count) / Double(sampleRate) }
 

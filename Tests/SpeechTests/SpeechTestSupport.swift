@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import NotulaTestSupport
 import Speech
 import Testing
 
@@ -26,68 +27,7 @@ enum Engine {
     static func library() throws -> VoskLibrary { try VoskLibrary.load(searchingFrom: [libraryPath]) }
 
     private static func python(_ code: String) -> String {
-        (try? Command.runSynchronously("python3", "-c", code))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
-    }
-}
-
-/// Running the tools that make test audio, and the reference Python package.
-enum Command {
-    /// Runs a program found on PATH and returns its standard output.
-    /// - Throws: when it cannot start or exits with a failure, with its standard error.
-    @discardableResult
-    static func run(_ arguments: String...) async throws -> String {
-        try await run(arguments)
-    }
-
-    @discardableResult
-    static func run(_ arguments: [String]) async throws -> String {
-        let (process, output, errors) = try prepare(arguments)
-        let status: Int32 = try await withCheckedThrowingContinuation { continuation in
-            process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
-            do {
-                try process.run()
-            } catch {
-                process.terminationHandler = nil
-                continuation.resume(throwing: error)
-            }
-        }
-        return try finish(arguments, status: status, output: output, errors: errors)
-    }
-
-    /// For the lazily computed paths only, which cannot await.
-    static func runSynchronously(_ arguments: String...) throws -> String {
-        let (process, output, errors) = try prepare(arguments)
-        try process.run()
-        process.waitUntilExit()
-        return try finish(arguments, status: process.terminationStatus, output: output, errors: errors)
-    }
-
-    /// Files rather than pipes: a pipe read only after exit would block a chatty process.
-    private static func prepare(_ arguments: [String]) throws -> (Process, String, String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
-        let base = FileManager.default.temporaryDirectory.appendingPathComponent("notula-speech-\(UUID())").path
-        let output = base + ".out"
-        let errors = base + ".err"
-        _ = FileManager.default.createFile(atPath: output, contents: nil)
-        _ = FileManager.default.createFile(atPath: errors, contents: nil)
-        process.standardOutput = FileHandle(forWritingAtPath: output)
-        process.standardError = FileHandle(forWritingAtPath: errors)
-        return (process, output, errors)
-    }
-
-    private static func finish(_ arguments: [String], status: Int32, output: String, errors: String) throws -> String {
-        defer {
-            try? FileManager.default.removeItem(atPath: output)
-            try? FileManager.default.removeItem(atPath: errors)
-        }
-        let standardOutput = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
-        guard status == 0 else {
-            let standardError = (try? String(contentsOfFile: errors, encoding: .utf8)) ?? ""
-            throw CommandFailure(description: "\(arguments.joined(separator: " ")) exited with \(status): \(standardError)")
-        }
-        return standardOutput
+        (try? output(of: "python3", "-c", code))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
     }
 }
 
@@ -115,15 +55,15 @@ enum TestAudio {
     static func speech(_ text: String, voice: String = "en", in folder: TemporaryFolder) async throws -> String {
         let raw = folder.file("spoken.wav")
         let converted = folder.file("speech.wav")
-        try await Command.run("espeak-ng", "-v", voice, "-w", raw, text)
-        try await Command.run("sox", raw, "-r", "16000", "-c", "1", "-b", "16", converted)
+        try output(of: "espeak-ng", "-v", voice, "-w", raw, text)
+        try output(of: "sox", raw, "-r", "16000", "-c", "1", "-b", "16", converted)
         return converted
     }
 
     /// `seconds` of digital silence in 16 kHz mono 16-bit.
     static func silence(seconds: Double, in folder: TemporaryFolder) async throws -> String {
         let path = folder.file("silence.wav")
-        try await Command.run("sox", "-n", "-r", "16000", "-c", "1", "-b", "16", path, "trim", "0", "\(seconds)")
+        try output(of: "sox", "-n", "-r", "16000", "-c", "1", "-b", "16", path, "trim", "0", "\(seconds)")
         return path
     }
 }
@@ -180,7 +120,7 @@ enum ReferenceTranscriber {
     static func transcribe(wavFile: String, model: String, in folder: TemporaryFolder) async throws -> Transcript {
         let scriptPath = folder.file("reference.py")
         try script.write(toFile: scriptPath, atomically: true, encoding: .utf8)
-        let json = try await Command.run("python3", scriptPath, model, wavFile)
+        let json = try output(of: "python3", scriptPath, model, wavFile)
         let output = try JSONDecoder().decode(Output.self, from: Data(json.utf8))
         return Transcript(
             text: output.text,

@@ -1,4 +1,5 @@
 import Foundation
+import NotulaTestSupport
 import Speech
 import Testing
 
@@ -14,7 +15,7 @@ import Testing
     func aWAVOfAnotherFormatIsRefusedNamingWhatDiffers(options: [String], problem: String) async throws {
         let folder = TemporaryFolder()
         let path = folder.file("other.wav")
-        try await Command.run(["sox", "-n"] + options + [path, "synth", "0.5", "sine", "440"])
+        try output(of: ["sox", "-n"] + options + [path, "synth", "0.5", "sine", "440"])
 
         #expect {
             try Engine.model().transcribe(wavFile: path)
@@ -27,7 +28,7 @@ import Testing
     @Test func stereoAtAnotherRateNamesBothProblems() async throws {
         let folder = TemporaryFolder()
         let path = folder.file("cd.wav")
-        try await Command.run("sox", "-n", "-r", "44100", "-c", "2", "-b", "16", path, "synth", "0.5", "sine", "440")
+        try output(of: "sox", "-n", "-r", "44100", "-c", "2", "-b", "16", path, "synth", "0.5", "sine", "440")
 
         let error = try #require(throws: SpeechError.self) { try Engine.model().transcribe(wavFile: path) }
 
