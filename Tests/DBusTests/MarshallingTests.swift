@@ -225,6 +225,26 @@ struct DispatchTests {
         await pair.close()
     }
 
+    @Test func manyCallsInFlightEachGetTheirOwnReply() async throws {
+        let pair = try await EchoPair.make()
+        let client = pair.client
+        let destination = BusName(await pair.server.uniqueName)
+        let sums = try await withThrowingTaskGroup(of: Bool.self) { group in
+            for index in 0..<1000 {
+                group.addTask {
+                    let reply = try await client.call(
+                        MethodCall(
+                            destination: destination, path: echoPath, interface: "org.notula.Test.Echo", member: "Echo",
+                            arguments: [.variant(.int32(Int32(index)))]))
+                    return reply.body == [.variant(.int32(Int32(index)))]
+                }
+            }
+            return try await group.reduce(into: 0) { count, matched in count += matched ? 1 : 0 }
+        }
+        #expect(sums == 1000)
+        await pair.close()
+    }
+
     @Test func deferredRepliesTimeOutOnTheClientSide() async throws {
         let pair = try await EchoPair.make()
         await #expect(throws: BusError.self) { try await pair.call("Never", timeout: .milliseconds(200)) }
