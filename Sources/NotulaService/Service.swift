@@ -3,6 +3,7 @@ import DBus
 import Dispatch
 import FoundationEssentials
 import Recording
+import Speech
 
 #if canImport(Glibc)
     import Glibc
@@ -21,11 +22,20 @@ public enum Service {
             return 1
         }
         let source = options.source ?? settings.source
+        let environment = ProcessInfo.processInfo.environment
+        let transcriber = FileTranscriber(
+            libraryCandidates: VoskLibrary.defaultCandidates(environment: environment, executableDirectory: executableDirectory()),
+            modelPlaces: InstalledModels.defaultPlaces(environment: environment))
+        let installed = transcriber.installedLocales
+        let locale = LocaleChoice(
+            initial: settings.locale ?? PreferredLocale.fromEnvironment(environment, supported: installed),
+            settingsFile: paths.settingsFile, supported: { transcriber.installedLocales })
         let capture = PulseCapture(recordingsDirectory: paths.recordings, source: source, isolation: bus)
         let recorder = Recorder(
-            isolation: bus, clock: MonotonicSystemClock(), capture: capture, processing: MemoLibrary(bus: bus),
+            isolation: bus, clock: MonotonicSystemClock(), capture: capture,
+            processing: MemoLibrary(bus: bus, transcriber: transcriber, locale: locale),
             reporter: RecorderSignals(bus: bus), makeRecordingID: newRecordingID)
-        await bus.export(NotulaBus.recorderPath, interfaces: [RecorderObject.interface(recorder)])
+        await bus.export(NotulaBus.recorderPath, interfaces: [RecorderObject.interface(recorder, locale: locale, bus: bus)])
 
         // Objects first, then the name: an activated service receives calls the moment it owns it.
         do {
@@ -39,7 +49,7 @@ public enum Service {
             return 1
         }
         Log.info(
-            "Ready on the session bus as \(NotulaBus.name) (\(await bus.uniqueName)); recording from \(source ?? "the default source") into \(paths.recordings)"
+            "Ready on the session bus as \(NotulaBus.name) (\(await bus.uniqueName)); recording from \(source ?? "the default source") into \(paths.recordings); transcribing in \(locale.current) (models here: \(installed.isEmpty ? "none" : installed.joined(separator: ", ")))"
         )
 
         let (stopReasons, stop) = AsyncStream.makeStream(of: StopReason.self)
@@ -97,6 +107,15 @@ public enum Service {
         }
         let pid = (try? await bus.processID(of: owner)).map { " (pid \($0))" } ?? ""
         return "\(NotulaBus.name) is already owned by \(owner)\(pid): another notulad is running"
+    }
+
+    /// The folder of the running executable, where make puts libvosk.so.
+    private static func executableDirectory() -> String {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard length > 0 else { return "." }
+        let path = String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)])
     }
 
     /// Recording ids are the start time in microseconds: unique, sortable, valid in object paths.

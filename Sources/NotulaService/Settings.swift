@@ -1,11 +1,20 @@
 import FoundationEssentials
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// The user's settings, from `settings.json`; every field optional.
 public struct Settings: Codable, Sendable, Equatable {
     /// The PulseAudio source to record from; the server's default when absent.
     public var source: String?
+    /// The BCP 47 tag recordings are transcribed in; from the user's locale when absent.
+    public var locale: String?
 
-    public init(source: String? = nil) { self.source = source }
+    public init(source: String? = nil, locale: String? = nil) {
+        self.source = source
+        self.locale = locale
+    }
 
     /// Reads the settings; a missing file gives the defaults, a broken one too, with a warning.
     public static func load(from path: String) -> Settings {
@@ -17,4 +26,22 @@ public struct Settings: Codable, Sendable, Equatable {
             return Settings()
         }
     }
+
+    /// Writes the settings at once or not at all (a new file renamed over the old), readable by
+    /// the user only, in a folder only the user can enter.
+    public func save(to path: String) throws {
+        let folder = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        let staging = path + ".new"
+        guard FileManager.default.createFile(atPath: staging, contents: try encoder.encode(self), attributes: [.posixPermissions: 0o600]),
+            rename(staging, path) == 0
+        else { throw SettingsNotSaved(path: path) }
+    }
+}
+
+struct SettingsNotSaved: Error, CustomStringConvertible {
+    let path: String
+    var description: String { "cannot write \(path)" }
 }

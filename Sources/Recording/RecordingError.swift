@@ -6,6 +6,10 @@ public enum RecordingError: Error, Sendable, Equatable {
     case deviceUnavailable(String)
     /// The system refused access to the microphone or the recordings folder.
     case permissionDenied(String)
+    /// No speech engine (libvosk) to transcribe with.
+    case engineUnavailable(String)
+    /// No speech model for the recording's language on this machine.
+    case modelUnavailable(String)
     /// Anything else.
     case failed(String)
 
@@ -14,7 +18,8 @@ public enum RecordingError: Error, Sendable, Equatable {
         case .invalidState(let current, let action):
             let allowed = current.allowedActions.map(\.methodName).joined(separator: ", ")
             return "Cannot \(action.methodName) while \(current.rawValue): \(current.rawValue) allows \(allowed)"
-        case .deviceUnavailable(let message), .permissionDenied(let message), .failed(let message):
+        case .deviceUnavailable(let message), .permissionDenied(let message), .engineUnavailable(let message),
+            .modelUnavailable(let message), .failed(let message):
             return message
         }
     }

@@ -72,3 +72,10 @@ public func speech(_ text: String) throws -> String {
     guard result.status == 0 else { throw SinkError(message: result.errorOutput) }
     return file
 }
+
+/// Digital silence made by sox, as a WAV file.
+public func silence(seconds: Double) throws -> String {
+    let file = FileManager.default.temporaryDirectory.appendingPathComponent("notula-silence-\(UUID().uuidString).wav").path
+    try output(of: "sox", "-n", "-r", "16000", "-c", "1", "-b", "16", file, "trim", "0", "\(seconds)")
+    return file
+}

@@ -27,19 +27,30 @@ public final class ServiceUnderTest {
     }
 
     /// Starts `notulad` and returns once it owns its name.
-    public static func start(_ source: Source = .ownSink, extraArguments: [String] = []) async throws -> ServiceUnderTest {
+    /// - Parameters:
+    ///   - environment: variables added to the service's environment.
+    ///   - executable: another `notulad` than the one built (a copy elsewhere, say).
+    public static func start(
+        _ source: Source = .ownSink, extraArguments: [String] = [], environment: [String: String] = [:], executable: URL? = nil
+    ) async throws -> ServiceUnderTest {
         let daemon = try PrivateBus()
         let client = try await daemon.connect()
-        let service: ServiceUnderTest
+        let launch = Launch(executable: executable ?? binaryDirectory.appendingPathComponent("notulad"), environment: environment)
+        let sink: NullSink?
+        let arguments: [String]
         switch source {
         case .ownSink:
-            let sink = try NullSink()
-            service = try ServiceUnderTest(
-                daemon: daemon, sink: sink, client: client, arguments: ["--source", sink.monitor] + extraArguments)
+            sink = try NullSink()
+            arguments = ["--source", sink!.monitor]
         case .named(let name):
-            service = try ServiceUnderTest(daemon: daemon, sink: nil, client: client, arguments: ["--source", name] + extraArguments)
-        case .fromSettings(let name):
-            service = try ServiceUnderTest(daemon: daemon, sink: nil, client: client, arguments: extraArguments)
+            sink = nil
+            arguments = ["--source", name]
+        case .fromSettings:
+            sink = nil
+            arguments = []
+        }
+        let service = try ServiceUnderTest(daemon: daemon, sink: sink, client: client, arguments: arguments + extraArguments, launch)
+        if case .fromSettings(let name) = source {
             let config = service.home.appendingPathComponent("config/notula")
             try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
             try Data(#"{"source": "\#(name)"}"#.utf8).write(to: config.appendingPathComponent("settings.json"))
@@ -48,7 +59,12 @@ public final class ServiceUnderTest {
         return service
     }
 
-    private init(daemon: PrivateBus, sink: NullSink?, client: Bus, arguments: [String]) throws {
+    private struct Launch {
+        let executable: URL
+        let environment: [String: String]
+    }
+
+    private init(daemon: PrivateBus, sink: NullSink?, client: Bus, arguments: [String], _ launch: Launch) throws {
         self.daemon = daemon
         self.sink = sink
         self.client = client
@@ -57,9 +73,9 @@ public final class ServiceUnderTest {
         errorLog = home.appendingPathComponent("notulad.log")
         _ = FileManager.default.createFile(atPath: errorLog.path, contents: nil)
         process = Process()
-        process.executableURL = binaryDirectory.appendingPathComponent("notulad")
+        process.executableURL = launch.executable
         process.arguments = arguments + ["--verbose"]
-        process.environment = environment
+        process.environment = environment.merging(launch.environment) { $1 }
         process.standardError = try FileHandle(forWritingTo: errorLog)
     }
 

@@ -1,0 +1,109 @@
+import FoundationEssentials
+
+/// One model of Vosk's catalog, as `model-list.json` describes it.
+public struct CatalogEntry: Sendable, Hashable {
+    /// Vosk's own language code: `en-us`, `cn`, `ko`; see `LanguageTags` for BCP 47.
+    public var voskCode: String
+    /// The language's English name, as the catalog gives it: `German`.
+    public var languageName: String
+    /// The model's name, which is also the folder its zip unpacks to: `vosk-model-small-de-0.15`.
+    public var name: String
+    /// Where the zip is downloaded from.
+    public var url: URL
+    /// The zip's size in bytes.
+    public var size: Int
+    /// The size as the catalog writes it for people: `44.3MiB`.
+    public var sizeText: String
+    /// The zip's MD5 checksum, 32 lowercase hexadecimal digits.
+    public var md5: String
+    public var kind: ModelKind
+    /// Superseded by a newer model of the same language and kind.
+    public var isObsolete: Bool
+    /// `0.15`, `0.22`, `v3`: a string, not always a number.
+    public var version: String
+
+    public init(
+        voskCode: String, languageName: String, name: String, url: URL, size: Int, sizeText: String, md5: String,
+        kind: ModelKind, isObsolete: Bool, version: String
+    ) {
+        self.voskCode = voskCode
+        self.languageName = languageName
+        self.name = name
+        self.url = url
+        self.size = size
+        self.sizeText = sizeText
+        self.md5 = md5
+        self.kind = kind
+        self.isObsolete = isObsolete
+        self.version = version
+    }
+
+    /// The BCP 47 tag of the model's language: `en-US`, `zh-CN`; `nil` when the catalog's code is not a language.
+    public var locale: String? {
+        LanguageTags.tag(forVoskCode: voskCode)
+    }
+}
+
+/// What a model of the catalog is for: the catalog's `type`.
+///
+/// Open-ended, so that a kind Vosk adds later reads as itself rather than failing the entry.
+public struct ModelKind: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+    public let rawValue: String
+
+    public init(rawValue: String) {
+        self.rawValue = rawValue
+    }
+
+    /// 40–50 MB, about 300 MB of memory: the only kind Notula installs.
+    public static let small = ModelKind(rawValue: "small")
+    /// Server models, gigabytes of memory.
+    public static let big = ModelKind(rawValue: "big")
+    /// Big acoustic model with a small dynamic graph.
+    public static let bigLgraph = ModelKind(rawValue: "big-lgraph")
+    /// Speaker identification, not transcription.
+    public static let speaker = ModelKind(rawValue: "spk")
+
+    public var description: String { rawValue }
+}
+
+extension CatalogEntry: Decodable {
+    private enum CodingKeys: String, CodingKey {
+        case lang, name, url, size, md5, type, obsolete, version
+        case langText = "lang_text"
+        case sizeText = "size_text"
+    }
+
+    /// Reads an entry of `model-list.json`, checking what a download relies on.
+    /// - Throws: `DecodingError` when a field is missing or has another type, `obsolete` is neither `"true"`
+    ///   nor `"false"`, `url` is not an absolute URL, `md5` is not 32 hexadecimal digits or `size` is negative.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        func invalid(_ key: CodingKeys, _ why: String) -> DecodingError {
+            .dataCorruptedError(forKey: key, in: container, debugDescription: why)
+        }
+        voskCode = try container.decode(String.self, forKey: .lang)
+        languageName = try container.decode(String.self, forKey: .langText)
+        name = try container.decode(String.self, forKey: .name)
+        let address = try container.decode(String.self, forKey: .url)
+        guard let url = URL(string: address), url.scheme != nil else { throw invalid(.url, "not an absolute URL") }
+        self.url = url
+        size = try container.decode(Int.self, forKey: .size)
+        guard size >= 0 else { throw invalid(.size, "a negative size") }
+        sizeText = try container.decode(String.self, forKey: .sizeText)
+        let md5 = try container.decode(String.self, forKey: .md5).lowercased()
+        guard md5.utf8.count == 32, md5.allSatisfy(\.isHexDigit) else { throw invalid(.md5, "not an MD5 checksum") }
+        self.md5 = md5
+        kind = ModelKind(rawValue: try container.decode(String.self, forKey: .type))
+        // A string in Vosk's list; a JSON boolean is taken too, should the list ever be cleaned up.
+        if let flag = try? container.decode(Bool.self, forKey: .obsolete) {
+            isObsolete = flag
+        } else {
+            switch try container.decode(String.self, forKey: .obsolete) {
+            case "true": isObsolete = true
+            case "false": isObsolete = false
+            default: throw invalid(.obsolete, "neither \"true\" nor \"false\"")
+            }
+        }
+        version = try container.decode(String.self, forKey: .version)
+    }
+}

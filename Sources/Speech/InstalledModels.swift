@@ -1,0 +1,92 @@
+import FoundationEssentials
+
+/// A model found on disk.
+public struct InstalledModel: Sendable, Hashable {
+    /// The BCP 47 tag of its language: `en-US`.
+    public let locale: String
+    /// The model's folder, as libvosk is to be given it.
+    public let path: String
+    /// The folder's name: `vosk-model-small-en-us-0.15`.
+    public let name: String
+
+    public init(locale: String, path: String, name: String) {
+        self.locale = locale
+        self.path = path
+        self.name = name
+    }
+}
+
+/// The Vosk models already on this machine, wherever Vosk's tools or Notula put them.
+public enum InstalledModels {
+    /// Where to look for models, in order of precedence, each once.
+    ///
+    /// `$VOSK_MODEL_PATH` if set, `/usr/share/vosk` and `~/.cache/vosk` (where Vosk's own tools look and
+    /// download to), then `$XDG_DATA_HOME/notula/models` (where Notula installs), `XDG_DATA_HOME` defaulting to
+    /// `~/.local/share` and ignored when relative, as the XDG spec says. The folders need not exist.
+    /// - Parameter environment: The process environment.
+    public static func defaultPlaces(environment: [String: String]) -> [String] {
+        func absolute(_ variable: String) -> String? {
+            guard let value = environment[variable], value.hasPrefix("/") else { return nil }
+            return trimmed(value)
+        }
+        var places: [String] = []
+        if let chosen = environment["VOSK_MODEL_PATH"], !chosen.isEmpty {
+            places.append(trimmed(chosen))
+        }
+        places.append("/usr/share/vosk")
+        let home = absolute("HOME")
+        if let home {
+            places.append(home + "/.cache/vosk")
+        }
+        if let data = absolute("XDG_DATA_HOME") ?? home.map({ $0 + "/.local/share" }) {
+            places.append(data + "/notula/models")
+        }
+        var seen: Set<String> = []
+        return places.filter { seen.insert($0).inserted }
+    }
+
+    /// One model per language and region, the best there is, sorted by locale.
+    ///
+    /// The first of `places` that has a model of a locale wins, so that `$VOSK_MODEL_PATH` overrides the rest;
+    /// within a place, a small model wins, then the highest version (see `ModelFolderName.isPreferred(to:)`).
+    /// - Parameter places: Folders to look in, best first; see `defaultPlaces(environment:)`. Missing or
+    ///   unreadable ones are skipped.
+    public static func scan(places: [String]) -> [InstalledModel] {
+        var chosen: [String: InstalledModel] = [:]
+        for place in places {
+            for model in models(in: place) where chosen[model.locale] == nil {
+                chosen[model.locale] = model
+            }
+        }
+        return chosen.values.sorted { $0.locale < $1.locale }
+    }
+
+    /// Every model directly in `place`, the preferred first for each locale.
+    ///
+    /// A model is a folder, or a symbolic link to one, named as Vosk names models (see `ModelFolderName`) and
+    /// holding `am/final.mdl` and `conf/model.conf`: the two files by which libvosk recognises a model's layout.
+    /// - Parameter place: A folder; missing or unreadable gives none.
+    public static func models(in place: String) -> [InstalledModel] {
+        let place = trimmed(place)
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: place)) ?? []
+        return names.compactMap(ModelFolderName.init)
+            .filter { isModel(atPath: place + "/" + $0.name) }
+            .sorted { $0.locale != $1.locale ? $0.locale < $1.locale : $0.isPreferred(to: $1) }
+            .map { InstalledModel(locale: $0.locale, path: place + "/" + $0.name, name: $0.name) }
+    }
+
+    /// Whether `path` holds a model libvosk can be pointed at: `am/final.mdl` and `conf/model.conf`, links followed.
+    public static func isModel(atPath path: String) -> Bool {
+        ["am/final.mdl", "conf/model.conf"].allSatisfy { file in
+            var isDirectory = false
+            return FileManager.default.fileExists(atPath: path + "/" + file, isDirectory: &isDirectory) && !isDirectory
+        }
+    }
+
+    /// `path` without trailing slashes, `/` staying itself.
+    private static func trimmed(_ path: String) -> String {
+        var path = path
+        while path.count > 1, path.hasSuffix("/") { path.removeLast() }
+        return path
+    }
+}

@@ -1,0 +1,106 @@
+import DBus
+import Foundation
+import NotulaTestSupport
+import Testing
+
+/// The Korean model the tests use, as Vosk's own tools would find it: a folder named after
+/// the model in a place of `VOSK_MODEL_PATH`.
+private func modelPlace() throws -> URL {
+    let model = try #require(ProcessInfo.processInfo.environment["NOTULA_TEST_MODEL"], "NOTULA_TEST_MODEL names the Korean model")
+    let place = FileManager.default.temporaryDirectory.appendingPathComponent("notula-models-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: place, withIntermediateDirectories: true)
+    try FileManager.default.createSymbolicLink(
+        at: place.appendingPathComponent("vosk-model-small-ko-0.22"), withDestinationURL: URL(fileURLWithPath: model))
+    return place
+}
+
+private let memoInterface: InterfaceName = "org.notula.Notula1.Memo"
+
+/// Records `speech` (or nothing), sends it, and returns the memo once its transcription ended.
+private func recordAndSend(_ service: ServiceUnderTest, playing speech: String?) async throws -> ObjectPath {
+    let signals = try await service.recorderSignals()
+    try await service.recorder("Start")
+    try service.sink?.play(try speech ?? silence(seconds: 1.5))
+    let memo = try await service.recorder("Process").argument(0, as: ObjectPath.self)
+    for await message in signals where message.member == "Processed" || message.member == "Failed" { break }
+    return memo
+}
+
+@Suite("Memos get their text", .serialized)
+struct TranscriptionTests {
+    @Test func speechBecomesTheMemosTextInThePickedLocale() async throws {
+        let place = try modelPlace()
+        defer { try? FileManager.default.removeItem(at: place) }
+        let service = try await ServiceUnderTest.start(environment: ["VOSK_MODEL_PATH": place.path])
+
+        let properties: InterfaceName = "org.freedesktop.DBus.Properties"
+        let recorder = ServiceUnderTest.recorderPath
+        let refused = await #expect(throws: BusError.self) {
+            try await service.call(
+                recorder, properties, "Set", [.string("org.notula.Notula1.Recorder"), .string("Locale"), .variant(.string("xx-YY"))])
+        }
+        #expect(refused?.name == .invalidArgs)
+        #expect(refused?.message.contains("ko-KR") == true)
+        try await service.call(
+            recorder, properties, "Set", [.string("org.notula.Notula1.Recorder"), .string("Locale"), .variant(.string("ko_kr"))])
+        #expect(try await service.property("Locale") == .string("ko-KR"))
+        let settings = service.home.appendingPathComponent("config/notula/settings.json")
+        #expect(try String(contentsOf: settings, encoding: .utf8).contains("\"ko-KR\""))
+        #expect((try FileManager.default.attributesOfItem(atPath: settings.path)[.posixPermissions] as? Int) == 0o600)
+
+        let memo = try await recordAndSend(service, playing: try speech("annyeong haseyo, notula imnida"))
+        #expect(try await service.property("Status", of: memo, interface: memoInterface) == .string("done"))
+        #expect(try await service.property("Locale", of: memo, interface: memoInterface) == .string("ko-KR"))
+        let reply = try await service.call(memo, memoInterface, "GetTranscript")
+        let text = try reply.argument(0, as: String.self)
+        let words = try reply.argument(1, as: [DBusStruct<Double, Double, String, Double>].self)
+        #expect(!text.isEmpty)
+        #expect(!words.isEmpty)
+        #expect(words.map(\.fields.2).joined(separator: " ") == text)
+        #expect(words.allSatisfy { $0.fields.0 < $0.fields.1 && (0...1).contains($0.fields.3) })
+
+        let xml = try await service.call(memo, "org.freedesktop.DBus.Introspectable", "Introspect").argument(0, as: String.self)
+        let contract = try String(contentsOf: packageRoot.appendingPathComponent("dbus/org.notula.Notula1.Memo.xml"), encoding: .utf8)
+        #expect(try members(of: "org.notula.Notula1.Memo", in: xml) == (try members(of: "org.notula.Notula1.Memo", in: contract)))
+    }
+
+    @Test func silenceGivesAnEmptyTranscript() async throws {
+        let place = try modelPlace()
+        defer { try? FileManager.default.removeItem(at: place) }
+        let service = try await ServiceUnderTest.start(environment: ["VOSK_MODEL_PATH": place.path, "LANG": "ko_KR.UTF-8"])
+        #expect(try await service.property("Locale") == .string("ko-KR"))
+        let memo = try await recordAndSend(service, playing: nil)
+        let reply = try await service.call(memo, memoInterface, "GetTranscript")
+        #expect(reply.body == [.string(""), .array(element: "(ddsd)", [])])
+    }
+
+    @Test func withoutTheEngineRecordingStillWorksAndSendSaysWhatToInstall() async throws {
+        let place = try modelPlace()
+        let alone = FileManager.default.temporaryDirectory.appendingPathComponent("notula-alone-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: alone, withIntermediateDirectories: true)
+        defer {
+            try? FileManager.default.removeItem(at: place)
+            try? FileManager.default.removeItem(at: alone)
+        }
+        // A notulad with no libvosk beside it, none named, none the loader knows.
+        try FileManager.default.copyItem(at: binaryDirectory.appendingPathComponent("notulad"), to: alone.appendingPathComponent("notulad"))
+        let service = try await ServiceUnderTest.start(
+            environment: ["VOSK_MODEL_PATH": place.path, "LANG": "ko_KR.UTF-8", "NOTULA_VOSK_LIBRARY": ""],
+            executable: alone.appendingPathComponent("notulad"))
+        let signals = try await service.recorderSignals()
+        try await service.recorder("Start")
+        let memo = try await service.recorder("Process").argument(0, as: ObjectPath.self)
+        var failure: (String, String)?
+        for await message in signals where message.member == "Failed" {
+            failure = (try message.argument(0), try message.argument(1))
+            break
+        }
+        #expect(failure?.0 == "org.notula.Notula1.Error.EngineUnavailable")
+        #expect(failure?.1.contains("pip install vosk") == true)
+        #expect(try await service.property("Status", of: memo, interface: memoInterface) == .string("failed"))
+        #expect(try await service.property("State") == .string("idle"))
+        let audio = try await service.property("AudioFile", of: memo, interface: memoInterface)
+        guard case .string(let path) = audio else { Issue.record("no audio file"); return }
+        #expect(FileManager.default.fileExists(atPath: path), "the recording is kept")
+    }
+}

@@ -1,0 +1,187 @@
+import Foundation
+import Speech
+import Testing
+
+/// Finding models on disk: folder names, the files that make a model, places and precedence.
+struct InstalledModelsCatalogTests {
+    @Test(
+        arguments: [
+            ("vosk-model-small-en-us-0.15", "en-us", "en-US", true, "0.15"),
+            ("vosk-model-small-ko-0.22", "ko", "ko-KR", true, "0.22"),
+            ("vosk-model-en-us-0.22-lgraph", "en-us", "en-US", false, "0.22"),
+            ("vosk-model-small-cn-0.22", "cn", "zh-CN", true, "0.22"),
+            ("vosk-model-el-gr-0.7", "el-gr", "el-GR", false, "0.7"),
+            ("vosk-model-small-sv-rhasspy-0.15", "sv", "sv-SE", true, "0.15"),
+            ("vosk-model-small-cs-0.4-rhasspy", "cs", "cs-CZ", true, "0.4"),
+            ("vosk-model-small-uk-v3-nano", "uk", "uk-UA", true, "v3"),
+            ("vosk-model-tl-ph-generic-0.6", "tl-ph", "tl-PH", false, "0.6"),
+            ("vosk-model-small-ar-tn-0.1-linto", "ar-tn", "ar-TN", true, "0.1"),
+            ("vosk-model-small-kz-0.15", "kz", "kk-KZ", true, "0.15"),
+            ("vosk-model-en-us-daanzu-20200905", "en-us", "en-US", false, "20200905"),
+            ("vosk-model-eo", "eo", "eo", false, nil),
+            ("vosk-model-small-ky-0.42", "ky", "ky", true, "0.42"),
+        ] as [(String, String, String, Bool, String?)])
+    func readsVoskFolderNames(name: String, code: String, locale: String, isSmall: Bool, version: String?) throws {
+        let folder = try #require(ModelFolderName(name))
+
+        #expect(folder.name == name)
+        #expect(folder.voskCode == code)
+        #expect(folder.locale == locale)
+        #expect(folder.isSmall == isSmall)
+        #expect(folder.version == version)
+    }
+
+    @Test(arguments: [
+        "vosk-model-spk-0.4", "vosk-model-small", "vosk-model-", "vosk-model-small-", "model-small-en-us-0.15",
+        "vosk-model-small-en-us-0.15 (copy)", "vosk-model--en-us", "vosk-model-small-english-0.1", "README",
+        ".vosk-model-small-en-us-0.15", "vosk-model-123-0.1",
+    ])
+    func rejectsOtherFolderNames(name: String) {
+        #expect(ModelFolderName(name) == nil)
+    }
+
+    @Test func prefersSmallThenTheHigherVersion() throws {
+        func name(_ text: String) throws -> ModelFolderName { try #require(ModelFolderName(text)) }
+        let small15 = try name("vosk-model-small-en-us-0.15")
+        let small4 = try name("vosk-model-small-en-us-0.4")
+        let big22 = try name("vosk-model-en-us-0.22-lgraph")
+
+        #expect(small15.isPreferred(to: small4))  // 0.15 is above 0.4
+        #expect(!small4.isPreferred(to: small15))
+        #expect(small4.isPreferred(to: big22))
+        #expect(!small15.isPreferred(to: small15))
+    }
+
+    @Test func findsModelFoldersAndLinksToThem() throws {
+        let root = try ScratchTree()
+        defer { root.remove() }
+        try root.model("first/vosk-model-small-en-us-0.15")
+        try root.model("first/vosk-model-small-nl-0.22")
+        try root.model("elsewhere/vosk-model-small-ko-0.22")
+        try root.link("first/vosk-model-small-ko-0.22", to: "elsewhere/vosk-model-small-ko-0.22")
+        try root.folder("first/vosk-model-small-de-0.15/am")  // unpacked halfway: no model
+        try root.folder("first/vosk-model-spk-0.4/am")
+        try root.model("first/not-a-vosk-model")
+        try root.file("first/vosk-model-small-fr-0.22")  // a file, not a folder
+
+        let models = InstalledModels.scan(places: [root.path("first")])
+
+        #expect(
+            models == [
+                InstalledModel(locale: "en-US", path: root.path("first/vosk-model-small-en-us-0.15"), name: "vosk-model-small-en-us-0.15"),
+                InstalledModel(locale: "ko-KR", path: root.path("first/vosk-model-small-ko-0.22"), name: "vosk-model-small-ko-0.22"),
+                InstalledModel(locale: "nl-NL", path: root.path("first/vosk-model-small-nl-0.22"), name: "vosk-model-small-nl-0.22"),
+            ])
+    }
+
+    @Test func aSpeakerModelWithTheRightFilesIsStillSkipped() throws {
+        let root = try ScratchTree()
+        defer { root.remove() }
+        try root.model("place/vosk-model-spk-0.4")
+
+        #expect(InstalledModels.scan(places: [root.path("place")]).isEmpty)
+    }
+
+    @Test func theFirstPlaceWinsThenSmallThenTheHighestVersion() throws {
+        let root = try ScratchTree()
+        defer { root.remove() }
+        try root.model("a/vosk-model-en-us-0.22-lgraph")
+        try root.model("a/vosk-model-small-en-us-0.4")
+        try root.model("a/vosk-model-small-en-us-0.15")
+        try root.model("b/vosk-model-small-en-us-0.42")
+        try root.model("b/vosk-model-small-cn-0.22")
+        try root.model("c/vosk-model-small-cn-0.3")
+
+        let models = InstalledModels.scan(places: [root.path("missing"), root.path("a"), root.path("b/"), root.path("c")])
+
+        #expect(models.map(\.name) == ["vosk-model-small-en-us-0.15", "vosk-model-small-cn-0.22"])
+        #expect(models.map(\.path) == [root.path("a/vosk-model-small-en-us-0.15"), root.path("b/vosk-model-small-cn-0.22")])
+        #expect(
+            InstalledModels.models(in: root.path("a")).map(\.name) == [
+                "vosk-model-small-en-us-0.15", "vosk-model-small-en-us-0.4", "vosk-model-en-us-0.22-lgraph",
+            ])
+    }
+
+    @Test func aBigModelAloneIsFound() throws {
+        let root = try ScratchTree()
+        defer { root.remove() }
+        try root.model("a/vosk-model-en-us-0.22-lgraph")
+
+        #expect(InstalledModels.scan(places: [root.path("a")]).map(\.locale) == ["en-US"])
+    }
+
+    @Test func noPlacesOrMissingPlacesGiveNoModels() {
+        #expect(InstalledModels.scan(places: []).isEmpty)
+        #expect(InstalledModels.scan(places: ["/nonexistent/notula-catalog-tests"]).isEmpty)
+    }
+
+    @Test func defaultPlacesInOrder() {
+        let all = InstalledModels.defaultPlaces(environment: [
+            "VOSK_MODEL_PATH": "/opt/models/", "HOME": "/home/ada", "XDG_DATA_HOME": "/data/ada",
+        ])
+        #expect(all == ["/opt/models", "/usr/share/vosk", "/home/ada/.cache/vosk", "/data/ada/notula/models"])
+
+        let plain = InstalledModels.defaultPlaces(environment: ["HOME": "/home/ada", "VOSK_MODEL_PATH": ""])
+        #expect(plain == ["/usr/share/vosk", "/home/ada/.cache/vosk", "/home/ada/.local/share/notula/models"])
+
+        let relative = InstalledModels.defaultPlaces(environment: ["HOME": "/home/ada", "XDG_DATA_HOME": "data"])
+        #expect(relative == ["/usr/share/vosk", "/home/ada/.cache/vosk", "/home/ada/.local/share/notula/models"])
+
+        #expect(InstalledModels.defaultPlaces(environment: [:]) == ["/usr/share/vosk"])
+        #expect(InstalledModels.defaultPlaces(environment: ["VOSK_MODEL_PATH": "/usr/share/vosk"]) == ["/usr/share/vosk"])
+    }
+
+    @Test func theDefaultPlacesAreScannedInTheirOrder() throws {
+        let root = try ScratchTree()
+        defer { root.remove() }
+        try root.model("home/.cache/vosk/vosk-model-small-ko-0.22")
+        try root.model("home/.local/share/notula/models/vosk-model-small-ko-0.22")
+        try root.model("home/.local/share/notula/models/vosk-model-small-nl-0.22")
+
+        let places = InstalledModels.defaultPlaces(environment: ["HOME": root.path("home")])
+        let models = InstalledModels.scan(places: places)
+
+        #expect(
+            models.map(\.path) == [
+                root.path("home/.cache/vosk/vosk-model-small-ko-0.22"),
+                root.path("home/.local/share/notula/models/vosk-model-small-nl-0.22"),
+            ])
+    }
+}
+
+/// A throwaway folder tree under the system's temporary folder.
+private struct ScratchTree {
+    let root: String
+
+    init() throws {
+        root = FileManager.default.temporaryDirectory.path + "/notula-catalog-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+    }
+
+    func path(_ relative: String) -> String { root + "/" + relative }
+
+    func folder(_ relative: String) throws {
+        try FileManager.default.createDirectory(atPath: path(relative), withIntermediateDirectories: true)
+    }
+
+    func file(_ relative: String) throws {
+        try folder((relative as NSString).deletingLastPathComponent)
+        try Data("x".utf8).write(to: URL(fileURLWithPath: path(relative)))
+    }
+
+    /// The files a model's folder is recognised by, and none of its weight.
+    func model(_ relative: String) throws {
+        try file(relative + "/am/final.mdl")
+        try file(relative + "/conf/model.conf")
+        try folder(relative + "/graph")
+    }
+
+    func link(_ relative: String, to target: String) throws {
+        try folder((relative as NSString).deletingLastPathComponent)
+        try FileManager.default.createSymbolicLink(atPath: path(relative), withDestinationPath: path(target))
+    }
+
+    func remove() {
+        try? FileManager.default.removeItem(atPath: root)
+    }
+}
