@@ -8,17 +8,22 @@ import Testing
 /// Against the real PulseAudio server of the environment, which must have a sink named `mic`.
 @Suite(.serialized)
 struct PulseCaptureTests {
+    /// A sink of each test's own, kept live at low latency as a microphone is (see `NullSink`).
+    let sink: NullSink
+
+    init() throws { sink = try NullSink() }
+
     @Test func recordsSpeechAcrossAPauseIntoAPrivateValidWAV() async throws {
         let folder = TemporaryFolder()
         defer { folder.remove() }
-        let capture = PulseCapture(recordingsDirectory: folder.recordings, source: TestServer.micMonitor)
+        let capture = PulseCapture(recordingsDirectory: folder.recordings, source: sink.monitor)
         let speech = try await TestSounds.speech()
 
         try await capture.start(recording: RecordingID("speech"))
-        try await TestServer.playIntoMic(speech)
+        try sink.play(speech)
         try await capture.pause()
         try await capture.resume()
-        try await TestServer.playIntoMic(speech)
+        try sink.play(speech)
         let audio = try await capture.stop()
 
         #expect(audio.file == folder.recordings + "/speech.wav")
@@ -36,32 +41,23 @@ struct PulseCaptureTests {
     @Test func wavLengthMatchesTheTimeBetweenTransitions() async throws {
         let folder = TemporaryFolder()
         defer { folder.remove() }
-        let capture = PulseCapture(recordingsDirectory: folder.recordings, source: TestServer.micMonitor)
+        let capture = PulseCapture(recordingsDirectory: folder.recordings, source: sink.monitor)
         let tone = try await TestSounds.tone(seconds: 1)
         let clock = ContinuousClock()
-        // An idle null sink renders 2 s blocks ahead and keeps to that schedule when a
-        // low-latency stream joins, so the first second or two of any new recorder never
-        // arrives (parecord shows the same). A real source has no such gap: keep the sink at
-        // low latency with a second capture, and let a short play prove the switch happened.
-        let warmUp = PulseCapture(recordingsDirectory: folder.recordings, source: TestServer.micMonitor)
-        try await warmUp.start(recording: RecordingID("warm-up"))
-        try await TestServer.playIntoMic(try await TestSounds.tone(seconds: 0.1))
-
         let startRequested = clock.now
         try await capture.start(recording: RecordingID("timing"))
         let started = clock.now
-        try await TestServer.playIntoMic(tone)
+        try sink.play(tone)
         let pauseRequested = clock.now
         try await capture.pause()
         let paused = clock.now
-        try await TestServer.playIntoMic(tone)
+        try sink.play(tone)
         let resumeRequested = clock.now
         try await capture.resume()
         let resumed = clock.now
-        try await TestServer.playIntoMic(tone)
+        try sink.play(tone)
         let stopRequested = clock.now
         let audio = try await capture.stop()
-        await warmUp.discard()
 
         let timer = (paused - started) + (stopRequested - resumed)
         let timerSeconds = Double(timer.components.seconds) + Double(timer.components.attoseconds) * 1e-18
@@ -77,12 +73,12 @@ struct PulseCaptureTests {
     @Test func levelFollowsTheInputAndIsMinus160WhenNotCapturing() async throws {
         let folder = TemporaryFolder()
         defer { folder.remove() }
-        let capture = PulseCapture(recordingsDirectory: folder.recordings, source: TestServer.micMonitor)
+        let capture = PulseCapture(recordingsDirectory: folder.recordings, source: sink.monitor)
         let tone = try await TestSounds.tone(seconds: 1)
         #expect(capture.level == -160)
 
         try await capture.start(recording: RecordingID("level"))
-        try await TestServer.playIntoMic(tone)
+        try sink.play(tone)
         // The tone plays until paplay exits, so the last 100 ms received are tone: about −9 dBFS.
         let whilePlaying = capture.level
         try await capture.pause()
@@ -186,7 +182,7 @@ struct PulseCaptureTests {
         #expect(capture.level == -160)
         try await capture.pause()
         try await capture.resume()
-        try await TestServer.playIntoMic(tone)
+        try sink.play(tone)
         let audio = try await capture.stop()
         let wav = try WAVReader(path: audio.file)
         #expect(wav.declaredDataBytes == wav.fileSize - 44)
@@ -207,7 +203,7 @@ struct PulseCaptureTests {
         #expect(message.contains("Lost the connection to the sound server"))
         try await capture.pause()
         try await capture.resume()
-        try await TestServer.playIntoMic(tone)
+        try sink.play(tone)
         let audio = try await capture.stop()
         #expect(audio.duration > 1.8, "both tones should be in the file, got \(audio.duration) s")
     }
@@ -228,10 +224,10 @@ struct PulseCaptureTests {
         -> (PulseCapture, CaptureEvent?)
     {
         let client = "NotulaTest-\(UUID())"
-        let capture = PulseCapture(recordingsDirectory: folder.recordings, source: TestServer.micMonitor, applicationName: client)
+        let capture = PulseCapture(recordingsDirectory: folder.recordings, source: sink.monitor, applicationName: client)
         var events = capture.events.makeAsyncIterator()
         try await capture.start(recording: RecordingID("lost"))
-        try await TestServer.playIntoMic(try await TestSounds.tone(seconds: 1))
+        try sink.play(try await TestSounds.tone(seconds: 1))
         try await loss(client)
         return (capture, await events.next())
     }

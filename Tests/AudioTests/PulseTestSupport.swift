@@ -2,18 +2,8 @@ import Foundation
 import NotulaTestSupport
 import Testing
 
-/// The PulseAudio server the tests record from: found the way every client finds it, with a sink named `mic`.
+/// What the tests do to the PulseAudio server besides playing into their sinks.
 enum TestServer {
-    static let micMonitor = "mic.monitor"
-
-    /// Plays a file into the `mic` sink and returns once paplay has drained it and exited.
-    ///
-    /// The low latency makes the null sink render in real time, as a live microphone would,
-    /// instead of consuming the file in large blocks ahead of time.
-    static func playIntoMic(_ file: String) async throws {
-        try output(of: "paplay", "--device=mic", "--latency-msec=20", file)
-    }
-
     /// Kills the record stream of the client named `applicationName`, as the server does when
     /// its source goes away and there is nowhere to move the stream.
     static func killRecordStream(of applicationName: String) async throws {

@@ -22,18 +22,17 @@ struct RecordingFlowTests {
         try sink.play(words)
         let memo = try await service.recorder("Process").argument(0, as: ObjectPath.self)
 
+        // Processing ends in Processed, or in Failed where no speech model is installed (the
+        // transcription's own tests have one); either way the state returns to idle.
         var finalElapsed: Double?
         var states: [String] = []
-        var processed: ObjectPath?
-        while processed == nil, let message = await events.next() {
-            if message.member == "Processed" { processed = try message.argument(0) }
+        while states.last != "idle", let message = await events.next() {
             if let changed = try? message.argument(1, as: [String: Variant].self), let state = changed["State"] {
                 states.append(try state.get(String.self))
                 if states.last == "processing" { finalElapsed = try changed["Elapsed"]?.get(Double.self) }
             }
         }
-        #expect(states == ["recording", "paused", "recording", "processing"])
-        #expect(processed == memo)
+        #expect(states == ["recording", "paused", "recording", "processing", "idle"])
         #expect(memo.rawValue.hasPrefix("/org/notula/Notula1/Memos/"))
 
         let file = try await service.property("AudioFile", of: memo, interface: "org.notula.Notula1.Memo")
@@ -80,7 +79,7 @@ struct RecordingFlowTests {
             if let changed = try? message.argument(1, as: [String: Variant].self), changed["State"] == Variant("processing") {
                 finalElapsed = try changed["Elapsed"]?.get(Double.self)
             }
-            if message.member == "Processed" { break }
+            if let changed = try? message.argument(1, as: [String: Variant].self), changed["State"] == Variant("idle") { break }
         }
         guard case .string(let path) = try await service.property("AudioFile", of: memo, interface: "org.notula.Notula1.Memo") else {
             Issue.record("no audio file")
