@@ -21,7 +21,7 @@ final class FileTranscriber: Sendable {
     }
 
     /// The locales whose models are on this machine.
-    var installedLocales: [String] { Set(InstalledModels.scan(places: modelPlaces).map(\.locale)).sorted() }
+    var installedLocales: [String] { InstalledModels.scan(places: modelPlaces).map(\.locale) }
 
     /// The text and word timings of the WAV file `path`, spoken in `locale`.
     /// - Throws: `engineUnavailable` without libvosk, `modelUnavailable` without a model for the
