@@ -29,14 +29,15 @@ let package = Package(
         .testTarget(name: "AudioTests", dependencies: ["Audio", "Recording", "NotulaTestSupport"]),
         .testTarget(name: "SpeechTests", dependencies: ["Speech", "NotulaTestSupport"]),
         .testTarget(name: "NotulaServiceTests", dependencies: ["NotulaService"]),
-        .testTarget(name: "IntegrationTests", dependencies: ["DBus", "NotulaTestSupport"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["DBus", "Speech", "NotulaTestSupport"]),
     ]
 )
 
 // Strict settings for every target in one place.
 for target in package.targets where target.type != .system {
-    target.swiftSettings = (target.swiftSettings ?? []) + [
-        .swiftLanguageMode(.v6),
-        .enableUpcomingFeature("ExistentialAny"),
-    ]
+    target.swiftSettings =
+        (target.swiftSettings ?? []) + [
+            .swiftLanguageMode(.v6),
+            .enableUpcomingFeature("ExistentialAny"),
+        ]
 }

@@ -11,6 +11,7 @@ final class CaptureSink: Sendable {
 
     private struct ActiveRecording: ~Copyable {
         var file: RecordingFile?
+        var id: RecordingID?
         var meter = LevelMeter()
         /// A stream feeds this recording, so losing it is news worth an event.
         var isWatched = false
@@ -19,13 +20,15 @@ final class CaptureSink: Sendable {
     }
 
     private let events: AsyncStream<CaptureEvent>.Continuation
+    private let listener: (any CapturedAudioListener)?
     private let recording = Mutex(ActiveRecording())
     private let operation = Mutex<Operation?>(nil)
     /// Separate from `recording` so that reading the level never waits for an fdatasync.
     private let currentLevel = Mutex(LevelMeter.silence)
 
-    init(events: AsyncStream<CaptureEvent>.Continuation) {
+    init(events: AsyncStream<CaptureEvent>.Continuation, listener: (any CapturedAudioListener)?) {
         self.events = events
+        self.listener = listener
     }
 
     deinit {
@@ -40,13 +43,24 @@ final class CaptureSink: Sendable {
 
     var isRecording: Bool { recording.withLock { $0.file != nil } }
 
-    func begin(_ file: consuming RecordingFile) {
+    func begin(_ file: consuming RecordingFile, of id: RecordingID) {
         var incoming = Optional(file)
-        recording.withLock { $0 = ActiveRecording(file: incoming.take()) }
+        recording.withLock { $0 = ActiveRecording(file: incoming.take(), id: id) }
+        listener?.captureStarted(id)
     }
 
+    /// Ends the recording: its file is the caller's to finish, its samples are all delivered.
     func takeFile() -> RecordingFile? {
         recording.withLock { $0.file.take() }
+    }
+
+    /// Ends the recording and deletes its file.
+    func dropFile() {
+        let id = recording.withLock { active in
+            active.file.take()?.discard()
+            return active.id
+        }
+        if let id { listener?.captureDropped(id) }
     }
 
     // MARK: Awaiting libpulse operations
@@ -100,7 +114,7 @@ final class CaptureSink: Sendable {
     // MARK: Samples (pa thread)
 
     func receive(_ samples: UnsafeRawBufferPointer) {
-        let outcome: Result<Double, FileError>? = recording.withLock { active -> Result<Double, FileError>? in
+        let outcome: Result<(Double, RecordingID?), FileError>? = recording.withLock { active in
             guard active.file != nil, !active.cannotWrite else { return nil }
             do throws(FileError) {
                 try active.file!.append(samples)
@@ -110,11 +124,12 @@ final class CaptureSink: Sendable {
                 return .failure(error)
             }
             active.meter.add(samples)
-            return .success(active.meter.dBFS)
+            return .success((active.meter.dBFS, active.id))
         }
         switch outcome {
-        case .success(let level):
+        case .success(let (level, id)):
             currentLevel.withLock { $0 = level }
+            if let id { listener?.captured(samples, of: id) }
         case .failure(let error):
             silence()
             events.yield(.lost(message: "\(error.message). The audio so far is kept."))

@@ -32,15 +32,17 @@ public actor PulseCapture: Capturing {
     ///   - applicationID: The client's `application.id`, matching its desktop file.
     ///   - isolation: An actor whose executor to share: the recorder's, so that its capture calls
     ///     need no hop to another thread. By default the capture has an executor of its own.
+    ///   - listener: Given each recording's samples as they are written, on the PulseAudio thread.
     public init(
         recordingsDirectory: String, source: String? = nil, server: String? = nil,
-        applicationName: String = "Notula", applicationID: String = "org.notula.Notula", isolation: (any Actor)? = nil
+        applicationName: String = "Notula", applicationID: String = "org.notula.Notula", isolation: (any Actor)? = nil,
+        listener: (any CapturedAudioListener)? = nil
     ) {
         self.isolation = isolation ?? OwnIsolation()
         let (events, continuation) = AsyncStream.makeStream(
             of: CaptureEvent.self, bufferingPolicy: .bufferingNewest(16))
         self.events = events
-        self.sink = CaptureSink(events: continuation)
+        self.sink = CaptureSink(events: continuation, listener: listener)
         self.recordingsDirectory = recordingsDirectory
         self.source = source
         self.server = server
@@ -59,14 +61,14 @@ public actor PulseCapture: Capturing {
             throw .failed("Invalid recording id '\(name)'")
         }
         do {
-            sink.begin(try RecordingFile(directory: recordingsDirectory, name: name + ".wav"))
+            sink.begin(try RecordingFile(directory: recordingsDirectory, name: name + ".wav"), of: recording)
         } catch {
             throw .failed(error.message)
         }
         do {
             try await openInput()
         } catch {
-            sink.takeFile()?.discard()
+            sink.dropFile()
             throw error
         }
     }
@@ -123,7 +125,7 @@ public actor PulseCapture: Capturing {
     /// Closes the input and deletes the recording's file; does nothing when not recording.
     public func discard() async {
         session?.closeStream()
-        sink.takeFile()?.discard()
+        sink.dropFile()
     }
 
     /// Opens the record stream, connecting a new context first unless the current one is healthy.

@@ -8,10 +8,17 @@ final class LocaleChoice: Sendable {
     /// The BCP 47 tags a model serves on this machine (and, with the catalog, can be installed).
     private let supported: @Sendable () -> [String]
 
-    init(initial: String, settingsFile: String, supported: @escaping @Sendable () -> [String]) {
+    /// Told of every pick, to get its model ready.
+    private let picked: @Sendable (String) -> Void
+
+    init(
+        initial: String, settingsFile: String, supported: @escaping @Sendable () -> [String],
+        picked: @escaping @Sendable (String) -> Void
+    ) {
         value = Mutex(initial)
         self.settingsFile = settingsFile
         self.supported = supported
+        self.picked = picked
     }
 
     var current: String { value.withLock { $0 } }
@@ -26,6 +33,7 @@ final class LocaleChoice: Sendable {
             throw BusError.invalidArgs("No speech model serves '\(tag)'. Supported: \(choices)")
         }
         value.withLock { $0 = match }
+        picked(match)
         var settings = Settings.load(from: settingsFile)
         settings.locale = match
         do { try settings.save(to: settingsFile) } catch {

@@ -4,7 +4,7 @@ import Recording
 import Speech
 
 /// Where finished recordings become memos: one object each under `/org/notula/Notula1/Memos/`,
-/// transcribed from their files in the locale picked when they were processed. Kept in memory
+/// with the transcript made in the locale picked when they started. Kept in memory
 /// for now; the library issue puts them in SQLite from here.
 ///
 /// Shares the bus's executor, so that memo properties are read synchronously by the bus.
@@ -19,14 +19,12 @@ actor MemoLibrary: Processing {
 
     private let bus: Bus
     nonisolated var unownedExecutor: UnownedSerialExecutor { bus.unownedExecutor }
-    private let transcriber: FileTranscriber
-    private let locale: LocaleChoice
+    private let transcriber: Transcriber
     private var memos: [RecordingID: Memo] = [:]
 
-    init(bus: Bus, transcriber: FileTranscriber, locale: LocaleChoice) {
+    init(bus: Bus, transcriber: Transcriber) {
         self.bus = bus
         self.transcriber = transcriber
-        self.locale = locale
     }
 
     static func path(of recording: RecordingID) -> ObjectPath {
@@ -34,12 +32,12 @@ actor MemoLibrary: Processing {
     }
 
     func process(_ audio: CapturedAudio, recording: RecordingID) async throws(RecordingError) {
-        let memo = Memo(audio: audio, locale: locale.current)
+        let memo = Memo(audio: audio, locale: transcriber.locale(of: recording))
         memos[recording] = memo
         await bus.export(Self.path(of: recording), interfaces: [memoInterface(recording, memo)])
         Log.info("Memo \(recording): \(audio.file), \(audio.duration) s, transcribing in \(memo.locale)")
         do throws(RecordingError) {
-            let transcript = try await transcriber.transcribe(audio.file, locale: memo.locale)
+            let transcript = try await transcriber.transcript(of: recording, file: audio.file)
             update(recording) {
                 $0.status = "done"
                 $0.transcript = transcript

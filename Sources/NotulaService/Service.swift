@@ -23,17 +23,22 @@ public enum Service {
         }
         let source = options.source ?? settings.source
         let environment = ProcessInfo.processInfo.environment
-        let transcriber = FileTranscriber(
+        let modelPlaces = InstalledModels.defaultPlaces(environment: environment)
+        let installed = InstalledModels.scan(places: modelPlaces).map(\.locale)
+        let engine = SpeechEngine(
             libraryCandidates: VoskLibrary.defaultCandidates(environment: environment, executableDirectory: executableDirectory()),
-            modelPlaces: InstalledModels.defaultPlaces(environment: environment))
-        let installed = transcriber.installedLocales
+            modelPlaces: modelPlaces)
+        let (picks, pick) = AsyncStream.makeStream(of: String.self)
         let locale = LocaleChoice(
             initial: settings.locale ?? PreferredLocale.fromEnvironment(environment, supported: installed),
-            settingsFile: paths.settingsFile, supported: { transcriber.installedLocales })
-        let capture = PulseCapture(recordingsDirectory: paths.recordings, source: source, isolation: bus)
+            settingsFile: paths.settingsFile, supported: { InstalledModels.scan(places: modelPlaces).map(\.locale) },
+            picked: { pick.yield($0) })
+        let transcriber = Transcriber(engine: engine, idleRelease: settings.modelIdleRelease, currentLocale: { locale.current })
+        Task { for await tag in picks { transcriber.prepare(tag) } }
+        let capture = PulseCapture(recordingsDirectory: paths.recordings, source: source, isolation: bus, listener: transcriber)
         let recorder = Recorder(
             isolation: bus, clock: MonotonicSystemClock(), capture: capture,
-            processing: MemoLibrary(bus: bus, transcriber: transcriber, locale: locale),
+            processing: MemoLibrary(bus: bus, transcriber: transcriber),
             reporter: RecorderSignals(bus: bus), makeRecordingID: newRecordingID)
         await bus.export(NotulaBus.recorderPath, interfaces: [RecorderObject.interface(recorder, locale: locale, bus: bus)])
 

@@ -10,11 +10,17 @@ public struct Settings: Codable, Sendable, Equatable {
     public var source: String?
     /// The BCP 47 tag recordings are transcribed in; from the user's locale when absent.
     public var locale: String?
+    /// Seconds a loaded speech model (about 300 MB) stays in memory unused; 10 minutes when absent.
+    public var modelIdleSeconds: Double?
 
-    public init(source: String? = nil, locale: String? = nil) {
+    public init(source: String? = nil, locale: String? = nil, modelIdleSeconds: Double? = nil) {
         self.source = source
         self.locale = locale
+        self.modelIdleSeconds = modelIdleSeconds
     }
+
+    /// How long a loaded speech model stays in memory unused.
+    public var modelIdleRelease: Duration { .seconds(max(0, modelIdleSeconds ?? 600)) }
 
     /// Reads the settings; a missing file gives the defaults, a broken one too, with a warning.
     public static func load(from path: String) -> Settings {

@@ -53,3 +53,15 @@ public protocol Capturing: Sendable {
     /// Input level of the last ~100 ms in dBFS; −160 when silent or not capturing.
     var level: Double { get }
 }
+
+/// Receives a recording's audio as the capture writes it, so that it can be transcribed while the user speaks.
+///
+/// Called in order, from the thread that captures: every call must return at once.
+public protocol CapturedAudioListener: Sendable {
+    /// The capture of `recording` started; its samples follow.
+    func captureStarted(_ recording: RecordingID)
+    /// The next samples of `recording`, as written to its file: 16 kHz mono, signed 16-bit little-endian.
+    func captured(_ samples: UnsafeRawBufferPointer, of recording: RecordingID)
+    /// `recording` was discarded, or its capture failed to start: nothing more of it comes.
+    func captureDropped(_ recording: RecordingID)
+}

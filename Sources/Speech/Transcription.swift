@@ -1,28 +1,25 @@
 extension SpeechModel {
     /// Transcribes a recording: a 16 kHz mono 16-bit PCM WAV file, as Notula records.
     ///
-    /// The file is read and decoded 4000 samples (0.25 s) at a time, as Vosk's own examples feed it, so memory
-    /// stays flat whatever the recording's length. Each call uses a recognizer of its own, so calls may run
-    /// concurrently on one model.
+    /// The file is read a block at a time, so memory stays flat whatever the recording's length, and decoded as
+    /// `BlockRecognition` decodes a recording streamed while captured. Each call uses a recognizer of its own, so
+    /// calls may run concurrently on one model.
     /// - Parameter path: The WAV file.
     /// - Returns: The transcript of the whole file; empty for silence.
     /// - Throws: `.audioUnreadable` or `.unsupportedAudio` for the file, `.recognitionFailed` when libvosk fails.
     public func transcribe(wavFile path: String) throws(SpeechError) -> Transcript {
         var samples = try WAVSamples(path: path)
-        let recognizer = try Recognizer(model: self)
-        var block = [Int16](repeating: 0, count: Self.blockSamples)
+        let recognition = try BlockRecognition(model: self)
+        var block = [Int16](repeating: 0, count: BlockRecognition.blockSamples)
         while true {
             let count = try block.withUnsafeMutableBufferPointer { buffer in
                 Result { () throws(SpeechError) in try samples.read(into: buffer) }
             }.get()
             guard count > 0 else { break }
             try block.withUnsafeBufferPointer { buffer in
-                Result { () throws(SpeechError) in try recognizer.accept(UnsafeBufferPointer(rebasing: buffer[..<count])) }
+                Result { () throws(SpeechError) in try recognition.append(UnsafeBufferPointer(rebasing: buffer[..<count])) }
             }.get()
         }
-        return recognizer.finish()
+        return try recognition.finish()
     }
-
-    /// 0.25 s: the 4000 frames Vosk's examples read at a time.
-    private static let blockSamples = 4000
 }

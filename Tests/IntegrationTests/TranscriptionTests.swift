@@ -5,7 +5,7 @@ import Testing
 
 /// The Korean model the tests use, as Vosk's own tools would find it: a folder named after
 /// the model in a place of `VOSK_MODEL_PATH`.
-private func modelPlace() throws -> URL {
+func modelPlace() throws -> URL {
     let model = try #require(ProcessInfo.processInfo.environment["NOTULA_TEST_MODEL"], "NOTULA_TEST_MODEL names the Korean model")
     let place = FileManager.default.temporaryDirectory.appendingPathComponent("notula-models-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: place, withIntermediateDirectories: true)
@@ -14,7 +14,7 @@ private func modelPlace() throws -> URL {
     return place
 }
 
-private let memoInterface: InterfaceName = "org.notula.Notula1.Memo"
+let memoInterface: InterfaceName = "org.notula.Notula1.Memo"
 
 /// Records `speech` (or nothing), sends it, and returns the memo once its transcription ended.
 private func recordAndSend(_ service: ServiceUnderTest, playing speech: String?) async throws -> ObjectPath {

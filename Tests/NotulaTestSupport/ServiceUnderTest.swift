@@ -30,8 +30,10 @@ public final class ServiceUnderTest {
     /// - Parameters:
     ///   - environment: variables added to the service's environment.
     ///   - executable: another `notulad` than the one built (a copy elsewhere, say).
+    ///   - settings: fields of settings.json, as JSON members (`"modelIdleSeconds": 1`).
     public static func start(
-        _ source: Source = .ownSink, extraArguments: [String] = [], environment: [String: String] = [:], executable: URL? = nil
+        _ source: Source = .ownSink, extraArguments: [String] = [], environment: [String: String] = [:], executable: URL? = nil,
+        settings: [String] = []
     ) async throws -> ServiceUnderTest {
         let daemon = try PrivateBus()
         let client = try await daemon.connect()
@@ -50,10 +52,12 @@ public final class ServiceUnderTest {
             arguments = []
         }
         let service = try ServiceUnderTest(daemon: daemon, sink: sink, client: client, arguments: arguments + extraArguments, launch)
-        if case .fromSettings(let name) = source {
+        var members = settings
+        if case .fromSettings(let name) = source { members.append(#""source": "\#(name)""#) }
+        if !members.isEmpty {
             let config = service.home.appendingPathComponent("config/notula")
             try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
-            try Data(#"{"source": "\#(name)"}"#.utf8).write(to: config.appendingPathComponent("settings.json"))
+            try Data("{\(members.joined(separator: ", "))}".utf8).write(to: config.appendingPathComponent("settings.json"))
         }
         try await service.waitUntilReady()
         return service
@@ -85,6 +89,7 @@ public final class ServiceUnderTest {
         environment["HOME"] = home.path
         environment["XDG_DATA_HOME"] = home.appendingPathComponent("data").path
         environment["XDG_CONFIG_HOME"] = home.appendingPathComponent("config").path
+        environment["XDG_CACHE_HOME"] = home.appendingPathComponent("cache").path
         return environment
     }
 
@@ -93,6 +98,23 @@ public final class ServiceUnderTest {
 
     /// What the service logged.
     public var log: String { (try? String(contentsOf: errorLog, encoding: .utf8)) ?? "" }
+
+    /// Resident memory of the service, in bytes (VmRSS).
+    public var residentBytes: Int {
+        let status = (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)) ?? ""
+        let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
+        return (Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0) * 1024
+    }
+
+    /// Returns once the service has logged `text` `occurrence` times; throws when it exits or the deadline passes
+    /// first. For what the service reports nowhere but in its log, read as it grows.
+    public func waitForLog(_ text: String, occurrence: Int = 1, within deadline: Duration = .seconds(30)) async throws {
+        let end = ContinuousClock.now + deadline
+        while log.components(separatedBy: text).count - 1 < occurrence {
+            guard process.isRunning, ContinuousClock.now < end else { throw LogLineMissing(text: text, log: log) }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
 
     private func waitUntilReady() async throws {
         let owners = try await client.signals(
@@ -153,6 +175,12 @@ public final class ServiceUnderTest {
         }
         try? FileManager.default.removeItem(at: home)
     }
+}
+
+public struct LogLineMissing: Error, CustomStringConvertible {
+    public let text: String
+    public let log: String
+    public var description: String { "notulad never logged '\(text)':\n\(log)" }
 }
 
 public struct ServiceExited: Error, CustomStringConvertible {

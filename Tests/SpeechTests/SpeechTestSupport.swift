@@ -71,11 +71,12 @@ enum TestAudio {
 /// Kaldi dithers the audio before computing features (the model's mfcc.conf leaves `--dither` at its
 /// default of 1.0), seeding each frame's noise from libc's process-wide `rand()`. A transcript therefore
 /// depends on every `rand()` call made in the process before and during decoding: two recognizers fed the
-/// same samples one after the other can disagree (Vosk's Python package does the same). Tests that compare
-/// transcripts seed `rand()` right before decoding, on both sides, and never decode concurrently.
+/// same samples one after the other can disagree (Vosk's Python package does the same). `BlockRecognition`
+/// seeds `rand()` as it starts; tests that feed a `Recognizer` by hand, or the reference, seed it the same way
+/// right before, and never decode concurrently.
 enum Dither {
     static func seed() {
-        srand(1)
+        srand(BlockRecognition.ditherSeed)
     }
 }
 

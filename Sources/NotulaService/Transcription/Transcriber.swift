@@ -1,0 +1,151 @@
+import Dispatch
+import Recording
+import Speech
+import Synchronization
+
+/// Transcribes each recording while it is captured, so that its text is ready the moment it is sent; a recording
+/// that could not be followed live (no model yet when it started) is transcribed from its file.
+///
+/// Decoding runs on a queue of its own, never on the bus thread nor on the few threads Swift's tasks share: it
+/// takes seconds of CPU. Samples, starts and ends are queued in the order the capture reports them, so the
+/// samples that arrive while a model loads wait in the queue and are caught up after.
+///
+/// The model is held while it is useful (from a locale pick or the start of a recording) and released after
+/// `idleRelease` without use.
+final class Transcriber: CapturedAudioListener {
+    private let queue = DispatchQueue(label: "org.notula.transcription")
+    /// Only ever locked on `queue`.
+    private let work: Mutex<Work>
+    /// The locale each recording is transcribed in: the one picked when it started.
+    private let recordingLocales = Mutex<[RecordingID: String]>([:])
+    private let currentLocale: @Sendable () -> String
+    private let idleRelease: Duration
+
+    private struct Work {
+        let engine: SpeechEngine
+        var live: LiveTranscription?
+        /// Counts uses of the model, so that a release scheduled before the last use lets it be.
+        var uses = 0
+    }
+
+    init(engine: sending SpeechEngine, idleRelease: Duration, currentLocale: @escaping @Sendable () -> String) {
+        work = Mutex(Work(engine: engine))
+        self.idleRelease = idleRelease
+        self.currentLocale = currentLocale
+    }
+
+    /// The locale `recording` is transcribed in.
+    func locale(of recording: RecordingID) -> String {
+        recordingLocales.withLock { $0[recording] } ?? currentLocale()
+    }
+
+    /// Loads the model of `locale` ahead of the next recording, when it is on disk.
+    func prepare(_ locale: String) {
+        queue.async { [self] in
+            work.withLock { work in
+                do throws(RecordingError) { _ = try work.engine.model(for: locale) } catch {
+                    Log.info("Not loading a speech model for \(locale) yet: \(error)")
+                }
+                scheduleRelease(&work)
+            }
+        }
+    }
+
+    // MARK: CapturedAudioListener (the PulseAudio thread)
+
+    func captureStarted(_ recording: RecordingID) {
+        let locale = currentLocale()
+        recordingLocales.withLock { $0[recording] = locale }
+        queue.async { [self] in
+            work.withLock { work in
+                work.uses += 1
+                let recognition: BlockRecognition?
+                do throws(RecordingError) {
+                    recognition = try Self.recognition(of: locale, by: work.engine)
+                } catch {
+                    Log.info("Recording \(recording) is transcribed from its file once sent: \(error)")
+                    recognition = nil
+                }
+                work.live = LiveTranscription(recording: recording, locale: locale, recognition: recognition)
+            }
+        }
+    }
+
+    func captured(_ samples: UnsafeRawBufferPointer, of recording: RecordingID) {
+        let bytes = [UInt8](samples)
+        queue.async { [self] in
+            work.withLock { work in
+                if work.live?.recording == recording { work.live?.append(bytes) }
+            }
+        }
+    }
+
+    func captureDropped(_ recording: RecordingID) {
+        recordingLocales.withLock { $0[recording] = nil }
+        queue.async { [self] in
+            work.withLock { work in
+                guard work.live?.recording == recording else { return }
+                work.live = nil
+                scheduleRelease(&work)
+            }
+        }
+    }
+
+    // MARK: Transcripts
+
+    /// The transcript of a recording whose capture has ended: the one decoded while it was captured, or else
+    /// decoded now from `file`.
+    /// - Throws: `engineUnavailable` without libvosk, `modelUnavailable` without a model for its locale,
+    ///   `failed` for a file the engine cannot read.
+    func transcript(of recording: RecordingID, file: String) async throws(RecordingError) -> Transcript {
+        let locale = locale(of: recording)
+        defer { recordingLocales.withLock { $0[recording] = nil } }
+        let outcome = await onQueue { work in
+            let streamed = work.live?.recording == recording ? work.live?.finish() : nil
+            if work.live?.recording == recording { work.live = nil }
+            if let streamed {
+                Log.info("Recording \(recording): the text decoded while it was captured is complete")
+                return .success(streamed)
+            }
+            Log.info("Recording \(recording): transcribing its file in \(locale)")
+            return Result { () throws(RecordingError) in
+                let model = try work.engine.model(for: locale)
+                do throws(SpeechError) { return try model.transcribe(wavFile: file) } catch {
+                    throw .failed(error.message)
+                }
+            }
+        }
+        return try outcome.get()
+    }
+
+    private func onQueue(_ body: @escaping @Sendable (inout Work) -> Result<Transcript, RecordingError>) async -> Result<
+        Transcript, RecordingError
+    > {
+        await withCheckedContinuation { continuation in
+            queue.async { [self] in
+                let result = work.withLock { work in
+                    defer { scheduleRelease(&work) }
+                    return body(&work)
+                }
+                continuation.resume(returning: result)
+            }
+        }
+    }
+
+    private static func recognition(of locale: String, by engine: SpeechEngine) throws(RecordingError) -> BlockRecognition {
+        let model = try engine.model(for: locale)
+        do throws(SpeechError) { return try BlockRecognition(model: model) } catch { throw .failed(error.message) }
+    }
+
+    /// Releases the model after `idleRelease` unless it is used again before, or a recording is being followed then.
+    private func scheduleRelease(_ state: inout Work) {
+        state.uses += 1
+        let use = state.uses
+        queue.asyncAfter(deadline: .now() + idleRelease.seconds) { [self] in
+            work.withLock { work in
+                guard work.uses == use, work.live == nil else { return }
+                work.engine.release()
+            }
+        }
+    }
+}

@@ -1,0 +1,83 @@
+import DBus
+import Foundation
+import NotulaTestSupport
+import Speech
+import Testing
+
+@Suite("Recordings are transcribed while they are captured", .serialized)
+struct StreamingTranscriptionTests {
+    /// The text decoded during a recording with a pause equals that of its final file decoded whole, word for
+    /// word and timing for timing.
+    @Test func theStreamedTextIsTheTextOfTheWholeFile() async throws {
+        let place = try modelPlace()
+        defer { try? FileManager.default.removeItem(at: place) }
+        let service = try await ServiceUnderTest.start(environment: ["VOSK_MODEL_PATH": place.path, "LANG": "ko_KR.UTF-8"])
+        let sink = try #require(service.sink)
+        let signals = try await service.recorderSignals()
+
+        try await service.recorder("Start")
+        try sink.play(try speech("annyeong haseyo"))
+        try await service.recorder("Pause")
+        try sink.play(try speech("this is not recorded"))
+        try await service.recorder("Resume")
+        try sink.play(try speech("notula imnida, gamsa hamnida"))
+        let memo = try await service.recorder("Process").argument(0, as: ObjectPath.self)
+        for await message in signals where message.member == "Processed" || message.member == "Failed" { break }
+
+        #expect(service.log.contains("the text decoded while it was captured is complete"), "\(service.log)")
+        let reply = try await service.call(memo, memoInterface, "GetTranscript")
+        let streamed = try reply.argument(0, as: String.self)
+        let streamedWords = try reply.argument(1, as: [DBusStruct<Double, Double, String, Double>].self).map(\.fields)
+        #expect(!streamed.isEmpty)
+
+        let file = try await service.property("AudioFile", of: memo, interface: memoInterface)
+        guard case .string(let path) = file else {
+            Issue.record("no audio file")
+            return
+        }
+        let whole = try wholeFileTranscript(path)
+        #expect(streamed == whole.text)
+        #expect(streamedWords.map(\.2) == whole.words.map(\.word))
+        #expect(streamedWords.map(\.0) == whole.words.map(\.start))
+        #expect(streamedWords.map(\.1) == whole.words.map(\.end))
+    }
+
+    private func wholeFileTranscript(_ path: String) throws -> Transcript {
+        let library = try VoskLibrary.load(searchingFrom: [binaryDirectory.appendingPathComponent("libvosk.so").path])
+        let model = try SpeechModel(library: library, path: try #require(ProcessInfo.processInfo.environment["NOTULA_TEST_MODEL"]))
+        return try model.transcribe(wavFile: path)
+    }
+}
+
+@Suite("The speech model is held while useful", .serialized)
+struct ModelMemoryTests {
+    /// The model loads when the locale is picked, is released after the idle time the settings give, and loads
+    /// again at the next recording, whose audio is caught up: the text is still decoded while captured.
+    @Test func anIdleModelIsReleasedAndReloadedAtTheNextRecording() async throws {
+        let place = try modelPlace()
+        defer { try? FileManager.default.removeItem(at: place) }
+        let service = try await ServiceUnderTest.start(
+            environment: ["VOSK_MODEL_PATH": place.path, "LANG": "ko_KR.UTF-8"], settings: [#""modelIdleSeconds": 2"#])
+        let idle = service.residentBytes
+
+        try await service.call(
+            ServiceUnderTest.recorderPath, "org.freedesktop.DBus.Properties", "Set",
+            [.string("org.notula.Notula1.Recorder"), .string("Locale"), .variant(.string("ko-KR"))])
+        try await service.waitForLog("Loaded the ko-KR speech model")
+        let loaded = service.residentBytes
+        try await service.waitForLog("Released the ko-KR speech model")
+        let released = service.residentBytes
+        #expect(loaded - idle > 100_000_000, "the model takes memory: \(idle) → \(loaded)")
+        #expect(released - idle < 40_000_000, "and gives it back: \(idle) → \(loaded) → \(released)")
+
+        let signals = try await service.recorderSignals()
+        try await service.recorder("Start")
+        try #require(service.sink).play(try speech("annyeong haseyo"))
+        let memo = try await service.recorder("Process").argument(0, as: ObjectPath.self)
+        for await message in signals where message.member == "Processed" || message.member == "Failed" { break }
+        #expect(service.log.components(separatedBy: "Loaded the ko-KR speech model").count == 3)
+        #expect(service.log.contains("the text decoded while it was captured is complete"))
+        let text = try await service.call(memo, memoInterface, "GetTranscript").argument(0, as: String.self)
+        #expect(!text.isEmpty)
+    }
+}
