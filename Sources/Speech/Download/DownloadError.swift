@@ -1,0 +1,73 @@
+/// Why a download, or the check of a downloaded file, failed.
+///
+/// Each case's `message` is meant for the user: what went wrong and, where it helps, what happens next.
+/// The cases keep what C said (libcurl's error text, the `errno` of a failed write) in the form the message needs.
+public enum DownloadError: Error, Sendable, Equatable {
+    /// `HTTPDownload.cancel()` was called, or the task awaiting the transfer was cancelled.
+    case cancelled
+    /// The server answered `code`, an HTTP error, for `url` (the last address after any redirects).
+    case httpStatus(code: Int, url: String)
+    /// No answer from `url`: the connection was refused, the name did not resolve, the connection timed out.
+    /// `reason` is libcurl's own text.
+    case unreachable(url: String, reason: String)
+    /// The body stopped before its end, after `received` bytes of `expected` (`nil` when the server did not say);
+    /// the partial file keeps them.
+    case interrupted(received: Int64, expected: Int64?)
+    /// A write into `path` failed with `ENOSPC` or `EDQUOT`.
+    case diskFull(path: String)
+    /// `path` could not be created, opened, read or written; `reason` is the system's text for the `errno`.
+    case fileError(path: String, reason: String)
+    /// A document larger than the `limit` its reader accepts, in bytes.
+    case tooLarge(limit: Int64)
+    /// A downloaded file of `actual` bytes where the catalog announced `expected`.
+    case sizeMismatch(expected: Int64, actual: Int64)
+    /// A downloaded file whose MD5 is `actual` where the catalog announced `expected` (lowercase hexadecimal).
+    case checksumMismatch(expected: String, actual: String)
+    /// libcurl could not even prepare the transfer; `reason` is its text.
+    case setupFailed(reason: String)
+
+    /// What went wrong, in a sentence for the user.
+    public var message: String {
+        switch self {
+        case .cancelled:
+            return "The download was cancelled."
+        case .httpStatus(let code, let url):
+            let phrase = Self.reasonPhrases[code].map { " (\($0))" } ?? ""
+            return "The server answered \(code)\(phrase) for \(url)."
+        case .unreachable(let url, let reason):
+            return "Could not reach \(url): \(reason)."
+        case .interrupted(let received, let expected):
+            let size = expected.map { " of \(Self.text(forByteCount: $0))" } ?? ""
+            return "The download stopped after \(Self.text(forByteCount: received))\(size); "
+                + "it resumes where it stopped when installed again."
+        case .diskFull(let path):
+            return "No space left on the disk for \(path)."
+        case .fileError(let path, let reason):
+            return "Cannot use the file \(path): \(reason)."
+        case .tooLarge(let limit):
+            return "The document is larger than \(Self.text(forByteCount: limit)), the most that is accepted."
+        case .sizeMismatch(let expected, let actual):
+            return "The downloaded file has \(actual) bytes where \(expected) were expected; it is incomplete or damaged."
+        case .checksumMismatch(let expected, let actual):
+            return "The downloaded file's MD5 checksum is \(actual) where \(expected) was expected; it is damaged."
+        case .setupFailed(let reason):
+            return "libcurl could not prepare the download: \(reason)."
+        }
+    }
+
+    /// The statuses a download server plausibly answers, named as RFC 9110 names them.
+    private static let reasonPhrases: [Int: String] = [
+        400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found", 405: "Method Not Allowed",
+        408: "Request Timeout", 410: "Gone", 416: "Range Not Satisfiable", 429: "Too Many Requests",
+        500: "Internal Server Error", 501: "Not Implemented", 502: "Bad Gateway", 503: "Service Unavailable",
+        504: "Gateway Timeout",
+    ]
+
+    /// A size as people read it, in decimal units with one decimal: `12.3 MB`; `512 bytes` below a kilobyte.
+    static func text(forByteCount count: Int64) -> String {
+        let units: [(size: Int64, name: String)] = [(1_000_000_000, "GB"), (1_000_000, "MB"), (1_000, "kB")]
+        guard let unit = units.first(where: { count >= $0.size }) else { return "\(count) bytes" }
+        let tenths = (count * 10 + unit.size / 2) / unit.size
+        return "\(tenths / 10).\(tenths % 10) \(unit.name)"
+    }
+}

@@ -1,0 +1,66 @@
+/// A download of one file, a model's zip, into a partial file that a later download of it resumes.
+///
+/// The body is written as it arrives, never held whole. A partial file that already holds bytes (an
+/// interrupted download's) is resumed with `Range: bytes=N-`: a 206 from offset N appends to it; a 200,
+/// or a 416 (the server has no such range), starts it over.
+///
+/// One `run` at a time. Once cancelled, a download stays cancelled: a new one of the same partial file resumes it.
+public final class HTTPDownload: Sendable {
+    /// Where the file is downloaded from: an http://, https:// or file:// address.
+    public let url: String
+    /// Where the file is written while it downloads; it is kept when the download fails.
+    public let partialFile: String
+    private let cancellation = TransferCancellation()
+
+    /// - Parameters:
+    ///   - url: Where the file is downloaded from: an http://, https:// or file:// address.
+    ///   - partialFile: Where it is written: created 0600 (its folder 0700) when missing, resumed when it holds bytes.
+    public init(url: String, partialFile: String) {
+        self.url = url
+        self.partialFile = partialFile
+    }
+
+    /// Downloads the file to its end, on a thread of its own.
+    ///
+    /// The connection must be made within 15 s, and a transfer that delivers less than a byte a second for
+    /// 30 s fails; up to 5 redirects are followed. The partial file is kept whatever happens, for the
+    /// caller to resume or delete.
+    /// - Parameter progress: Called after each piece written (of at most 16 KiB), on the download's
+    ///   thread, with the bytes the file holds (resumed ones included) and the whole size when the server
+    ///   tells it; the values never decrease within an attempt.
+    /// - Throws: `.cancelled` after `cancel()` or when the awaiting task is cancelled; `.httpStatus` for
+    ///   an HTTP error; `.unreachable` when no answer came; `.interrupted` when the body stopped before
+    ///   its end; `.diskFull` or `.fileError` when the partial file cannot be written; `.setupFailed`.
+    public func run(progress: @escaping @Sendable (_ received: Int64, _ total: Int64?) -> Void) async throws(DownloadError) {
+        try await cancellation.perform { [self] () throws(DownloadError) in
+            let file = try PartialFile(path: partialFile)
+            let size = try file.size
+            if size > 0, try download(into: file, resumingAfter: size, progress: progress) { return }
+            try download(into: file, resumingAfter: nil, progress: progress)
+        }
+    }
+
+    /// Makes `run` end with `.cancelled` at libcurl's next progress call (within a second, most often at
+    /// once); callable from any thread.
+    public func cancel() {
+        cancellation.cancel()
+    }
+
+    /// One attempt: the rest of the file after `offset`, or the whole.
+    /// - Returns: `false` when the server would not send the rest (a 416, or another range than asked
+    ///   for); a request of the whole file always returns `true` or throws.
+    @discardableResult
+    private func download(
+        into file: PartialFile, resumingAfter offset: Int64?, progress: @escaping @Sendable (Int64, Int64?) -> Void
+    ) throws(DownloadError) -> Bool {
+        let body = PartialFileBody(file: file, resumeOffset: offset, progress: progress)
+        let transfer = try CurlTransfer(url: url, range: offset.map { "\($0)-" }, into: body, cancellation: cancellation)
+        do throws(DownloadError) {
+            return try transfer.perform() == .received
+        } catch .httpStatus(code: 416, url: _) where offset != nil {
+            return false
+        } catch .unreachable where body.hasBegun {
+            throw .interrupted(received: body.received, expected: body.total)
+        }
+    }
+}
