@@ -15,10 +15,13 @@ let package = Package(
         .systemLibrary(
             name: "CPulse", pkgConfig: "libpulse",
             providers: [.apt(["libpulse-dev"])]),
+        .systemLibrary(
+            name: "CArchive", pkgConfig: "libarchive",
+            providers: [.apt(["libarchive-dev"])]),
         .target(name: "DBus", dependencies: ["CDBus"]),
         .target(name: "Recording"),
         .target(name: "Audio", dependencies: ["CPulse", "Recording"]),
-        .target(name: "Speech"),
+        .target(name: "Speech", dependencies: ["CArchive"]),
         .target(name: "NotulaService", dependencies: ["DBus", "Recording", "Audio", "Speech"]),
         .executableTarget(name: "notulad", dependencies: ["NotulaService"]),
         .executableTarget(name: "notula", dependencies: ["DBus"]),
