@@ -33,8 +33,8 @@ run: build
 # so must what decodes speech, which fills both cores. The engine tests compare with Vosk's
 # Python package, the `python3` of the project's venv, which also brings the Korean model.
 TIMING_SUITES = AudioTests|RecordingFlowTests
-ALONE_SUITES = $(TIMING_SUITES)|SpeechTests|TranscriptionTests
-SPEECH_SUITES = SpeechTests|TranscriptionTests
+ALONE_SUITES = $(TIMING_SUITES)|$(SPEECH_SUITES)
+SPEECH_SUITES = SpeechTests|TranscriptionTests|ModelMemoryTests|ModelDownloadTests
 TEST_ENV = NOTULA_BIN_DIR="$$($(SWIFT) build --show-bin-path)"
 test: test-deps
 	$(SWIFT) build --build-tests

@@ -6,6 +6,8 @@ public enum NotulaBus {
     public static let recorderPath = ObjectPath("/org/notula/Notula1/Recorder")!
     public static let recorderInterface: InterfaceName = "org.notula.Notula1.Recorder"
     public static let memoInterface: InterfaceName = "org.notula.Notula1.Memo"
+    public static let modelsPath = ObjectPath("/org/notula/Notula1/Models")!
+    public static let modelsInterface: InterfaceName = "org.notula.Notula1.Models"
     static let memosPath = ObjectPath("/org/notula/Notula1/Memos")!
 }
 
@@ -16,4 +18,5 @@ extension ErrorName {
     static let engineUnavailable: ErrorName = "org.notula.Notula1.Error.EngineUnavailable"
     static let modelUnavailable: ErrorName = "org.notula.Notula1.Error.ModelUnavailable"
     static let notulaFailed: ErrorName = "org.notula.Notula1.Error.Failed"
+    static let accessDenied: ErrorName = "org.freedesktop.DBus.Error.AccessDenied"
 }

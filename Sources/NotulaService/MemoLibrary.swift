@@ -20,11 +20,13 @@ actor MemoLibrary: Processing {
     private let bus: Bus
     nonisolated var unownedExecutor: UnownedSerialExecutor { bus.unownedExecutor }
     private let transcriber: Transcriber
+    private let models: ModelStore
     private var memos: [RecordingID: Memo] = [:]
 
-    init(bus: Bus, transcriber: Transcriber) {
+    init(bus: Bus, transcriber: Transcriber, models: ModelStore) {
         self.bus = bus
         self.transcriber = transcriber
+        self.models = models
     }
 
     static func path(of recording: RecordingID) -> ObjectPath {
@@ -37,6 +39,8 @@ actor MemoLibrary: Processing {
         await bus.export(Self.path(of: recording), interfaces: [memoInterface(recording, memo)])
         Log.info("Memo \(recording): \(audio.file), \(audio.duration) s, transcribing in \(memo.locale)")
         do throws(RecordingError) {
+            // A recording sent while its model downloads waits for it.
+            await models.settled(memo.locale)
             let transcript = try await transcriber.transcript(of: recording, file: audio.file)
             update(recording) {
                 $0.status = "done"

@@ -2,13 +2,18 @@ import FoundationEssentials
 
 /// Notula's own XDG folders: nothing is written anywhere else.
 public struct Paths: Sendable {
-    /// `$XDG_DATA_HOME/notula`: recordings (and later the library and models).
+    /// `$XDG_DATA_HOME/notula`: recordings models (and later the library).
     public let data: String
     /// `$XDG_CONFIG_HOME/notula`: settings.json.
     public let config: String
+    /// `$XDG_CACHE_HOME/notula`: what can be fetched again (the model catalog, downloads in progress).
+    public let cache: String
 
     public var recordings: String { data + "/recordings" }
     public var settingsFile: String { config + "/settings.json" }
+    public var models: String { data + "/models" }
+    public var downloads: String { cache + "/downloads" }
+    public var catalogCache: String { cache + "/model-list.json" }
 
     public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
         let home = environment["HOME"] ?? "/"
@@ -19,5 +24,6 @@ public struct Paths: Sendable {
         }
         data = base("XDG_DATA_HOME", ".local/share") + "/notula"
         config = base("XDG_CONFIG_HOME", ".config") + "/notula"
+        cache = base("XDG_CACHE_HOME", ".cache") + "/notula"
     }
 }

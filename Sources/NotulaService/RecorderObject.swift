@@ -6,7 +6,7 @@ import Recording
 /// The recorder shares the bus's executor, so each handler calls its transition synchronously,
 /// in the order the calls arrived (`assumeIsolated` states that, and checks it).
 enum RecorderObject {
-    static func interface(_ recorder: Recorder, locale: LocaleChoice, bus: Bus) -> Interface {
+    static func interface(_ recorder: Recorder, locale: LocaleChoice, models: ModelStore, bus: Bus) -> Interface {
         Interface(
             NotulaBus.recorderInterface,
             methods: RecordingAction.allCases.map { method($0, recorder) },
@@ -19,7 +19,15 @@ enum RecorderObject {
                     "Locale", "s", getter: { .string(locale.current) },
                     setter: { value throws(BusError) in
                         guard case .string(let tag) = value else { throw BusError.invalidArgs("Locale is a string") }
-                        try locale.pick(tag)
+                        let picked = try models.assumeIsolated { models in
+                            Result { () throws(BusError) in
+                                let supported = try models.supportedLocale(tag)
+                                locale.pick(supported)
+                                models.picked(supported)
+                                return supported
+                            }
+                        }.get()
+                        Log.info("Transcribing in \(picked) from now on")
                         bus.assumeIsolated {
                             $0.emitPropertiesChanged(
                                 path: NotulaBus.recorderPath, interface: NotulaBus.recorderInterface, names: ["Locale"])

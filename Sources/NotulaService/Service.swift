@@ -23,24 +23,31 @@ public enum Service {
         }
         let source = options.source ?? settings.source
         let environment = ProcessInfo.processInfo.environment
-        let modelPlaces = InstalledModels.defaultPlaces(environment: environment)
-        let installed = InstalledModels.scan(places: modelPlaces).map(\.locale)
-        let engine = SpeechEngine(
-            libraryCandidates: VoskLibrary.defaultCandidates(environment: environment, executableDirectory: executableDirectory()),
-            modelPlaces: modelPlaces)
-        let (picks, pick) = AsyncStream.makeStream(of: String.self)
+        let places = ModelPlaces(
+            all: InstalledModels.defaultPlaces(environment: environment), notula: paths.models, downloads: paths.downloads)
+        let libraryCandidates = VoskLibrary.defaultCandidates(environment: environment, executableDirectory: executableDirectory())
+        let engine = SpeechEngine(libraryCandidates: libraryCandidates, modelPlaces: places.all)
+        let catalogAddress =
+            environment["NOTULA_MODEL_CATALOG"].flatMap { $0.isEmpty ? nil : $0 } ?? settings.modelCatalog ?? ModelCatalog.address
+        let catalogSource = CatalogSource(address: catalogAddress, cacheFile: paths.catalogCache)
+        let known = ModelStore.Known(
+            catalog: catalogSource.cached() ?? ModelCatalog(entries: []), installed: InstalledModels.scan(places: places.all))
+        // A first start guesses from the user's locale, without keeping the guess: a catalog fetched later may guess better.
         let locale = LocaleChoice(
-            initial: settings.locale ?? PreferredLocale.fromEnvironment(environment, supported: installed),
-            settingsFile: paths.settingsFile, supported: { InstalledModels.scan(places: modelPlaces).map(\.locale) },
-            picked: { pick.yield($0) })
+            initial: settings.locale ?? PreferredLocale.fromEnvironment(environment, supported: known.supportedLocales),
+            settingsFile: paths.settingsFile)
         let transcriber = Transcriber(engine: engine, idleRelease: settings.modelIdleRelease, currentLocale: { locale.current })
-        Task { for await tag in picks { transcriber.prepare(tag) } }
+        let models = ModelStore(
+            bus: bus, places: places, known: known, catalogSource: catalogSource, transcriber: transcriber,
+            loads: { path throws(SpeechError) in try checkLoads(path, libraryCandidates) })
         let capture = PulseCapture(recordingsDirectory: paths.recordings, source: source, isolation: bus, listener: transcriber)
         let recorder = Recorder(
             isolation: bus, clock: MonotonicSystemClock(), capture: capture,
-            processing: MemoLibrary(bus: bus, transcriber: transcriber),
+            processing: MemoLibrary(bus: bus, transcriber: transcriber, models: models),
             reporter: RecorderSignals(bus: bus), makeRecordingID: newRecordingID)
-        await bus.export(NotulaBus.recorderPath, interfaces: [RecorderObject.interface(recorder, locale: locale, bus: bus)])
+        await bus.export(
+            NotulaBus.recorderPath, interfaces: [RecorderObject.interface(recorder, locale: locale, models: models, bus: bus)])
+        await bus.export(NotulaBus.modelsPath, interfaces: [ModelsObject.interface(models)])
 
         // Objects first, then the name: an activated service receives calls the moment it owns it.
         do {
@@ -53,9 +60,14 @@ public enum Service {
             Log.error("Cannot own \(NotulaBus.name): \(error.message)")
             return 1
         }
+        let installed = await models.installedLocales
         Log.info(
             "Ready on the session bus as \(NotulaBus.name) (\(await bus.uniqueName)); recording from \(source ?? "the default source") into \(paths.recordings); transcribing in \(locale.current) (models here: \(installed.isEmpty ? "none" : installed.joined(separator: ", ")))"
         )
+        Task {
+            do throws(BusError) { try await models.refresh() } catch { Log.warning(error.message) }
+            await models.installIfMissing(locale.current)
+        }
 
         let (stopReasons, stop) = AsyncStream.makeStream(of: StopReason.self)
         let signalSources = [SIGTERM, SIGINT].map { number in
@@ -112,6 +124,13 @@ public enum Service {
         }
         let pid = (try? await bus.processID(of: owner)).map { " (pid \($0))" } ?? ""
         return "\(NotulaBus.name) is already owned by \(owner)\(pid): another notulad is running"
+    }
+
+    /// Whether the model in `path` loads; without libvosk there is nothing to check it with, and it is taken on
+    /// its folder's shape alone.
+    @Sendable private static func checkLoads(_ path: String, _ libraryCandidates: [String]) throws(SpeechError) {
+        guard let library = try? VoskLibrary.load(searchingFrom: libraryCandidates) else { return }
+        _ = try SpeechModel(library: library, path: path)
     }
 
     /// The folder of the running executable, where make puts libvosk.so.

@@ -12,11 +12,14 @@ public struct Settings: Codable, Sendable, Equatable {
     public var locale: String?
     /// Seconds a loaded speech model (about 300 MB) stays in memory unused; 10 minutes when absent.
     public var modelIdleSeconds: Double?
+    /// Where Vosk's model catalog is fetched from (a URL or a path); Vosk's own address when absent.
+    public var modelCatalog: String?
 
-    public init(source: String? = nil, locale: String? = nil, modelIdleSeconds: Double? = nil) {
+    public init(source: String? = nil, locale: String? = nil, modelIdleSeconds: Double? = nil, modelCatalog: String? = nil) {
         self.source = source
         self.locale = locale
         self.modelIdleSeconds = modelIdleSeconds
+        self.modelCatalog = modelCatalog
     }
 
     /// How long a loaded speech model stays in memory unused.

@@ -19,8 +19,16 @@ let usage = """
       start | pause | resume
       send              end the recording and turn it into a memo; prints the memo's path
       discard           throw the recording away
+      locale            print the locale recordings are transcribed in
+      locale TAG        transcribe in TAG (a BCP 47 tag: en-US, nl-NL, ko-KR); its model is
+                        downloaded when missing
+      models list       every supported locale: installed, downloading (with how far), or available
+      models install TAG  download and install the model of TAG, with a progress bar;
+                        Ctrl-C cancels the download
+      models remove TAG delete the model Notula installed for TAG
+      models cancel     stop the download in flight
 
-    Exit status: 0 done, 1 failed, 2 bad command line, 3 notulad not running,
+    Exit status: 0 done, 1 failed, 2 bad command line (or a locale no model serves), 3 notulad not running,
     4 not allowed in the current state, 5 no microphone (or access refused).
     """
 
@@ -34,6 +42,7 @@ func status(for error: BusError) -> ExitStatus {
     switch error.name.rawValue {
     case "org.freedesktop.DBus.Error.ServiceUnknown", "org.freedesktop.DBus.Error.NameHasNoOwner": .notRunning
     case "org.notula.Notula1.Error.InvalidState": .invalidState
+    case "org.freedesktop.DBus.Error.InvalidArgs": .usage
     case "org.notula.Notula1.Error.DeviceUnavailable", "org.notula.Notula1.Error.PermissionDenied": .noMicrophone
     default: .failure
     }
@@ -45,23 +54,37 @@ guard let command = arguments.first, command != "--help", command != "-h" else {
     exit(arguments.isEmpty ? ExitStatus.usage.rawValue : ExitStatus.success.rawValue)
 }
 let methods = ["toggle": "Toggle", "start": "Start", "pause": "Pause", "resume": "Resume", "send": "Process", "discard": "Discard"]
-let follow = arguments.dropFirst() == ["--follow"]
-guard (command == "status" && (arguments.count == 1 || follow)) || (methods[command] != nil && arguments.count == 1) else {
+let operands = Array(arguments.dropFirst())
+let isValid: Bool =
+    switch (command, operands.count) {
+    case ("status", 0), ("locale", 0), ("locale", 1): true
+    case ("status", 1): operands == ["--follow"]
+    case ("models", 1): ["list", "cancel"].contains(operands[0])
+    case ("models", 2): ["install", "remove"].contains(operands[0])
+    default: methods[command] != nil && operands.isEmpty
+    }
+guard isValid else {
     fail(.usage, "unknown command line '\(arguments.joined(separator: " "))'; see notula --help")
 }
 
 let bus: Bus
 do { bus = try await Bus.connect(.session) } catch { fail(.notRunning, error.message) }
-let client = RecorderClient(bus: bus)
+let recorder = RecorderClient(bus: bus)
+let models = ModelsClient(bus: bus)
 
 do throws(BusError) {
-    if let method = methods[command] {
-        let reply = try await client.call(MemberName(method)!)
+    switch (command, operands.first) {
+    case ("status", nil): print(try await recorder.statusLine())
+    case ("status", _): try await recorder.follow()
+    case ("locale", nil): print(try await models.locale())
+    case ("locale", let tag?): print(try await models.setLocale(tag))
+    case ("models", "list"): try await models.list().forEach { print($0) }
+    case ("models", "install"): print(try await models.install(operands[1], progressBar: ProgressBar()))
+    case ("models", "remove"): try await models.remove(operands[1])
+    case ("models", _): try await models.cancel()
+    default:
+        let reply = try await recorder.call(MemberName(methods[command]!)!)
         if case .objectPath(let memo)? = reply.body.first { print(memo) }
-    } else if follow {
-        try await client.follow()
-    } else {
-        print(try await client.statusLine())
     }
 } catch {
     let exitStatus = status(for: error)

@@ -155,10 +155,14 @@ public final class ServiceUnderTest {
 
     /// The recorder's signals and property changes, in order, from now on.
     public func recorderSignals() async throws -> AsyncStream<Message> {
+        try await signals(of: Self.recorderPath, interface: Self.recorderInterface)
+    }
+
+    /// The signals and property changes of the object at `path`, in order, from now on.
+    public func signals(of path: ObjectPath, interface: InterfaceName) async throws -> AsyncStream<Message> {
         try await client.signals(
-            matching: MatchRule(sender: Self.name, path: Self.recorderPath, interface: Self.recorderInterface),
-            MatchRule(sender: Self.name, path: Self.recorderPath, interface: "org.freedesktop.DBus.Properties", member: "PropertiesChanged")
-        )
+            matching: MatchRule(sender: Self.name, path: path, interface: interface),
+            MatchRule(sender: Self.name, path: path, interface: "org.freedesktop.DBus.Properties", member: "PropertiesChanged"))
     }
 
     /// Sends `signal` and returns the exit status.

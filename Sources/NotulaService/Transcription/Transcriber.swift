@@ -51,6 +51,11 @@ final class Transcriber: CapturedAudioListener {
         }
     }
 
+    /// Loads the model of `locale` when it is the one recordings are transcribed in: it was just installed.
+    func prepareIfPicked(_ locale: String) {
+        if locale == currentLocale() { prepare(locale) }
+    }
+
     // MARK: CapturedAudioListener (the PulseAudio thread)
 
     func captureStarted(_ recording: RecordingID) {

@@ -1,0 +1,129 @@
+import Dispatch
+import FoundationEssentials
+import Glibc
+import Synchronization
+
+/// Installs one model of the catalog: downloaded (resuming what an interrupted download left), checked against
+/// the catalog's size and MD5, unpacked into a hidden folder beside the installed models, checked to load, and
+/// renamed into place in one step — so that a model folder is either whole or absent.
+public final class ModelInstallation: Sendable {
+    public let entry: CatalogEntry
+    /// Where the model's folder goes.
+    private let modelsFolder: String
+    private let partialFile: String
+    private let download: HTTPDownload
+    private let cancelled = Atomic<Bool>(false)
+
+    /// The most a model may unpack to: several times the largest small model, so that no archive fills the disk.
+    public static let maximumUnpackedBytes: Int64 = 2_000_000_000
+
+    /// Prepares the installation of `entry`; nothing happens until `run`.
+    /// - Parameters:
+    ///   - modelsFolder: Notula's own models folder, created 0700 if missing.
+    ///   - downloadsFolder: Where the archive is downloaded to, and kept while incomplete.
+    /// - Throws: `.failed` when the catalog names the model with anything but a model folder's name.
+    public init(entry: CatalogEntry, modelsFolder: String, downloadsFolder: String) throws(InstallError) {
+        guard ModelFolderName(entry.name) != nil, !entry.name.contains("/") else {
+            throw .failed("The catalog's model '\(entry.name)' does not have the name of a Vosk model folder.")
+        }
+        self.entry = entry
+        self.modelsFolder = modelsFolder
+        partialFile = downloadsFolder + "/" + entry.name + ".zip.part"
+        download = HTTPDownload(url: entry.url.absoluteString, partialFile: partialFile)
+    }
+
+    /// Installs the model and returns it.
+    /// - Parameters:
+    ///   - progress: Bytes of the archive received so far (resumed ones included), from the download's thread.
+    ///   - loads: Checks that a folder is a model the engine loads; throws saying why not.
+    /// - Throws: `.cancelled` after `cancel()`, having deleted all it wrote; `.failed` with a message for a person
+    ///   otherwise, leaving the models folder as it was (and an interrupted download, to resume next time).
+    public func run(
+        progress: @escaping @Sendable (Int64) -> Void, loads: @escaping @Sendable (String) throws(SpeechError) -> Void
+    ) async throws(InstallError) -> InstalledModel {
+        do throws(DownloadError) {
+            try await download.run { received, _ in progress(received) }
+            try HTTPDownload.verify(file: partialFile, bytes: Int64(entry.size), md5: entry.md5)
+        } catch {
+            switch error {
+            case .cancelled:
+                unlink(partialFile)
+                throw .cancelled
+            case .checksumMismatch, .sizeMismatch, .tooLarge:
+                // Bytes that are wrong are not worth resuming.
+                unlink(partialFile)
+                throw .failed("The model for \(entry.languageName) did not download correctly: \(error.message)")
+            default:
+                throw .failed("The model for \(entry.languageName) could not be downloaded: \(error.message)")
+            }
+        }
+        let outcome = await withCheckedContinuation { continuation in
+            // Unpacking and loading take seconds of blocking work: not on the threads Swift's tasks share.
+            DispatchQueue.global(qos: .utility).async {
+                continuation.resume(returning: Result { () throws(InstallError) in try self.place(loads) })
+            }
+        }
+        // Checked against its MD5 already: the archive is done with, whatever the outcome.
+        unlink(partialFile)
+        return try outcome.get()
+    }
+
+    /// Stops the installation at the next block of the download or the unpacking.
+    public func cancel() {
+        cancelled.store(true, ordering: .relaxed)
+        download.cancel()
+    }
+
+    private var isCancelled: Bool { cancelled.load(ordering: .relaxed) }
+
+    /// Unpacks the downloaded archive beside the models, checks it, and renames the model into place.
+    private func place(_ loads: (String) throws(SpeechError) -> Void) throws(InstallError) -> InstalledModel {
+        let destination = modelsFolder + "/" + entry.name
+        let unpacking = modelsFolder + "/.installing-" + entry.name
+        guard
+            (try? FileManager.default.createDirectory(
+                atPath: modelsFolder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])) != nil
+        else {
+            throw .failed("Cannot create the folder \(modelsFolder) for the model.")
+        }
+        // What a crash during an earlier installation left.
+        try? FileManager.default.removeItem(atPath: unpacking)
+        defer { try? FileManager.default.removeItem(atPath: unpacking) }
+        let topLevel: [String]
+        do throws(UnpackError) {
+            topLevel = try ArchiveUnpacker.unpack(
+                partialFile, into: unpacking, maximumBytes: Self.maximumUnpackedBytes, isCancelled: { self.isCancelled })
+        } catch {
+            if error == .cancelled { throw .cancelled }
+            throw .failed("The model for \(entry.languageName) could not be unpacked: \(error.message)")
+        }
+        let root = topLevel.count == 1 ? unpacking + "/" + topLevel[0] : unpacking
+        guard InstalledModels.isModel(atPath: root) else {
+            throw .failed("The archive of \(entry.name) holds no Vosk model (a folder with am/, conf/ and graph/).")
+        }
+        do throws(SpeechError) { try loads(root) } catch {
+            throw .failed("The model for \(entry.languageName) was downloaded but does not load: \(error.message)")
+        }
+        guard !isCancelled else { throw .cancelled }
+        guard rename(root, destination) == 0 else {
+            let reason = String(cString: strerror(errno))
+            throw .failed("Cannot move the model into \(destination): \(reason).")
+        }
+        return InstalledModel(locale: entry.locale ?? entry.voskCode, path: destination, name: entry.name)
+    }
+}
+
+/// Why a model was not installed.
+public enum InstallError: Error, Sendable, Equatable {
+    /// The user cancelled; nothing of the installation is left.
+    case cancelled
+    /// Anything else, in words a person can act on.
+    case failed(String)
+
+    public var message: String {
+        switch self {
+        case .cancelled: "The download was cancelled."
+        case .failed(let message): message
+        }
+    }
+}

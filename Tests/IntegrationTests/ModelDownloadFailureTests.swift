@@ -1,0 +1,108 @@
+import DBus
+import Foundation
+import NotulaTestSupport
+import Testing
+
+/// A folder of archives for one test, removed after it.
+final class Workbench {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("notula-bench-\(UUID().uuidString)")
+    init() throws { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
+    deinit { try? FileManager.default.removeItem(at: folder) }
+
+    /// `megabytes` of random bytes: an archive that is never unpacked.
+    func randomFile(megabytes: Int) throws -> URL {
+        let file = folder.appendingPathComponent("random.zip")
+        try output(of: "dd", "if=/dev/urandom", "of=\(file.path)", "bs=1M", "count=\(megabytes)", "status=none")
+        return file
+    }
+}
+
+@Suite("Failed and cancelled downloads leave nothing behind", .serialized)
+struct ModelDownloadFailureTests {
+    @Test func cancellingAThrottledDownloadLeavesNoFiles() async throws {
+        let bench = try Workbench()
+        let archive = try bench.randomFile(megabytes: 20)
+        let shop = try ModelShop([ModelShop.Offer(archive: archive, route: { .file($0, rate: 1_000_000) })])
+        let service = try await ServiceUnderTest.start(environment: ["NOTULA_MODEL_CATALOG": shop.catalogAddress])
+        try await service.models("Refresh")
+        let signals = try await service.signals(of: modelsPath, interface: modelsInterface)
+
+        try await service.models("Install", [.string("ko-KR")])
+        var events: [String] = []
+        for await message in signals {
+            if message.member == "PropertiesChanged",
+                let progress = try? message.argument(1, as: [String: Variant].self)["DownloadProgress"]?.get(Double.self), progress > 0
+            {
+                #expect(try await service.modelsProperty("DownloadingLocale") == .string("ko-KR"))
+                try await service.models("Cancel")
+            } else if let member = message.member, member != "PropertiesChanged" {
+                events.append(member)
+                if member != "DownloadStarted" { break }
+            }
+        }
+
+        #expect(events == ["DownloadStarted", "DownloadCancelled"])
+        #expect(try await service.modelsProperty("DownloadingLocale") == .string(""))
+        #expect(try await service.modelsProperty("InstalledLocales") == .array(element: "s", []))
+        #expect(service.modelsFolderEntries.isEmpty)
+        #expect(((try? FileManager.default.contentsOfDirectory(atPath: service.downloadsFolder.path)) ?? []).isEmpty)
+    }
+
+    /// How a download goes wrong, and a word the person is told.
+    enum Fault: String, CaseIterable, CustomTestStringConvertible {
+        case entryEscapingWithDotDot, linkOutOfTheFolder, md5Mismatch, truncatedBody, notFound
+
+        var testDescription: String { rawValue }
+
+        func offer(on bench: Workbench) throws -> ModelShop.Offer {
+            switch self {
+            case .entryEscapingWithDotDot:
+                ModelShop.Offer(archive: try ModelArchives.zip(escapingWith: "../../evil.txt", in: bench.folder))
+            case .linkOutOfTheFolder:
+                ModelShop.Offer(archive: try ModelArchives.tarWithLinkOut(in: bench.folder))
+            case .md5Mismatch:
+                ModelShop.Offer(archive: try bench.randomFile(megabytes: 1), md5: String(repeating: "0", count: 32))
+            case .truncatedBody:
+                ModelShop.Offer(archive: try bench.randomFile(megabytes: 2), route: { .file($0, truncateAfter: 500_000) })
+            case .notFound:
+                ModelShop.Offer(archive: try bench.randomFile(megabytes: 1), route: { _ in .status(404) })
+            }
+        }
+
+        /// What the message must say for the person to know what happened.
+        var said: String {
+            switch self {
+            case .entryEscapingWithDotDot, .linkOutOfTheFolder: "could not be unpacked"
+            case .md5Mismatch: "did not download correctly"
+            case .truncatedBody: "could not be downloaded"
+            case .notFound: "404"
+            }
+        }
+    }
+
+    @Test(arguments: Fault.allCases)
+    func aBadDownloadFailsAndLeavesTheModelsFolderAsItWas(_ fault: Fault) async throws {
+        let bench = try Workbench()
+        let shop = try ModelShop([try fault.offer(on: bench)])
+        let service = try await ServiceUnderTest.start(environment: ["NOTULA_MODEL_CATALOG": shop.catalogAddress])
+        try await service.models("Refresh")
+        let signals = try await service.signals(of: modelsPath, interface: modelsInterface)
+
+        try await service.models("Install", [.string("ko-KR")])
+        var failure: String?
+        var events: [String] = []
+        for await message in signals where message.member != "PropertiesChanged" {
+            events.append(message.member ?? "")
+            if message.member == "DownloadFailed" { failure = try message.argument(1, as: String.self) }
+            if message.member != "DownloadStarted" { break }
+        }
+
+        #expect(events == ["DownloadStarted", "DownloadFailed"])
+        #expect(failure?.contains(fault.said) == true, "\(failure ?? "no message")")
+        #expect(try await service.modelsProperty("InstalledLocales") == .array(element: "s", []))
+        #expect(try await service.modelsProperty("DownloadingLocale") == .string(""))
+        #expect(service.modelsFolderEntries.isEmpty)
+        let evil = try output(of: "find", service.home.deletingLastPathComponent().path, "-maxdepth", "4", "-name", "evil.txt")
+        #expect(evil.isEmpty, "nothing written outside: \(evil)")
+    }
+}

@@ -1,0 +1,140 @@
+import DBus
+import Foundation
+import NotulaTestSupport
+import Testing
+
+let modelsPath = ObjectPath("/org/notula/Notula1/Models")!
+let modelsInterface: InterfaceName = "org.notula.Notula1.Models"
+
+extension ServiceUnderTest {
+    func models(_ member: MemberName, _ arguments: [Value] = []) async throws {
+        try await call(modelsPath, modelsInterface, member, arguments)
+    }
+
+    func modelsProperty(_ name: String) async throws -> Value {
+        try await property(name, of: modelsPath, interface: modelsInterface)
+    }
+
+    var modelsFolder: URL { home.appendingPathComponent("data/notula/models") }
+    var downloadsFolder: URL { home.appendingPathComponent("cache/notula/downloads") }
+
+    /// What is in the models folder, hidden entries included; empty when it does not exist.
+    var modelsFolderEntries: [String] { ((try? FileManager.default.contentsOfDirectory(atPath: modelsFolder.path)) ?? []).sorted() }
+}
+
+/// The Models object's signals up to the end of a download, as lines (`DownloadStarted ko-KR …`), and the
+/// progress reported on the way.
+func untilDownloadEnds(_ signals: AsyncStream<Message>) async -> (events: [String], progress: [Double]) {
+    var events: [String] = []
+    var progress: [Double] = []
+    for await message in signals {
+        if message.member == "PropertiesChanged" {
+            if let value = try? message.argument(1, as: [String: Variant].self)["DownloadProgress"]?.get(Double.self) {
+                progress.append(value)
+            }
+            continue
+        }
+        let words = message.body.map { value -> String in
+            switch value {
+            case .string(let text): text
+            case .uint64(let number): String(number)
+            default: "\(value)"
+            }
+        }
+        events.append(([message.member ?? ""] + words).joined(separator: " "))
+        if message.member != "DownloadStarted" { break }
+    }
+    return (events, progress)
+}
+
+private func setLocale(_ service: ServiceUnderTest, _ tag: String) async throws {
+    try await service.call(
+        ServiceUnderTest.recorderPath, "org.freedesktop.DBus.Properties", "Set",
+        [.string("org.notula.Notula1.Recorder"), .string("Locale"), .variant(.string(tag))])
+}
+
+@Suite("Models are downloaded when their locale is picked", .serialized)
+struct ModelDownloadTests {
+    @Test func pickingALocaleInstallsItsModelAndRecordingsAreTranscribed() async throws {
+        let archive = try ModelArchives.korean.get()
+        let size = try FileManager.default.attributesOfItem(atPath: archive.path)[.size] as? Int ?? 0
+        let shop = try ModelShop([ModelShop.Offer(archive: archive)])
+        let service = try await ServiceUnderTest.start(environment: ["NOTULA_MODEL_CATALOG": shop.catalogAddress])
+        let signals = try await service.signals(of: modelsPath, interface: modelsInterface)
+        try await service.models("Refresh")
+        #expect(try await service.modelsProperty("SupportedLocales") == .array(element: "s", [.string("ko-KR")]))
+        #expect(try await service.modelsProperty("InstalledLocales") == .array(element: "s", []))
+
+        try await setLocale(service, "ko-KR")
+        let download = await untilDownloadEnds(signals)
+
+        #expect(
+            download.events == [
+                "DownloadStarted ko-KR vosk-model-small-ko-0.22 \(size)", "DownloadFinished ko-KR vosk-model-small-ko-0.22",
+            ])
+        #expect(download.progress == download.progress.sorted() && download.progress.allSatisfy { (0...1).contains($0) })
+        #expect(try await service.modelsProperty("InstalledLocales") == .array(element: "s", [.string("ko-KR")]))
+        #expect(try await service.modelsProperty("DownloadingLocale") == .string(""))
+        #expect(service.modelsFolderEntries == ["vosk-model-small-ko-0.22"])
+        #expect(((try? FileManager.default.contentsOfDirectory(atPath: service.downloadsFolder.path)) ?? []).isEmpty)
+
+        let recorderSignals = try await service.recorderSignals()
+        try await service.recorder("Start")
+        try #require(service.sink).play(try speech("annyeong haseyo"))
+        let memo = try await service.recorder("Process").argument(0, as: ObjectPath.self)
+        for await message in recorderSignals where message.member == "Processed" || message.member == "Failed" { break }
+        let text = try await service.call(memo, memoInterface, "GetTranscript").argument(0, as: String.self)
+        #expect(!text.isEmpty)
+    }
+
+    @Test func aRecordingSentWhileItsModelDownloadsWaitsForItAndIsTranscribed() async throws {
+        let shop = try ModelShop([ModelShop.Offer(archive: try ModelArchives.korean.get(), route: { .file($0, rate: 40_000_000) })])
+        let service = try await ServiceUnderTest.start(environment: ["NOTULA_MODEL_CATALOG": shop.catalogAddress])
+        try await service.models("Refresh")
+        let modelSignals = try await service.signals(of: modelsPath, interface: modelsInterface)
+        let recorderSignals = try await service.recorderSignals()
+
+        try await setLocale(service, "ko-KR")
+        try await service.recorder("Start")
+        try #require(service.sink).play(try speech("annyeong haseyo"))
+        let memo = try await service.recorder("Process").argument(0, as: ObjectPath.self)
+        #expect(try await service.modelsProperty("DownloadingLocale") == .string("ko-KR"), "the download outlasts the recording")
+        #expect(try await service.property("State") == .string("processing"))
+
+        let download = await untilDownloadEnds(modelSignals)
+        #expect(download.events.last == "DownloadFinished ko-KR vosk-model-small-ko-0.22")
+        for await message in recorderSignals where message.member == "Processed" || message.member == "Failed" {
+            #expect(message.member == "Processed")
+            break
+        }
+        #expect(try await service.property("State") == .string("idle"))
+        let text = try await service.call(memo, memoInterface, "GetTranscript").argument(0, as: String.self)
+        #expect(!text.isEmpty)
+    }
+
+    @Test func theCommandLineListsInstallsAndRemovesModels() async throws {
+        let shop = try ModelShop([ModelShop.Offer(archive: try ModelArchives.korean.get())])
+        let service = try await ServiceUnderTest.start(environment: ["NOTULA_MODEL_CATALOG": shop.catalogAddress])
+        try await service.models("Refresh")
+        func notula(_ arguments: String...) throws -> CommandResult {
+            try run(binaryDirectory.appendingPathComponent("notula").path, arguments, environment: service.environment)
+        }
+
+        #expect(try notula("models", "list").output == "ko-KR available\n")
+        let install = try notula("models", "install", "ko_kr")
+        #expect(install.status == 0, "\(install.errorOutput)")
+        #expect(install.output == "Installed vosk-model-small-ko-0.22 for ko-KR\n")
+        #expect(try notula("models", "list").output == "ko-KR installed\n")
+        #expect(try notula("models", "install", "ko-KR").output == "The model for ko-KR is installed\n")
+
+        let unknown = try notula("locale", "xx-YY")
+        #expect(unknown.status == 2)
+        #expect(unknown.errorOutput.contains("Supported: ko-KR"))
+        #expect(try notula("locale", "ko-KR").output == "ko-KR\n")
+        #expect(try notula("locale").output == "ko-KR\n")
+
+        #expect(try notula("models", "remove", "ko-KR").status == 0)
+        #expect(try notula("models", "list").output == "ko-KR available\n")
+        #expect(service.modelsFolderEntries.isEmpty)
+    }
+}
