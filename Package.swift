@@ -29,7 +29,7 @@ let package = Package(
         .executableTarget(name: "notulad", dependencies: ["NotulaService"]),
         .executableTarget(name: "notula", dependencies: ["DBus"]),
         .executableTarget(name: "notula-bench", dependencies: ["DBus"]),
-        .target(name: "NotulaTestSupport", dependencies: ["DBus"], path: "Tests/NotulaTestSupport"),
+        .target(name: "NotulaTestSupport", dependencies: ["DBus", "Speech"], path: "Tests/NotulaTestSupport"),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "NotulaTestSupport"]),
         .testTarget(name: "RecordingTests", dependencies: ["Recording"]),
         .testTarget(name: "AudioTests", dependencies: ["Audio", "Recording", "NotulaTestSupport"]),

@@ -52,7 +52,7 @@ func members(of interface: String, in xml: String) throws -> [String] {
     return lines.sorted()
 }
 
-@Suite("The recorder's interface matches its contract in dbus/", .serialized)
+@Suite("The service's interfaces match their contracts in dbus/", .serialized)
 struct InterfaceContractTests {
     @Test func introspectionEqualsTheXMLFile() async throws {
         let service = try await ServiceUnderTest.start()
@@ -63,6 +63,15 @@ struct InterfaceContractTests {
         #expect(live == (try members(of: "org.notula.Notula1.Recorder", in: contract)))
         #expect(live.count == 13)
         #expect(live.contains("property Elapsed d read([org.freedesktop.DBus.Property.EmitsChangedSignal=false])"))
+    }
+
+    @Test func theModelsObjectEqualsItsXMLFile() async throws {
+        let service = try await ServiceUnderTest.start()
+        let xml = try await service.call(modelsPath, "org.freedesktop.DBus.Introspectable", "Introspect").argument(0, as: String.self)
+        let contract = try String(contentsOf: packageRoot.appendingPathComponent("dbus/org.notula.Notula1.Models.xml"), encoding: .utf8)
+        let live = try members(of: "org.notula.Notula1.Models", in: xml)
+        #expect(live == (try members(of: "org.notula.Notula1.Models", in: contract)))
+        #expect(live.count == 12)
     }
 
     @Test func busctlShowsTheInterface() async throws {
@@ -83,5 +92,6 @@ struct InterfaceContractTests {
         let service = try await ServiceUnderTest.start()
         let result = try run("busctl", ["--user", "tree", "--list", "org.notula.Notula1"], environment: service.environment)
         #expect(result.output.contains("/org/notula/Notula1/Recorder"), "\(result.output)\(result.errorOutput)")
+        #expect(result.output.contains("/org/notula/Notula1/Models"), "\(result.output)\(result.errorOutput)")
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import NotulaTestSupport
 import Speech
 import Testing
 
@@ -16,7 +17,7 @@ import Testing
         let wav = try await TestAudio.speech(sentence, voice: voice, in: folder)
 
         let ours = try transcribe(wav)
-        let reference = try await ReferenceTranscriber.transcribe(wavFile: wav, model: Engine.modelPath, in: folder)
+        let reference = try await ReferenceTranscriber.transcribe(wavFile: wav, model: Engine.modelPath)
 
         #expect(!ours.text.isEmpty)
         #expect(!ours.words.isEmpty)

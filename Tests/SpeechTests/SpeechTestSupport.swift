@@ -80,55 +80,6 @@ enum Dither {
     }
 }
 
-/// The transcript Vosk's own Python package makes of a file, fed as its test_simple.py does.
-enum ReferenceTranscriber {
-    private static let script = """
-        import ctypes, json, sys, wave
-        from vosk import KaldiRecognizer, Model, SetLogLevel
-        SetLogLevel(-1)
-        model = Model(sys.argv[1])
-        wf = wave.open(sys.argv[2], "rb")
-        ctypes.CDLL(None).srand(1)  # the dither's seed: see Dither
-        rec = KaldiRecognizer(model, 16000)
-        rec.SetWords(True)
-        texts, words = [], []
-        def add(result):
-            utterance = json.loads(result)
-            if utterance.get("text"):
-                texts.append(utterance["text"])
-            words.extend(utterance.get("result", []))
-        while True:
-            data = wf.readframes(4000)
-            if len(data) == 0:
-                break
-            if rec.AcceptWaveform(data):
-                add(rec.Result())
-        add(rec.FinalResult())
-        print(json.dumps({"text": " ".join(texts), "words": words}))
-        """
-
-    private struct Output: Decodable {
-        struct Entry: Decodable {
-            let conf: Double
-            let start: Double
-            let end: Double
-            let word: String
-        }
-        let text: String
-        let words: [Entry]
-    }
-
-    static func transcribe(wavFile: String, model: String, in folder: TemporaryFolder) async throws -> Transcript {
-        let scriptPath = folder.file("reference.py")
-        try script.write(toFile: scriptPath, atomically: true, encoding: .utf8)
-        let json = try output(of: "python3", scriptPath, model, wavFile)
-        let output = try JSONDecoder().decode(Output.self, from: Data(json.utf8))
-        return Transcript(
-            text: output.text,
-            words: output.words.map { Word(start: $0.start, end: $0.end, word: $0.word, confidence: $0.conf) })
-    }
-}
-
 func littleEndian(_ value: UInt32) -> Data {
     withUnsafeBytes(of: value.littleEndian) { Data($0) }
 }
