@@ -105,4 +105,39 @@ struct ModelDownloadFailureTests {
         let evil = try output(of: "find", service.home.deletingLastPathComponent().path, "-maxdepth", "4", "-name", "evil.txt")
         #expect(evil.isEmpty, "nothing written outside: \(evil)")
     }
+
+    @Test func badRequestsGetNamedErrorsThatSayWhy() async throws {
+        let bench = try Workbench()
+        // A model Vosk's tools put elsewhere: it counts as installed, but it is not Notula's to delete.
+        let elsewhere = bench.folder.appendingPathComponent("vosk-model-small-ko-0.22")
+        for file in ["am/final.mdl", "conf/model.conf"] {
+            let path = elsewhere.appendingPathComponent(file)
+            try FileManager.default.createDirectory(at: path.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data("x".utf8).write(to: path)
+        }
+        let unreachable = "http://127.0.0.1:\(try closedLoopbackPort())/model-list.json"
+        let service = try await ServiceUnderTest.start(
+            environment: ["VOSK_MODEL_PATH": bench.folder.path, "NOTULA_MODEL_CATALOG": unreachable])
+
+        func refusal(_ member: MemberName, _ arguments: [Value] = []) async -> BusError? {
+            await #expect(throws: BusError.self) { try await service.models(member, arguments) }
+        }
+        let unknown = await refusal("Install", [.string("xx-YY")])
+        #expect(unknown?.name == .invalidArgs)
+        #expect(unknown?.message.contains("Supported: ko-KR") == true, "\(unknown?.message ?? "")")
+        let notInstalled = await refusal("Remove", [.string("nl-NL")])
+        #expect(notInstalled?.name == .invalidArgs)
+        #expect(notInstalled?.message.contains("Installed: ko-KR") == true, "\(notInstalled?.message ?? "")")
+        let notOurs = await refusal("Remove", [.string("ko-KR")])
+        #expect(notOurs?.name.rawValue == "org.freedesktop.DBus.Error.AccessDenied")
+        #expect(notOurs?.message.contains(elsewhere.path) == true, "\(notOurs?.message ?? "")")
+        #expect(FileManager.default.fileExists(atPath: elsewhere.appendingPathComponent("am").path))
+        let offline = await refusal("Refresh")
+        #expect(offline?.name.rawValue == "org.notula.Notula1.Error.Failed")
+        #expect(offline?.message.contains("Cannot fetch the model catalog") == true, "\(offline?.message ?? "")")
+        #expect(try await service.modelsProperty("SupportedLocales") == .array(element: "s", [.string("ko-KR")]))
+        try await service.models("Install", [.string("ko-KR")])
+        try await service.models("Cancel")
+        #expect(try await service.modelsProperty("DownloadingLocale") == .string(""))
+    }
 }

@@ -99,7 +99,7 @@ public final class ModelInstallation: Sendable {
         }
         let root = topLevel.count == 1 ? unpacking + "/" + topLevel[0] : unpacking
         guard InstalledModels.isModel(atPath: root) else {
-            throw .failed("The archive of \(entry.name) holds no Vosk model (a folder with am/, conf/ and graph/).")
+            throw .failed("The archive of \(entry.name) holds no Vosk model (no folder with am/final.mdl and conf/model.conf).")
         }
         do throws(SpeechError) { try loads(root) } catch {
             throw .failed("The model for \(entry.languageName) was downloaded but does not load: \(error.message)")
