@@ -41,6 +41,7 @@ actor MemoLibrary: Processing {
         do throws(RecordingError) {
             // A recording sent while its model downloads waits for it.
             await models.settled(memo.locale)
+            guard !Task.isCancelled else { throw RecordingError.failed("The recording was discarded.") }
             let transcript = try await transcriber.transcript(of: recording, file: audio.file)
             update(recording) {
                 $0.status = "done"

@@ -106,6 +106,28 @@ struct ModelDownloadFailureTests {
         #expect(evil.isEmpty, "nothing written outside: \(evil)")
     }
 
+    /// Discarding a recording that waits for its model ends the wait: the next recording starts at once.
+    @Test func discardingARecordingWaitingForItsModelLetsTheNextOneStart() async throws {
+        let bench = try Workbench()
+        let shop = try ModelShop([ModelShop.Offer(archive: try bench.randomFile(megabytes: 20), route: { .file($0, rate: 500_000) })])
+        let service = try await ServiceUnderTest.start(environment: ["NOTULA_MODEL_CATALOG": shop.catalogAddress])
+        try await service.models("Refresh")
+        try await service.call(
+            ServiceUnderTest.recorderPath, "org.freedesktop.DBus.Properties", "Set",
+            [.string("org.notula.Notula1.Recorder"), .string("Locale"), .variant(.string("ko-KR"))])
+
+        try await service.recorder("Start")
+        try await service.recorder("Process")
+        #expect(try await service.property("State") == .string("processing"))
+        try await service.recorder("Discard")
+        try await service.recorder("Start")
+
+        #expect(try await service.property("State") == .string("recording"))
+        #expect(try await service.modelsProperty("DownloadingLocale") == .string("ko-KR"), "the model is still downloading")
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: service.recordingsFolder.path).count == 1, "the discarded audio is gone")
+    }
+
     @Test func badRequestsGetNamedErrorsThatSayWhy() async throws {
         let bench = try Workbench()
         // A model Vosk's tools put elsewhere: it counts as installed, but it is not Notula's to delete.

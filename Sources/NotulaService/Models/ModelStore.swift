@@ -18,6 +18,8 @@ actor ModelStore {
     private let loads: @Sendable (String) throws(SpeechError) -> Void
     private var known: Known
     private var installing: Installing?
+    /// Numbers the waits for an installation, so that a cancelled one can be found.
+    private var waiterCount = 0
 
     /// The catalog and the models on disk.
     struct Known: Sendable, Equatable {
@@ -33,7 +35,7 @@ actor ModelStore {
         let installation: ModelInstallation
         var progress = 0.0
         /// Transcriptions waiting for this model.
-        var waiters: [CheckedContinuation<Void, Never>] = []
+        var waiters: [Int: CheckedContinuation<Void, Never>] = [:]
     }
 
     init(
@@ -103,7 +105,7 @@ actor ModelStore {
         if let superseded = installing {
             superseded.installation.cancel()
             // Their model is not coming: they go on, and fail saying so.
-            superseded.waiters.forEach { $0.resume() }
+            superseded.waiters.values.forEach { $0.resume() }
         }
         installing = Installing(locale: locale, installation: installation)
         Log.info("Installing \(entry.name) for \(locale) from \(entry.url.absoluteString)")
@@ -172,9 +174,23 @@ actor ModelStore {
     }
 
     /// Returns when no model of `locale` is being installed: a recording sent before its model was ready waits here.
+    /// A discarded recording stops waiting at once, so that the next one can start.
     func settled(_ locale: String) async {
         guard installing?.locale == locale else { return }
-        await withCheckedContinuation { installing?.waiters.append($0) }
+        waiterCount += 1
+        let waiter = waiterCount
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                guard !Task.isCancelled, installing != nil else { return continuation.resume() }
+                installing?.waiters[waiter] = continuation
+            }
+        } onCancel: {
+            Task { await self.stopWaiting(waiter) }
+        }
+    }
+
+    private func stopWaiting(_ waiter: Int) {
+        installing?.waiters.removeValue(forKey: waiter)?.resume()
     }
 
     // MARK: Installation reports
@@ -202,7 +218,7 @@ actor ModelStore {
         }
         guard current, let ended = installing else { return }
         installing = nil
-        ended.waiters.forEach { $0.resume() }
+        ended.waiters.values.forEach { $0.resume() }
         changed("DownloadingLocale", "DownloadProgress")
     }
 
