@@ -1,0 +1,57 @@
+import Recording
+
+/// The recording in progress, as the live notification shows it: no per-second updates (a
+/// server cannot count up, and some re-alert on every replacement), so the duration is as of
+/// the last transition and the start is a time of day.
+struct LiveRecording: Equatable {
+    var recording: RecordingID?
+    var state: RecordingState
+    var elapsed: Duration
+    var start: ClockTime
+}
+
+extension DesktopNotification {
+    /// The key of the click on the notification itself (not a button).
+    static let defaultAction = "default"
+
+    /// The live notification of `recording`: the buttons that do something in its state, in the
+    /// order toggle, process, discard (GNOME shows three at most), when the server has buttons.
+    static func live(_ recording: LiveRecording, texts: NotificationTexts, capabilities: Set<String>) -> DesktopNotification {
+        let summary =
+            switch recording.state {
+            case .recording: texts.recording
+            case .paused: texts.paused
+            case .idle, .processing: texts.transcribing
+            }
+        let buttons: [NotificationAction] = [
+            NotificationAction(RecordingAction.toggle.rawValue, recording.state == .paused ? texts.resume : texts.pause),
+            NotificationAction(RecordingAction.process.rawValue, texts.send),
+            NotificationAction(RecordingAction.discard.rawValue, texts.discard),
+        ]
+        let allowed = recording.state.allowedActions.map(\.rawValue)
+        return DesktopNotification(
+            summary: summary,
+            body: serverBody(texts.recordedSince(texts.spelled(recording.elapsed), recording.start.description), capabilities),
+            icon: "audio-input-microphone",
+            actions: capabilities.contains("actions") ? buttons.filter { allowed.contains($0.key) } : [],
+            hints: NotificationHints(urgency: .normal, category: "x-notula.recording", resident: true, suppressSound: true),
+            expireTimeout: 0)
+    }
+}
+
+/// A body as the server takes it: escaped where the server reads markup, so that a transcript
+/// holding `<b>` or `&` shows literally (and a `<` does not swallow the rest).
+func serverBody(_ text: String, _ capabilities: Set<String>) -> String {
+    guard capabilities.contains("body-markup") else { return text }
+    var escaped = ""
+    escaped.reserveCapacity(text.utf8.count)
+    for character in text {
+        switch character {
+        case "&": escaped += "&amp;"
+        case "<": escaped += "&lt;"
+        case ">": escaped += "&gt;"
+        default: escaped.append(character)
+        }
+    }
+    return escaped
+}

@@ -1,0 +1,67 @@
+/// Every text a notification shows, in one language. Each language is one table (`english`,
+/// `dutch`), so that a translator finds all of it in one place.
+public struct NotificationTexts: Sendable {
+    /// A unit's singular and plural: "1 minute", "2 minutes".
+    public struct Unit: Sendable {
+        let one: String
+        let many: String
+    }
+
+    // The live notification.
+    let recording: String
+    let paused: String
+    let transcribing: String
+    /// The body: the duration recorded, and the wall-clock time the recording started.
+    let recordedSince: @Sendable (_ duration: String, _ start: String) -> String
+    let pause: String
+    let resume: String
+    let send: String
+    let discard: String
+    let hours: Unit
+    let minutes: Unit
+    let seconds: Unit
+
+    // Banners.
+    let downloadStarted: @Sendable (_ locale: String) -> String
+    let downloadCancelled: @Sendable (_ locale: String) -> String
+    let downloadFailed: @Sendable (_ locale: String) -> String
+    /// The next step after a cancelled or failed download.
+    let downloadAgain: @Sendable (_ locale: String) -> String
+    let transcribed: String
+    /// The click on a result: it opens the memo's text.
+    let open: String
+    let noSpeech: String
+
+    // Failures: a summary, and the next step the body ends with.
+    let noMicrophone: String
+    let noMicrophoneNextStep: String
+    let notAllowed: String
+    let notAllowedNextStep: String
+    let noModel: @Sendable (_ locale: String) -> String
+    let installModel: @Sendable (_ locale: String) -> String
+    let noEngine: String
+    let noEngineNextStep: String
+    let recordingFailed: String
+
+    /// A duration spelled for reading: "2 minutes 14 seconds", whole seconds, zero parts left out.
+    public func spelled(_ duration: Duration) -> String {
+        let total = max(0, duration.components.seconds)
+        let parts = [(total / 3600, hours), (total / 60 % 60, minutes), (total % 60, seconds)].filter { $0.0 > 0 }
+        guard !parts.isEmpty else { return "0 \(seconds.many)" }
+        return parts.map { count, unit in "\(count) \(count == 1 ? unit.one : unit.many)" }.joined(separator: " ")
+    }
+
+    /// The table for the user's language: the first of `LANGUAGE` (a list), `LC_ALL`, `LC_MESSAGES` and `LANG` that is set, as
+    /// gettext reads them; English when that language has no table.
+    public static func forEnvironment(_ environment: [String: String]) -> NotificationTexts {
+        let languages =
+            ["LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"].lazy.compactMap { environment[$0] }.first { !$0.isEmpty }?.split(separator: ":")
+            ?? []
+        for language in languages {
+            let code = language.prefix { $0.isLetter }.lowercased()
+            if code == "nl" { return .dutch }
+            if code == "en" { return .english }
+        }
+        return .english
+    }
+}

@@ -1,0 +1,227 @@
+import DBus
+import Recording
+
+/// Reports the recording flow and the model downloads as desktop notifications, and sends the
+/// live notification's buttons back into the recorder.
+///
+/// Runs on the executor of `isolation` (the bus's, which the recorder shares), so that a
+/// transition reports to it synchronously. The server is called from a chain of its own, one
+/// call after the other in the order reported: a slow, failing or missing server never fails or
+/// delays a transition — notifications are an extra surface, never a required one.
+public actor Notifier {
+    /// What the notifications send back.
+    public struct Controls: Sendable {
+        /// Runs the recorder transition of that name: the function its bus method runs.
+        let perform: @Sendable (RecordingAction) -> Void
+        /// Opens the memo of a recording: the click on its result.
+        let open: @Sendable (RecordingID) -> Void
+
+        public init(perform: @escaping @Sendable (RecordingAction) -> Void, open: @escaping @Sendable (RecordingID) -> Void) {
+            self.perform = perform
+            self.open = open
+        }
+    }
+
+    private enum Job: Sendable {
+        /// A server took the name: ask what it can do, and show it the live notification.
+        case serverAppeared
+        /// Bring the live notification in line with the recording, as of now.
+        case syncLive
+        /// A banner, made for the server's capabilities as of its turn.
+        case banner(@Sendable (Set<String>) -> DesktopNotification?, opens: RecordingID?)
+        case settle(CheckedContinuation<Void, Never>)
+    }
+
+    private let isolation: any Actor
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { isolation.unownedExecutor }
+    private let server: any NotificationServer
+    private let texts: NotificationTexts
+    private let clock: @Sendable () -> ClockTime
+    private let log: @Sendable (String) -> Void
+    private let jobs: AsyncStream<Job>.Continuation
+    private var controls: Controls?
+
+    /// The server's capabilities; nil while there is no server.
+    private var capabilities: Set<String>?
+    /// Counts servers, so that an id a server gave is not kept once another took its place.
+    private var serverGeneration = 0
+    private var reportedFailure = false
+    /// The recording the live notification shows; nil when idle.
+    private var live: LiveRecording?
+    private var liveID: UInt32?
+    private var shownLive: DesktopNotification?
+    private var liveSyncQueued = false
+    /// Results on screen, by id: what their click opens.
+    private var results: [UInt32: RecordingID] = [:]
+
+    /// - Parameters:
+    ///   - clock: the time of day a recording starts at.
+    ///   - log: one line a person reads (a missing server, a failing one).
+    public init(
+        isolation: any Actor, server: any NotificationServer, texts: NotificationTexts,
+        clock: @escaping @Sendable () -> ClockTime = ClockTime.now,
+        log: @escaping @Sendable (String) -> Void
+    ) {
+        self.isolation = isolation
+        self.server = server
+        self.texts = texts
+        self.clock = clock
+        self.log = log
+        let (stream, continuation) = AsyncStream.makeStream(of: Job.self)
+        jobs = continuation
+        Task { await self.run(stream) }
+    }
+
+    /// Follows the server (its signals and its owner) and posts from now on.
+    public func start(_ controls: Controls) async {
+        self.controls = controls
+        do throws(BusError) {
+            let events = try await server.events()
+            Task { for await event in events { self.handle(event) } }
+        } catch {
+            log("Cannot follow the notification server: \(error.message)")
+        }
+        jobs.yield(.serverAppeared)
+    }
+
+    /// Returns when everything reported so far has been sent to the server.
+    public func settle() async {
+        await withCheckedContinuation { jobs.yield(.settle($0)) }
+    }
+
+    // MARK: Reports
+
+    /// The recorder's state changed: the live notification follows at once, posted at the start, closed at the end.
+    public func recordingChanged(_ snapshot: RecorderSnapshot) {
+        if snapshot.state == .idle {
+            live = nil
+        } else {
+            let start = live.flatMap { $0.recording == snapshot.recording ? $0.start : nil } ?? clock()
+            live = LiveRecording(recording: snapshot.recording, state: snapshot.state, elapsed: snapshot.elapsed, start: start)
+        }
+        guard !liveSyncQueued else { return }
+        liveSyncQueued = true
+        jobs.yield(.syncLive)
+    }
+
+    /// A recording became a memo with `text`.
+    public func transcribed(_ recording: RecordingID, text: String) {
+        let texts = self.texts
+        jobs.yield(.banner({ .transcribed(text, texts: texts, capabilities: $0) }, opens: recording))
+    }
+
+    /// A failure no caller is waiting for; `locale` is the one recordings are transcribed in, for the next step.
+    public func failed(_ error: RecordingError, locale: String) {
+        let texts = self.texts
+        jobs.yield(.banner({ .failure(error, locale: locale, texts: texts, capabilities: $0) }, opens: nil))
+    }
+
+    public func downloadChanged(_ event: DownloadEvent) {
+        let texts = self.texts
+        jobs.yield(.banner({ .download(event, texts: texts, capabilities: $0) }, opens: nil))
+    }
+
+    // MARK: What the server says
+
+    public func handle(_ event: NotificationServerEvent) {
+        switch event {
+        case .appeared:
+            forgetServer()
+            jobs.yield(.serverAppeared)
+        case .vanished:
+            if capabilities != nil { log("The notification server left the session bus: nothing is posted until one returns") }
+            forgetServer()
+        case .actionInvoked(let id, let key):
+            // KDE sends every client's actions to everyone: only our own ids count.
+            if id == liveID, let action = RecordingAction(rawValue: key), [.toggle, .process, .discard].contains(action) {
+                controls?.perform(action)
+            } else if key == DesktopNotification.defaultAction, let recording = results[id] {
+                controls?.open(recording)
+            }
+        case .closed(let id, _):
+            // Closed by the user (or expired): the recording goes on, and the next transition posts it again.
+            if id == liveID {
+                liveID = nil
+                shownLive = nil
+            }
+            results[id] = nil
+        }
+    }
+
+    private func forgetServer() {
+        serverGeneration += 1
+        capabilities = nil
+        liveID = nil
+        shownLive = nil
+        results = [:]
+    }
+
+    // MARK: The chain of calls
+
+    private func run(_ queued: AsyncStream<Job>) async {
+        for await job in queued {
+            switch job {
+            case .serverAppeared: await meetServer()
+            case .syncLive: await syncLive()
+            case .banner(let make, let opens): await post(make, opens: opens)
+            case .settle(let waiter): waiter.resume()
+            }
+        }
+    }
+
+    private func meetServer() async {
+        let generation = serverGeneration
+        do throws(BusError) {
+            let found = try await server.capabilities()
+            guard generation == serverGeneration else { return }
+            capabilities = found
+            reportedFailure = false
+            log("Notifications go to the notification server (capabilities: \(found.sorted().joined(separator: ", ")))")
+        } catch {
+            log("No notification server on the session bus (\(error.message)): nothing is posted until one appears")
+            return
+        }
+        await syncLive()
+    }
+
+    private func syncLive() async {
+        liveSyncQueued = false
+        guard let capabilities else { return }
+        let generation = serverGeneration
+        guard let live else {
+            guard let id = liveID else { return }
+            liveID = nil
+            shownLive = nil
+            do throws(BusError) { try await server.close(id) } catch { failedToPost(error) }
+            return
+        }
+        let wanted = DesktopNotification.live(live, texts: texts, capabilities: capabilities)
+        guard wanted != shownLive || liveID == nil else { return }
+        do throws(BusError) {
+            let id = try await server.notify(wanted, replacing: liveID ?? 0)
+            guard generation == serverGeneration else { return }
+            liveID = id
+            shownLive = wanted
+        } catch {
+            failedToPost(error)
+        }
+    }
+
+    private func post(_ make: @Sendable (Set<String>) -> DesktopNotification?, opens recording: RecordingID?) async {
+        guard let capabilities, let notification = make(capabilities) else { return }
+        let generation = serverGeneration
+        do throws(BusError) {
+            let id = try await server.notify(notification, replacing: 0)
+            if let recording, generation == serverGeneration, !notification.actions.isEmpty { results[id] = recording }
+        } catch {
+            failedToPost(error)
+        }
+    }
+
+    /// One line per server: a server that fails every call must not fill the journal.
+    private func failedToPost(_ error: BusError) {
+        guard !reportedFailure else { return }
+        reportedFailure = true
+        log("The notification server failed a call (\(error.message)); notifications may be missing")
+    }
+}
