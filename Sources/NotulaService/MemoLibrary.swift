@@ -66,6 +66,9 @@ actor MemoLibrary: Processing {
         }
     }
 
+    /// The memo's text once transcribed, for the user's own eyes (the result notification, the viewer).
+    func text(of recording: RecordingID) -> String? { memos[recording]?.transcript?.text }
+
     private func update(_ recording: RecordingID, _ change: (inout Memo) -> Void) {
         guard memos[recording] != nil else { return }
         change(&memos[recording]!)

@@ -12,6 +12,8 @@ public struct Paths: Sendable {
     public var recordings: String { data + "/recordings" }
     public var settingsFile: String { config + "/settings.json" }
     public var models: String { data + "/models" }
+    /// The texts of memos the user opened from a notification.
+    public var transcripts: String { data + "/transcripts" }
     public var downloads: String { cache + "/downloads" }
     public var catalogCache: String { cache + "/model-list.json" }
 

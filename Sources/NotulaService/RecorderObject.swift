@@ -49,7 +49,8 @@ enum RecorderObject {
         }
     }
 
-    private static func perform(_ action: RecordingAction, on recorder: isolated Recorder) throws(RecordingError) -> MethodReply {
+    /// The transition of `action`: what its bus method runs, and a notification's button too.
+    static func perform(_ action: RecordingAction, on recorder: isolated Recorder) throws(RecordingError) -> MethodReply {
         switch action {
         case .toggle: return reply(after: try recorder.toggle())
         case .start: return reply(after: try recorder.start())

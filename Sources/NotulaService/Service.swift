@@ -2,6 +2,7 @@ import Audio
 import DBus
 import Dispatch
 import FoundationEssentials
+import Notifying
 import Recording
 import Speech
 
@@ -36,15 +37,21 @@ public enum Service {
         let locale = LocaleChoice(
             initial: settings.locale ?? PreferredLocale.fromEnvironment(environment, supported: known.supportedLocales),
             settingsFile: paths.settingsFile)
+        let notifier = Notifier(
+            isolation: bus, server: BusNotificationServer(bus: bus), texts: .forEnvironment(environment), log: { Log.info($0) })
         let transcriber = Transcriber(engine: engine, idleRelease: settings.modelIdleRelease, currentLocale: { locale.current })
         let models = ModelStore(
-            bus: bus, places: places, known: known, catalogSource: catalogSource, transcriber: transcriber,
+            bus: bus, places: places, known: known, catalogSource: catalogSource, transcriber: transcriber, notifier: notifier,
             loads: { path throws(SpeechError) in try checkLoads(path, libraryCandidates) })
         let capture = PulseCapture(recordingsDirectory: paths.recordings, source: source, isolation: bus, listener: transcriber)
+        let memos = MemoLibrary(bus: bus, transcriber: transcriber, models: models)
         let recorder = Recorder(
-            isolation: bus, clock: MonotonicSystemClock(), capture: capture,
-            processing: MemoLibrary(bus: bus, transcriber: transcriber, models: models),
-            reporter: RecorderSignals(bus: bus), makeRecordingID: newRecordingID)
+            isolation: bus, clock: MonotonicSystemClock(), capture: capture, processing: memos,
+            reporter: Reporters(surfaces: [
+                RecorderSignals(bus: bus), NotificationReporter(notifier: notifier, memos: memos, locale: locale),
+            ]),
+            makeRecordingID: newRecordingID)
+        await notifier.start(controls(recorder, viewer: MemoViewer(folder: paths.transcripts, memos: memos)))
         await bus.export(
             NotulaBus.recorderPath, interfaces: [RecorderObject.interface(recorder, locale: locale, models: models, bus: bus)])
         await bus.export(NotulaBus.modelsPath, interfaces: [ModelsObject.interface(models)])
@@ -86,6 +93,7 @@ public enum Service {
         signalSources.forEach { $0.cancel() }
         Log.info(reason.description)
         await finishRecording(recorder)
+        await notifier.settle()
         return reason.exitStatus
     }
 
@@ -116,6 +124,20 @@ public enum Service {
             Log.info("Kept the recording in progress")
         }
         await recorder.settle()
+    }
+
+    /// What the notifications' buttons and clicks do: the live notification's buttons run the
+    /// transitions of the bus methods of the same names, on the executor they share.
+    private static func controls(_ recorder: Recorder, viewer: MemoViewer) -> Notifier.Controls {
+        Notifier.Controls(
+            perform: { action in
+                recorder.assumeIsolated { recorder in
+                    do throws(RecordingError) { _ = try RecorderObject.perform(action, on: recorder) } catch {
+                        Log.info("The notification's \(action.methodName) button: \(error.message)")
+                    }
+                }
+            },
+            open: viewer.open)
     }
 
     private static func ownerDescription(on bus: Bus) async -> String {

@@ -2,14 +2,35 @@ import DBus
 import Foundation
 
 /// A throwaway dbus-daemon for one test: its own address, gone when the value is.
+///
+/// It starts no service by D-Bus activation: the machine's session services (dunst, say, as
+/// `org.freedesktop.Notifications`) would otherwise be started by a test's first call to them.
 public final class PrivateBus {
     public let address: String
     private let daemon: Process
+    private let configuration: URL
+
+    /// A session bus's configuration without `<standard_session_servicedirs/>`.
+    private static let sessionWithoutActivation = """
+        <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+         "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+        <busconfig>
+          <type>session</type>
+          <listen>unix:tmpdir=/tmp</listen>
+          <policy context="default">
+            <allow send_destination="*" eavesdrop="true"/>
+            <allow eavesdrop="true"/>
+            <allow own="*"/>
+          </policy>
+        </busconfig>
+        """
 
     public init() throws {
+        configuration = FileManager.default.temporaryDirectory.appendingPathComponent("notula-bus-\(UUID().uuidString).conf")
+        try Data(Self.sessionWithoutActivation.utf8).write(to: configuration)
         daemon = Process()
         daemon.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-daemon")
-        daemon.arguments = ["--session", "--nofork", "--print-address=1", "--address=unix:tmpdir=/tmp"]
+        daemon.arguments = ["--config-file=\(configuration.path)", "--nofork", "--print-address=1"]
         let output = Pipe()
         daemon.standardOutput = output
         try daemon.run()
@@ -20,6 +41,7 @@ public final class PrivateBus {
         // SIGKILL: a child of the test runner may inherit a mask that blocks SIGTERM.
         kill(daemon.processIdentifier, SIGKILL)
         daemon.waitUntilExit()
+        try? FileManager.default.removeItem(at: configuration)
     }
 
     /// A new connection to this bus.

@@ -31,11 +31,12 @@ public final class ServiceUnderTest {
     ///   - environment: variables added to the service's environment.
     ///   - executable: another `notulad` than the one built (a copy elsewhere, say).
     ///   - settings: fields of settings.json, as JSON members (`"modelIdleSeconds": 1`).
+    ///   - bus: a bus made beforehand, with peers already on it (a notification server); a new one otherwise.
     public static func start(
         _ source: Source = .ownSink, extraArguments: [String] = [], environment: [String: String] = [:], executable: URL? = nil,
-        settings: [String] = []
+        settings: [String] = [], on bus: PrivateBus? = nil
     ) async throws -> ServiceUnderTest {
-        let daemon = try PrivateBus()
+        let daemon = try bus ?? PrivateBus()
         let client = try await daemon.connect()
         let launch = Launch(executable: executable ?? binaryDirectory.appendingPathComponent("notulad"), environment: environment)
         let sink: NullSink?

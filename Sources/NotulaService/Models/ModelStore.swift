@@ -1,6 +1,7 @@
 import DBus
 import FoundationEssentials
 import Glibc
+import Notifying
 import Speech
 
 /// The speech models: Vosk's catalog, the models on this machine, and the one installation in flight.
@@ -14,6 +15,8 @@ actor ModelStore {
     private let places: ModelPlaces
     private let catalogSource: CatalogSource
     private let transcriber: Transcriber
+    /// Shows downloads starting and ending unfinished as banners.
+    private let notifier: Notifier
     /// Checks that an unpacked model loads before it is installed.
     private let loads: @Sendable (String) throws(SpeechError) -> Void
     private var known: Known
@@ -39,9 +42,10 @@ actor ModelStore {
     }
 
     init(
-        bus: Bus, places: ModelPlaces, known: Known, catalogSource: CatalogSource, transcriber: Transcriber,
+        bus: Bus, places: ModelPlaces, known: Known, catalogSource: CatalogSource, transcriber: Transcriber, notifier: Notifier,
         loads: @escaping @Sendable (String) throws(SpeechError) -> Void
     ) {
+        self.notifier = notifier
         self.bus = bus
         self.places = places
         self.known = known
@@ -110,6 +114,7 @@ actor ModelStore {
         installing = Installing(locale: locale, installation: installation)
         Log.info("Installing \(entry.name) for \(locale) from \(entry.url.absoluteString)")
         emit("DownloadStarted", [.string(locale), .string(entry.name), .uint64(UInt64(max(0, entry.size)))])
+        banner(.started(locale: locale, name: entry.name, bytes: UInt64(max(0, entry.size))))
         changed("DownloadingLocale", "DownloadProgress")
         let throttle = ProgressThrottle()
         let total = Double(max(1, entry.size))
@@ -212,9 +217,11 @@ actor ModelStore {
         case .failure(.cancelled):
             Log.info("Cancelled the installation of the \(locale) model")
             emit("DownloadCancelled", [.string(locale)])
+            banner(.cancelled(locale: locale))
         case .failure(let error):
             Log.warning("Installing the \(locale) model failed: \(error.message)")
             emit("DownloadFailed", [.string(locale), .string(error.message)])
+            banner(.failed(locale: locale, reason: error.message))
         }
         guard current, let ended = installing else { return }
         installing = nil
@@ -236,6 +243,10 @@ actor ModelStore {
         bus.assumeIsolated {
             try? $0.emit(path: NotulaBus.modelsPath, interface: NotulaBus.modelsInterface, member: member, arguments: arguments)
         }
+    }
+
+    private func banner(_ event: DownloadEvent) {
+        notifier.assumeIsolated { $0.downloadChanged(event) }
     }
 
     private func changed(_ names: MemberName...) { changed(names) }

@@ -1,0 +1,44 @@
+import Dispatch
+import FoundationEssentials
+import Recording
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Opens a memo's text in the user's own application for text files: the click on a result
+/// notification. The text is written only then, into Notula's data folder (`transcripts/`, 0700;
+/// the file 0600, as private as the recording), and handed to `xdg-open`, which picks the
+/// user's default application; nothing is written for results nobody opens.
+struct MemoViewer: Sendable {
+    let folder: String
+    let memos: MemoLibrary
+
+    /// Runs on the bus's executor, which the memo library shares.
+    func open(_ recording: RecordingID) {
+        guard let text = memos.assumeIsolated({ $0.text(of: recording) }) else {
+            return Log.warning("Memo \(recording) has no text to open")
+        }
+        let file = folder + "/" + recording.rawValue + ".txt"
+        let manager = FileManager.default
+        guard
+            (try? manager.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700]))
+                != nil,
+            manager.createFile(atPath: file, contents: Data(text.utf8), attributes: [.posixPermissions: 0o600])
+        else { return Log.warning("Cannot write \(file) to open memo \(recording)") }
+        launch(["xdg-open", file])
+    }
+
+    /// Starts `arguments` found on PATH, without waiting for it, and reaps it when it ends.
+    private func launch(_ arguments: [String]) {
+        let argv = arguments.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var child = pid_t()
+        let status = posix_spawnp(&child, arguments[0], nil, nil, argv, environ)
+        guard status == 0 else {
+            return Log.warning("Cannot start \(arguments[0]): \(String(cString: strerror(status)))")
+        }
+        let started = child
+        DispatchQueue.global().async { _ = waitpid(started, nil, 0) }
+    }
+}

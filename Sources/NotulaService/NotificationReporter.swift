@@ -1,0 +1,27 @@
+import Notifying
+import Recording
+
+/// Reports the flow as desktop notifications. The notifier shares the bus's executor, which is
+/// the recorder's: each report reaches it synchronously and returns at once, the server being
+/// called from the notifier's own chain.
+struct NotificationReporter: Reporting {
+    let notifier: Notifier
+    let memos: MemoLibrary
+    let locale: LocaleChoice
+
+    func stateChanged(_ snapshot: RecorderSnapshot) {
+        notifier.assumeIsolated { $0.recordingChanged(snapshot) }
+    }
+
+    /// The text goes to the user's own notification server, on their screen; never into a signal,
+    /// which every listener on the session bus receives.
+    func processed(_ recording: RecordingID) {
+        let text = memos.assumeIsolated { $0.text(of: recording) } ?? ""
+        notifier.assumeIsolated { $0.transcribed(recording, text: text) }
+    }
+
+    func failed(_ error: RecordingError) {
+        let locale = locale.current
+        notifier.assumeIsolated { $0.failed(error, locale: locale) }
+    }
+}

@@ -1,0 +1,11 @@
+import Recording
+
+/// Every surface that reports the flow, told in the order listed: the bus signals first, so that
+/// a notification never shows a state the recorder object does not have yet.
+struct Reporters: Reporting {
+    let surfaces: [any Reporting]
+
+    func stateChanged(_ snapshot: RecorderSnapshot) { surfaces.forEach { $0.stateChanged(snapshot) } }
+    func processed(_ recording: RecordingID) { surfaces.forEach { $0.processed(recording) } }
+    func failed(_ error: RecordingError) { surfaces.forEach { $0.failed(error) } }
+}

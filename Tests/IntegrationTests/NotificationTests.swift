@@ -1,0 +1,122 @@
+import DBus
+import Foundation
+import NotulaTestSupport
+import Testing
+
+/// The states the recorder reports in `PropertiesChanged`, up to and including `last`.
+private func states(until last: String, in events: inout AsyncStream<Message>.Iterator) async throws -> [String] {
+    var seen: [String] = []
+    while seen.last != last, let message = await events.next() {
+        if let changed = try? message.argument(1, as: [String: Variant].self), let state = changed["State"] {
+            seen.append(try state.get(String.self))
+        }
+    }
+    return seen
+}
+
+@Suite("Desktop notifications through python3-dbusmock's notification server", .serialized)
+struct NotificationTests {
+    @Test func theLiveNotificationCarriesItsButtonsHintsAndReplacesID() async throws {
+        let bus = try PrivateBus()
+        let server = try await NotificationDaemonMock(on: bus)
+        let service = try await ServiceUnderTest.start(on: bus)
+
+        try await service.recorder("Toggle")
+        let started = try #require(await server.nextNotification())
+        #expect(started.replacesID == 0)
+        #expect(started.summary == "Recording")
+        #expect(started.body.hasPrefix("0 seconds recorded, started at "), "\(started.body)")
+        #expect(started.actions == ["toggle", "Pause", "process", "Send", "discard", "Discard"])
+        #expect(started.hints["resident"] == .boolean(true))
+        #expect(started.hints["desktop-entry"] == .string("org.notula.Notula"))
+        #expect(started.hints["category"] == .string("x-notula.recording"))
+        #expect(started.hints["urgency"] == .byte(1))
+        #expect(started.hints["suppress-sound"] == .boolean(true))
+        #expect(started.expireTimeout == 0)
+
+        try await service.recorder("Toggle")
+        let paused = try #require(await server.nextNotification())
+        #expect(paused.replacesID == 1, "replaced in place")
+        #expect(paused.summary == "Paused")
+        #expect(paused.actions == ["toggle", "Resume", "process", "Send", "discard", "Discard"])
+
+        try await service.recorder("Discard")
+        // The template declares CloseNotification(i), not the spec's (u): it records the id as an int32.
+        #expect(await server.next("CloseNotification") == [.int32(1)])
+    }
+
+    @Test func aButtonMovesStateAsTheBusMethodDoesAndAForeignIdChangesNothing() async throws {
+        let bus = try PrivateBus()
+        let server = try await NotificationDaemonMock(on: bus)
+        let service = try await ServiceUnderTest.start(on: bus)
+        var events = try await service.recorderSignals().makeAsyncIterator()
+
+        try await service.recorder("Toggle")
+        #expect(try #require(await server.nextNotification()).replacesID == 0)
+        let id: UInt32 = 1  // the mock numbers its notifications from 1
+        #expect(try await states(until: "recording", in: &events) == ["recording"])
+
+        try await server.invoke("toggle", on: id)
+        #expect(try await states(until: "paused", in: &events) == ["paused"])
+        #expect(try await service.property("State") == .string("paused"))
+        #expect(try #require(await server.nextNotification()).summary == "Paused")
+
+        // Signals from one sender arrive in order: had the foreign discard done anything, idle would come first.
+        try await server.invoke("discard", on: id + 41)
+        try await server.invoke("toggle", on: id)
+        #expect(try await states(until: "recording", in: &events) == ["recording"])
+
+        try await server.invoke("process", on: id)
+        #expect(try await states(until: "idle", in: &events) == ["processing", "idle"])
+        #expect(await server.next("CloseNotification") == [.int32(Int32(id))])
+    }
+
+    @Test func aServerWithoutActionsGetsNoButtons() async throws {
+        let bus = try PrivateBus()
+        let server = try await NotificationDaemonMock(on: bus, capabilities: ["body"])
+        let service = try await ServiceUnderTest.start(on: bus)
+        try await service.recorder("Toggle")
+        let live = try #require(await server.nextNotification())
+        #expect(live.summary == "Recording")
+        #expect(live.actions.isEmpty)
+        try await service.recorder("Toggle")
+        #expect(try #require(await server.nextNotification()).actions.isEmpty)
+        #expect(try await service.property("State") == .string("paused"), "the bus object stays the control")
+    }
+
+    @Test func withoutAServerEverythingElseWorksAndOneLineSaysSo() async throws {
+        let service = try await ServiceUnderTest.start()
+        try await service.waitForLog("No notification server on the session bus")
+        try await service.recorder("Toggle")
+        try await service.recorder("Toggle")
+        #expect(try await service.property("State") == .string("paused"))
+        try await service.recorder("Discard")
+        #expect(try await service.property("State") == .string("idle"))
+        #expect(service.log.components(separatedBy: "notification server").count - 1 == 1, "\(service.log)")
+    }
+
+    @Test func aServerThatRestartsGetsTheLiveNotificationAgain() async throws {
+        let bus = try PrivateBus()
+        let first = try await NotificationDaemonMock(on: bus)
+        let service = try await ServiceUnderTest.start(on: bus)
+        try await service.recorder("Toggle")
+        #expect(try #require(await first.nextNotification()).replacesID == 0)
+
+        first.stop()
+        try await service.waitForLog("The notification server left the session bus")
+        try await service.recorder("Toggle")
+        #expect(try await service.property("State") == .string("paused"))
+
+        let second = try await NotificationDaemonMock(on: bus)
+        let again = try #require(await second.nextNotification())
+        #expect(again.replacesID == 0, "the first server's id means nothing to the second")
+        #expect(again.summary == "Paused")
+
+        // The user dismisses it: the recording goes on, and the next transition brings it back.
+        try await second.dismiss(1)
+        try await service.recorder("Toggle")
+        let back = try #require(await second.nextNotification())
+        #expect(back.summary == "Recording")
+        try await service.recorder("Discard")
+    }
+}
