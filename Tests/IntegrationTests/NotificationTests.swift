@@ -120,3 +120,30 @@ struct NotificationTests {
         try await service.recorder("Discard")
     }
 }
+
+@Suite("Desktop notifications on a real server: dunst under Xvfb", .serialized)
+struct DunstNotificationTests {
+    @Test func theLiveNotificationIsDrawnDismissedIntoTheHistoryAndBack() async throws {
+        let bus = try PrivateBus()
+        let dunst = try await DunstUnderXvfb(on: bus)
+        let service = try await ServiceUnderTest.start(on: bus)
+        try await service.recorder("Toggle")
+        try await dunst.waitUntilDisplayed(1)
+        let shot = packageRoot.appendingPathComponent(".build/test-artefacts/live-notification.png")
+        try dunst.screenshot(to: shot)
+        print("The live notification on dunst: \(shot.path)")
+        #expect(((try FileManager.default.attributesOfItem(atPath: shot.path))[.size] as? Int ?? 0) > 1000)
+
+        // The user closes it (reason 2): the recording goes on, and the next transition brings it back.
+        try dunst.dunstctl("close")
+        try await dunst.waitUntilDisplayed(0)
+        let history = try dunst.history()
+        #expect(history.first?.appName == "Notula", "\(history)")
+        #expect(history.first?.summary == "Recording", "\(history)")
+        #expect(try await service.property("State") == .string("recording"))
+        try await service.recorder("Toggle")
+        try await dunst.waitUntilDisplayed(1)
+        try await service.recorder("Discard")
+        try await dunst.waitUntilDisplayed(0)
+    }
+}

@@ -20,17 +20,13 @@ public final class NotificationDaemonMock {
         // Subscribed before the mock exists: the service may call it the moment it owns the name.
         let called = try await client.signals(matching: MatchRule(path: Self.path, interface: Self.mockInterface, member: "MethodCalled"))
         calls = called.makeAsyncIterator()
-        let owners = try await client.signals(
-            matching: MatchRule(
-                sender: "org.freedesktop.DBus", interface: "org.freedesktop.DBus", member: "NameOwnerChanged", arg0: Self.name.rawValue))
         process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
         let parameters = #"{"capabilities": "\#(capabilities.joined(separator: " "))"}"#
         process.arguments = ["-m", "dbusmock", "--template", "notification_daemon", "--parameters", parameters]
         process.environment = bus.environment
         process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        for await message in owners where (try? message.argument(2, as: String.self))?.isEmpty == false { return }
+        try await launch(process, owning: Self.name, on: bus)
     }
 
     deinit {
@@ -39,12 +35,7 @@ public final class NotificationDaemonMock {
     }
 
     /// Kills the server as a crash would: its name is released, its notifications gone.
-    public func stop() {
-        guard process.isRunning else { return }
-        // SIGKILL: a child of the test runner may inherit a mask that blocks SIGTERM.
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
-    }
+    public func stop() { kill(process) }
 
     /// The arguments of the next call of `method` the server receives, skipping other methods; nil when the mock is gone.
     public func next(_ method: String) async -> [Value]? {

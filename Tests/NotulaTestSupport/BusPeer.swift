@@ -1,0 +1,36 @@
+import DBus
+import Foundation
+
+/// Starts `process`, a peer that takes `name` on `bus`, and returns once it owns it.
+/// - Throws: `PeerExited` when it exits first.
+func launch(_ process: Process, owning name: BusName, on bus: PrivateBus) async throws {
+    let client = try await bus.connect()
+    defer { Task { await client.close() } }
+    let owners = try await client.signals(
+        matching: MatchRule(
+            sender: "org.freedesktop.DBus", interface: "org.freedesktop.DBus", member: "NameOwnerChanged", arg0: name.rawValue))
+    let (events, sink) = AsyncStream.makeStream(of: Bool.self)
+    process.terminationHandler = { _ in sink.yield(false) }
+    let forward = Task {
+        for await message in owners where (try? message.argument(2, as: String.self))?.isEmpty == false { sink.yield(true) }
+    }
+    defer { forward.cancel() }
+    try process.run()
+    for await owned in events {
+        if owned { return }
+        throw PeerExited(command: process.executableURL?.path ?? "", status: process.terminationStatus)
+    }
+}
+
+public struct PeerExited: Error, CustomStringConvertible {
+    public let command: String
+    public let status: Int32
+    public var description: String { "\(command) exited with status \(status) before owning its name" }
+}
+
+/// Ends a child the test started: SIGKILL, as a child of the test runner may inherit a mask that blocks SIGTERM.
+func kill(_ process: Process) {
+    guard process.isRunning else { return }
+    kill(process.processIdentifier, SIGKILL)
+    process.waitUntilExit()
+}
