@@ -118,18 +118,7 @@ public final class ServiceUnderTest {
     }
 
     private func waitUntilReady() async throws {
-        let owners = try await client.signals(
-            matching: MatchRule(
-                sender: "org.freedesktop.DBus", interface: "org.freedesktop.DBus", member: "NameOwnerChanged", arg0: Self.name.rawValue))
-        let (events, sink) = AsyncStream.makeStream(of: Bool.self)
-        process.terminationHandler = { _ in sink.yield(false) }
-        let forward = Task {
-            for await message in owners where (try? message.argument(2, as: String.self))?.isEmpty == false { sink.yield(true) }
-        }
-        defer { forward.cancel() }
-        try process.run()
-        for await ready in events {
-            if ready { return }
+        do { try await launch(process, owning: Self.name, on: daemon) } catch is PeerExited {
             throw ServiceExited(status: process.terminationStatus, log: log)
         }
     }
