@@ -10,24 +10,17 @@ public final class PrivateBus {
     private let daemon: Process
     private let configuration: URL
 
-    /// A session bus's configuration without `<standard_session_servicedirs/>`.
-    private static let sessionWithoutActivation = """
-        <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
-         "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-        <busconfig>
-          <type>session</type>
-          <listen>unix:tmpdir=/tmp</listen>
-          <policy context="default">
-            <allow send_destination="*" eavesdrop="true"/>
-            <allow eavesdrop="true"/>
-            <allow own="*"/>
-          </policy>
-        </busconfig>
-        """
+    /// The session bus's own configuration (its limits, its policy), without
+    /// `<standard_session_servicedirs />`; its relative include made absolute, as the copy lives elsewhere.
+    private static func sessionWithoutActivation() throws -> String {
+        try String(contentsOfFile: "/usr/share/dbus-1/session.conf", encoding: .utf8)
+            .replacingOccurrences(of: "<standard_session_servicedirs />", with: "")
+            .replacingOccurrences(of: "<includedir>session.d</includedir>", with: "<includedir>/usr/share/dbus-1/session.d</includedir>")
+    }
 
     public init() throws {
         configuration = FileManager.default.temporaryDirectory.appendingPathComponent("notula-bus-\(UUID().uuidString).conf")
-        try Data(Self.sessionWithoutActivation.utf8).write(to: configuration)
+        try Data(try Self.sessionWithoutActivation().utf8).write(to: configuration)
         daemon = Process()
         daemon.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-daemon")
         daemon.arguments = ["--config-file=\(configuration.path)", "--nofork", "--print-address=1"]
