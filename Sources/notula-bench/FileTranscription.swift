@@ -1,4 +1,5 @@
 import Foundation
+import NotulaTestSupport
 import Speech
 
 /// One file decoded whole by ours (`SpeechModel.transcribe(wavFile:)`, in this process) and by Vosk's Python
@@ -8,11 +9,11 @@ enum FileTranscription {
 
     /// Each round loads the model anew on both sides and decodes the file once on each, who goes first
     /// alternating, so that neither always meets the machine as the other left it.
-    static func run(_ file: AudioFile, rounds: Int, library: VoskLibrary, modelPath: String, reference: ReferenceDecoder) throws
+    static func run(_ file: AudioFile, rounds: Int, library: VoskLibrary, modelPath: String) throws
         -> String
     {
         var ours: [(load: Duration, decode: Duration, transcript: Transcript)] = []
-        var theirs: [ReferenceDecoder.Decoding] = []
+        var theirs: [ReferenceTranscriber.Decoding] = []
         for round in 0..<rounds {
             for side in round % 2 == 0 ? [Side.ours, .reference] : [.reference, .ours] {
                 switch side {
@@ -21,7 +22,7 @@ enum FileTranscription {
                     let (transcript, decode) = try timed { () throws(SpeechError) in try model.transcribe(wavFile: file.path) }
                     ours.append((load, decode, transcript))
                 case .reference:
-                    theirs.append(try reference.decode(file))
+                    theirs.append(try ReferenceTranscriber.decode(wavFile: file.path, model: modelPath))
                 }
             }
         }

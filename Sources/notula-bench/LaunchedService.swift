@@ -1,5 +1,6 @@
 import DBus
 import Foundation
+import NotulaTestSupport
 
 /// A `notulad` the bench started on its session bus (the one `scripts/private-session` made), with XDG folders of
 /// its own in `home` and its log in a file, so that a part of the bench can wait for what it reports nowhere else.
@@ -59,16 +60,7 @@ final class LaunchedService {
     }
 
     private func runUntilNameOwned() async throws {
-        let owners = try await nameOwnerChanges()
-        let (events, sink) = AsyncStream.makeStream(of: Bool.self)
-        process.terminationHandler = { _ in sink.yield(false) }
-        let forward = Task {
-            for await message in owners where (try? message.argument(2, as: String.self))?.isEmpty == false { sink.yield(true) }
-        }
-        defer { forward.cancel() }
-        try process.run()
-        for await owned in events {
-            if owned { return }
+        do { try await launch(process, owning: Self.name, watchedFrom: bus) } catch is PeerExited {
             throw ServiceExited(status: process.terminationStatus, log: log)
         }
     }
@@ -85,11 +77,7 @@ final class LaunchedService {
     /// Returns once it has logged `text` `occurrence` times.
     /// - Throws: `LogLineMissing` when it exits or `deadline` passes first.
     func waitForLog(_ text: String, occurrence: Int = 1, within deadline: Duration = .seconds(60)) async throws {
-        let end = ContinuousClock.now + deadline
-        while log.components(separatedBy: text).count - 1 < occurrence {
-            guard process.isRunning, ContinuousClock.now < end else { throw LogLineMissing(text: text, log: log) }
-            try await Task.sleep(for: .milliseconds(20))
-        }
+        try await waitForLine(text, occurrence: occurrence, in: logFile, within: deadline) { process.isRunning }
     }
 
     /// Ends it with SIGTERM, as a session ends it, and returns once its bus name is free for the next one.
@@ -107,16 +95,4 @@ final class LaunchedService {
             process.waitUntilExit()
         }
     }
-}
-
-struct ServiceExited: Error, CustomStringConvertible {
-    let status: Int32
-    let log: String
-    var description: String { "notulad exited with status \(status):\n\(log)" }
-}
-
-struct LogLineMissing: Error, CustomStringConvertible {
-    let text: String
-    let log: String
-    var description: String { "notulad never logged '\(text)':\n\(log)" }
 }

@@ -44,8 +44,7 @@ do {
     print()
     print(
         try FileTranscription.run(
-            try corpus.speech(lasting: fileSeconds), rounds: fileRounds, library: library, modelPath: modelPath,
-            reference: try ReferenceDecoder(modelPath: modelPath, folder: home)))
+            try corpus.speech(lasting: fileSeconds), rounds: fileRounds, library: library, modelPath: modelPath))
 
     print()
     print(

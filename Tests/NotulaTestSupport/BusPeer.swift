@@ -6,6 +6,12 @@ import Foundation
 func launch(_ process: Process, owning name: BusName, on bus: PrivateBus) async throws {
     let client = try await bus.connect()
     defer { Task { await client.close() } }
+    try await launch(process, owning: name, watchedFrom: client)
+}
+
+/// Starts `process`, a peer that takes `name` on the bus `client` is connected to, and returns once it owns it.
+/// - Throws: `PeerExited` when it exits first.
+public func launch(_ process: Process, owning name: BusName, watchedFrom client: Bus) async throws {
     let owners = try await client.signals(
         matching: MatchRule(
             sender: "org.freedesktop.DBus", interface: "org.freedesktop.DBus", member: "NameOwnerChanged", arg0: name.rawValue))
@@ -33,4 +39,17 @@ func kill(_ process: Process) {
     guard process.isRunning else { return }
     kill(process.processIdentifier, SIGKILL)
     process.waitUntilExit()
+}
+
+/// Returns once `logFile` holds `text` `occurrence` times; throws `LogLineMissing` when `isRunning` turns false or
+/// the deadline passes first. For what a peer reports nowhere but in its log, read as it grows.
+public func waitForLine(
+    _ text: String, occurrence: Int = 1, in logFile: URL, within deadline: Duration, while isRunning: () -> Bool
+) async throws {
+    let end = ContinuousClock.now + deadline
+    func log() -> String { (try? String(contentsOf: logFile, encoding: .utf8)) ?? "" }
+    while log().components(separatedBy: text).count - 1 < occurrence {
+        guard isRunning(), ContinuousClock.now < end else { throw LogLineMissing(text: text, log: log()) }
+        try await Task.sleep(for: .milliseconds(20))
+    }
 }

@@ -110,11 +110,7 @@ public final class ServiceUnderTest {
     /// Returns once the service has logged `text` `occurrence` times; throws when it exits or the deadline passes
     /// first. For what the service reports nowhere but in its log, read as it grows.
     public func waitForLog(_ text: String, occurrence: Int = 1, within deadline: Duration = .seconds(30)) async throws {
-        let end = ContinuousClock.now + deadline
-        while log.components(separatedBy: text).count - 1 < occurrence {
-            guard process.isRunning, ContinuousClock.now < end else { throw LogLineMissing(text: text, log: log) }
-            try await Task.sleep(for: .milliseconds(20))
-        }
+        try await waitForLine(text, occurrence: occurrence, in: errorLog, within: deadline) { process.isRunning }
     }
 
     private func waitUntilReady() async throws {
@@ -180,6 +176,10 @@ public struct LogLineMissing: Error, CustomStringConvertible {
 public struct ServiceExited: Error, CustomStringConvertible {
     public let status: Int32
     public let log: String
+    public init(status: Int32, log: String) {
+        self.status = status
+        self.log = log
+    }
     public var description: String { "notulad exited with status \(status):\n\(log)" }
 }
 
