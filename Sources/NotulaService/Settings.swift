@@ -10,7 +10,7 @@ public struct Settings: Codable, Sendable, Equatable {
     public var source: String?
     /// The BCP 47 tag recordings are transcribed in; from the user's locale when absent.
     public var locale: String?
-    /// Seconds a loaded speech model (about 300 MB) stays in memory unused; 10 minutes when absent.
+    /// Seconds a loaded speech model (a few hundred MB) stays in memory unused; 10 minutes when absent.
     public var modelIdleSeconds: Double?
     /// Where Vosk's model catalog is fetched from (a URL or a path); Vosk's own address when absent.
     public var modelCatalog: String?

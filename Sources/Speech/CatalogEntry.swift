@@ -54,7 +54,7 @@ public struct ModelKind: RawRepresentable, Sendable, Hashable, CustomStringConve
         self.rawValue = rawValue
     }
 
-    /// 40–50 MB, about 300 MB of memory: the only kind Notula installs.
+    /// 40–80 MB to download, a few hundred MB of memory (500 MB for the small Korean model): the only kind Notula installs.
     public static let small = ModelKind(rawValue: "small")
     /// Server models, gigabytes of memory.
     public static let big = ModelKind(rawValue: "big")

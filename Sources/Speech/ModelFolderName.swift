@@ -12,7 +12,7 @@ public struct ModelFolderName: Sendable, Hashable {
     public let voskCode: String
     /// The BCP 47 tag of the language: `en-US`, `zh-CN`.
     public let locale: String
-    /// A `small` model: about 300 MB of memory rather than gigabytes.
+    /// A `small` model: a few hundred MB of memory rather than gigabytes.
     public let isSmall: Bool
     /// The first part after the language that starts with a digit, or a `v` and a digit: `0.15`, `v3`.
     public let version: String?

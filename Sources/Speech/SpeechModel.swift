@@ -1,4 +1,4 @@
-/// A Vosk model loaded into memory (about 300 MB for a small model), shared by any number of recognizers.
+/// A Vosk model loaded into memory (a few hundred MB for a small model: 500 MB for the Korean one), shared by any number of recognizers.
 ///
 /// Sendable without locks because libvosk only reads a model after loading it and documents it as
 /// shareable by recognizers on different threads; libvosk counts the recognizers' references, so the

@@ -3,8 +3,8 @@ import Speech
 
 /// libvosk and the one model in memory, loaded when first needed and released when told.
 ///
-/// Not thread-safe: the transcriber's queue owns it. One model at a time, because a small model holds about
-/// 300 MB and a recording is transcribed in one locale.
+/// Not thread-safe: the transcriber's queue owns it. One model at a time, because a small model holds a few
+/// hundred MB (500 MB for the Korean one) and a recording is transcribed in one locale.
 final class SpeechEngine {
     private let libraryCandidates: [String]
     private let modelPlaces: [String]
