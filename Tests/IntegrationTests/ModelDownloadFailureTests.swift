@@ -29,10 +29,12 @@ struct ModelDownloadFailureTests {
 
         try await service.models("Install", [.string("ko-KR")])
         var events: [String] = []
+        var cancelled = false
         for await message in signals {
-            if message.member == "PropertiesChanged",
+            if message.member == "PropertiesChanged", !cancelled,
                 let progress = try? message.argument(1, as: [String: Variant].self)["DownloadProgress"]?.get(Double.self), progress > 0
             {
+                cancelled = true
                 #expect(try await service.modelsProperty("DownloadingLocale") == .string("ko-KR"))
                 try await service.models("Cancel")
             } else if let member = message.member, member != "PropertiesChanged" {
