@@ -15,9 +15,8 @@ let package = Package(
         .systemLibrary(
             name: "CPulse", pkgConfig: "libpulse",
             providers: [.apt(["libpulse-dev"])]),
-        .systemLibrary(
-            name: "CCurl", pkgConfig: "libcurl",
-            providers: [.apt(["libcurl4-openssl-dev"])]),
+        // Headers only: libcurl is loaded with dlopen at the first download (libcurl4-openssl-dev).
+        .systemLibrary(name: "CCurl"),
         .systemLibrary(
             name: "CArchive", pkgConfig: "libarchive",
             providers: [.apt(["libarchive-dev"])]),

@@ -15,7 +15,6 @@ public struct Paths: Sendable {
     /// The texts of memos the user opened from a notification.
     public var transcripts: String { data + "/transcripts" }
     public var downloads: String { cache + "/downloads" }
-    public var catalogCache: String { cache + "/model-list.json" }
 
     public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
         let home = environment["HOME"] ?? "/"

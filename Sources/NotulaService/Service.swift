@@ -30,7 +30,7 @@ public enum Service {
         let engine = SpeechEngine(libraryCandidates: libraryCandidates, modelPlaces: places.all)
         let catalogAddress =
             environment["NOTULA_MODEL_CATALOG"].flatMap { $0.isEmpty ? nil : $0 } ?? settings.modelCatalog ?? ModelCatalog.address
-        let catalogSource = CatalogSource(address: catalogAddress, cacheFile: paths.catalogCache)
+        let catalogSource = CatalogSource(address: catalogAddress, cacheFolder: paths.cache)
         let known = ModelStore.Known(
             catalog: catalogSource.cached() ?? ModelCatalog(entries: []), installed: InstalledModels.scan(places: places.all))
         // A first start guesses from the user's locale, without keeping the guess: a catalog fetched later may guess better.
@@ -72,7 +72,10 @@ public enum Service {
             "Ready on the session bus as \(NotulaBus.name) (\(await bus.uniqueName)); recording from \(source ?? "the default source") into \(paths.recordings); transcribing in \(locale.current) (models here: \(installed.isEmpty ? "none" : installed.joined(separator: ", ")))"
         )
         Task {
-            do throws(BusError) { try await models.refresh() } catch { Log.warning(error.message) }
+            // Once a day at most: fetching loads libcurl and its TLS libraries, megabytes the service then keeps.
+            if !catalogSource.isCacheFresh(maximumAge: .seconds(86_400)) {
+                do throws(BusError) { try await models.refresh() } catch { Log.warning(error.message) }
+            }
             await models.installIfMissing(locale.current)
         }
 

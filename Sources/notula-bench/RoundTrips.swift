@@ -17,7 +17,13 @@ enum RoundTrips {
     private static let discard = LaunchedService.recorderCall("Discard")
 
     /// Measures a `notulad` of its own, recording from the default source, and returns the report's section.
+    ///
+    /// Its cache holds a catalog fetched just now, as on any day after the first start: a service that fetches
+    /// one at start (the first, and then once a day) also carries libcurl and its TLS libraries from then on.
     static func run(_ notulad: String, home: URL, bus: Bus) async throws -> String {
+        let cache = home.appendingPathComponent("cache/notula")
+        try FileManager.default.createDirectory(at: cache, withIntermediateDirectories: true)
+        try Data("[]".utf8).write(to: cache.appendingPathComponent("model-list.json"))
         let service = try await LaunchedService.start(notulad, home: home, bus: bus)
         let rssAtStart = residentKilobytes(service.pid)
         // Phase 1, not recording: GetId, Get(State).
