@@ -5,7 +5,7 @@ SWIFT ?= swift
 PREFIX ?= /usr/local
 
 # What building and running needs; what the tests and the benchmark need besides.
-RUN_PACKAGES = libdbus-1-dev libpulse-dev libcurl4-openssl-dev libarchive-dev dbus pulseaudio pulseaudio-utils
+RUN_PACKAGES = libdbus-1-dev libpulse-dev libcurl4-openssl-dev libarchive-dev libsqlite3-dev dbus pulseaudio pulseaudio-utils
 TEST_PACKAGES = $(RUN_PACKAGES) espeak-ng sox libglib2.0-bin systemd python3-dbusmock procps xvfb dunst imagemagick
 
 .PHONY: all build run test bench deps test-deps clean

@@ -21,10 +21,14 @@ let package = Package(
         .systemLibrary(
             name: "CArchive", pkgConfig: "libarchive",
             providers: [.apt(["libarchive-dev"])]),
+        .systemLibrary(
+            name: "CSQLite", pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]),
         .target(name: "DBus", dependencies: ["CDBus"]),
         .target(name: "Recording"),
         .target(name: "Audio", dependencies: ["CPulse", "Recording"]),
         .target(name: "Speech", dependencies: ["CCurl", "CArchive"]),
+        .target(name: "Library", dependencies: ["CSQLite"]),
         .target(name: "Notifying", dependencies: ["DBus", "Recording"]),
         .target(name: "NotulaService", dependencies: ["DBus", "Recording", "Audio", "Speech", "Notifying"]),
         .executableTarget(name: "notulad", dependencies: ["NotulaService"]),
@@ -35,6 +39,7 @@ let package = Package(
         .testTarget(name: "RecordingTests", dependencies: ["Recording"]),
         .testTarget(name: "NotifyingTests", dependencies: ["Notifying", "Recording", "DBus"]),
         .testTarget(name: "AudioTests", dependencies: ["Audio", "Recording", "NotulaTestSupport"]),
+        .testTarget(name: "LibraryTests", dependencies: ["Library"]),
         .testTarget(name: "SpeechTests", dependencies: ["Speech", "NotulaTestSupport"]),
         .testTarget(name: "NotulaServiceTests", dependencies: ["NotulaService"]),
         .testTarget(name: "IntegrationTests", dependencies: ["DBus", "Speech", "NotulaTestSupport"]),
