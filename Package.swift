@@ -30,7 +30,7 @@ let package = Package(
         .target(name: "Speech", dependencies: ["CCurl", "CArchive"]),
         .target(name: "Library", dependencies: ["CSQLite"]),
         .target(name: "Notifying", dependencies: ["DBus", "Recording"]),
-        .target(name: "NotulaService", dependencies: ["DBus", "Recording", "Audio", "Speech", "Notifying"]),
+        .target(name: "NotulaService", dependencies: ["DBus", "Recording", "Audio", "Speech", "Library", "Notifying"]),
         .executableTarget(name: "notulad", dependencies: ["NotulaService"]),
         .executableTarget(name: "notula", dependencies: ["DBus"]),
         .executableTarget(name: "notula-bench", dependencies: ["DBus", "Speech", "NotulaTestSupport"]),

@@ -11,9 +11,26 @@ public final class MemoStore {
     /// Opens the store at `path` (creating it), bringing its schema up to date.
     /// - Throws: `LibraryError.storage` when the file cannot be opened or migrated.
     public init(path: String) throws(LibraryError) {
+        try Self.createPrivately(path)
         connection = try SQLiteConnection(path: path)
         try connection.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON")
         try Schema.migrate(connection)
+    }
+
+    /// Memos are clinical notes: the folder is the user's alone (0700) and so is the file (0600),
+    /// which SQLite's -wal and -shm files copy their permissions from.
+    private static func createPrivately(_ path: String) throws(LibraryError) {
+        let manager = FileManager.default
+        guard !manager.fileExists(atPath: path) else { return }
+        let folder = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
+        do {
+            if !folder.isEmpty {
+                try manager.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            }
+        } catch { throw .storage(code: SQLITE_CANTOPEN_CODE, message: "Cannot create \(folder): \(error)") }
+        guard manager.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600]) else {
+            throw .storage(code: SQLITE_CANTOPEN_CODE, message: "Cannot create \(path)")
+        }
     }
 
     /// Adds a memo; its id must be new.

@@ -144,5 +144,6 @@ final class Statement {
 
 @available(*, unavailable) extension Statement: Sendable {}
 
-/// SQLite's generic error code, for matching `LibraryError.storage` outside this file.
+/// SQLite's result codes the rest of the module names, without importing the C module there.
 let SQLITE_ERROR_CODE = SQLITE_ERROR
+let SQLITE_CANTOPEN_CODE = SQLITE_CANTOPEN
