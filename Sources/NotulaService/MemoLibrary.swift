@@ -12,10 +12,10 @@ import Speech
 actor MemoLibrary: Processing {
     private let bus: Bus
     nonisolated var unownedExecutor: UnownedSerialExecutor { bus.unownedExecutor }
-    private let transcriber: Transcriber
-    private let models: ModelStore
-    private let store: MemoStore
-    private let recordingsFolder: String
+    let transcriber: Transcriber
+    let models: ModelStore
+    let store: MemoStore
+    let recordingsFolder: String
     /// Every memo's row without its transcript and words, which stay on disk until asked for:
     /// what the objects' properties are read from.
     private(set) var rows: [String: Memo] = [:]
@@ -36,11 +36,15 @@ actor MemoLibrary: Processing {
         NotulaBus.memosPath.appending(id) ?? NotulaBus.memosPath
     }
 
-    /// Exports the library, the object manager and a memo object for every row.
-    func exportAll() throws(LibraryError) {
+    /// Repairs what the last run left unfinished, then exports the library, the object manager
+    /// and a memo object for every row.
+    func open() throws(LibraryError) {
+        let recovered = try recoverUnfinished()
+        try reportStrays()
         bus.assumeIsolated { $0.exportObjectManager(at: NotulaBus.rootPath) }
         for memo in try store.list(offset: 0, limit: Int.max) { show(memo) }
         bus.assumeIsolated { $0.export(NotulaBus.libraryPath, interfaces: [LibraryObject.interface(self)]) }
+        for memo in recovered { Task { await transcribeRecovered(memo) } }
     }
 
     // MARK: The flow
@@ -82,7 +86,7 @@ actor MemoLibrary: Processing {
             advance(id) {
                 $0.status = .done
                 $0.transcript = transcript.text
-                $0.words = transcript.words.map { WordTiming(start: $0.start, end: $0.end, word: $0.word, confidence: $0.confidence) }
+                $0.words = transcript.words.map(WordTiming.init)
             }
         } catch {
             failures[id] = error
@@ -190,7 +194,7 @@ actor MemoLibrary: Processing {
     }
 
     /// `change` for the flow, where a memo deleted meanwhile is no failure of the recording.
-    private func advance(_ id: String, _ body: (inout Memo) -> Void) {
+    func advance(_ id: String, _ body: (inout Memo) -> Void) {
         do throws(LibraryError) { try change(id, emitting: ["Status", "Duration"], body) } catch {
             Log.warning("Memo \(id) not updated: \(error)")
         }
@@ -211,4 +215,9 @@ extension BusError {
         case .storage: self.init(.notulaFailed, "The memo library failed: \(error)")
         }
     }
+}
+
+extension WordTiming {
+    /// A word as the library keeps it.
+    init(_ word: Word) { self.init(start: word.start, end: word.end, word: word.word, confidence: word.confidence) }
 }

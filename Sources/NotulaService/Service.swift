@@ -47,7 +47,7 @@ public enum Service {
         do {
             memos = try MemoLibrary(
                 bus: bus, store: paths.library, recordingsFolder: paths.recordings, transcriber: transcriber, models: models)
-            try await memos.exportAll()
+            try await memos.open()
         } catch {
             Log.error("Cannot open the memo library \(paths.library): \(error)")
             return 1
