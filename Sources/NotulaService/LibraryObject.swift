@@ -29,7 +29,10 @@ enum LibraryObject {
                 },
             ],
             properties: [
-                Property("Count", "u") { .uint32(UInt32(clamping: library.assumeIsolated { $0.count })) }
+                Property("Count", "u") { .uint32(UInt32(clamping: library.assumeIsolated { $0.count })) },
+                Property("Playing", "o") {
+                    .objectPath(library.assumeIsolated { $0.playing.map(MemoLibrary.path(of:)) } ?? .root)
+                },
             ])
     }
 }

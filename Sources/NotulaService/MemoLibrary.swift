@@ -1,3 +1,4 @@
+import Audio
 import DBus
 import FoundationEssentials
 import Library
@@ -10,7 +11,7 @@ import Speech
 /// Shares the bus's executor, so that memo properties are read synchronously by the bus. The
 /// store's calls run there too: each is a short indexed query or a one-row transaction.
 actor MemoLibrary: Processing {
-    private let bus: Bus
+    let bus: Bus
     nonisolated var unownedExecutor: UnownedSerialExecutor { bus.unownedExecutor }
     let transcriber: Transcriber
     let models: ModelStore
@@ -21,6 +22,11 @@ actor MemoLibrary: Processing {
     private(set) var rows: [String: Memo] = [:]
     /// Why this session's transcriptions failed, as the recorder reported them.
     private var failures: [String: RecordingError] = [:]
+    let playback = PulsePlayback()
+    /// The memo playing now.
+    var playing: String?
+    /// Counts playbacks, so that the end of one replaced by another is not taken for the end of both.
+    var playbackGeneration = 0
 
     init(bus: Bus, store databasePath: String, recordingsFolder: String, transcriber: Transcriber, models: ModelStore)
         throws(LibraryError)
@@ -150,6 +156,7 @@ actor MemoLibrary: Processing {
                 throw BusError(.notulaFailed, "Cannot delete \(memo.audioFile): \(error)")
             }
         }
+        stopPlayback(id)
         forget(id)
         Log.info("Deleted memo \(id) and its audio")
     }

@@ -39,6 +39,14 @@ enum MemoObject {
                     }
                     return .now([.string(format.render(memo))])
                 },
+                Method("Play") { _ throws(BusError) in
+                    try onLibrary { library throws(BusError) in try library.play(id) }
+                    return .now([])
+                },
+                Method("StopPlayback") { _ throws(BusError) in
+                    library.assumeIsolated { $0.stopPlayback(id) }
+                    return .now([])
+                },
                 Method("Delete") { _ throws(BusError) in
                     try onLibrary { library throws(BusError) in try library.delete(id) }
                     return .now([])
