@@ -47,7 +47,7 @@ test: test-deps
 		NOTULA_TEST_MODEL="$(TEST_MODEL)" \
 		scripts/private-session $(SWIFT) test --skip-build --filter "$(SPEECH_SUITES)"
 
-# The performance report (docs/BENCHMARKS.md records its figures): the bus, then transcription, whose reference is
+# The performance report (docs/BENCHMARKS.md records its figures): search over 100 000 memos, the bus, then transcription, whose reference is
 # Vosk's Python package in the venv, with the Korean model. About 9 minutes, most of it the 300 s recording and the
 # decoding of its file; NOTULA_BENCH_QUICK=1 makes a short run.
 RELEASE_BIN = $$($(SWIFT) build -c release --show-bin-path)
