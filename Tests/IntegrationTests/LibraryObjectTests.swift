@@ -113,5 +113,11 @@ struct LibraryObjectTests {
         let listed = try await again.call(libraryPath, libraryInterface, "List", [.uint32(0), .uint32(10)])
         #expect(try listed.argument(0, as: [ObjectPath].self) == [memo])
         #expect(try await again.memoProperty("Status", of: memo) == .string("failed"))
+        // Clinical notes: the database and its write-ahead log are the user's alone.
+        let data = service.home.appendingPathComponent("data/notula")
+        for name in ["library.sqlite3", "library.sqlite3-wal"] {
+            let attributes = try FileManager.default.attributesOfItem(atPath: data.appendingPathComponent(name).path)
+            #expect((attributes[.posixPermissions] as? Int) == 0o600, "\(name)")
+        }
     }
 }
