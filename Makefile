@@ -5,7 +5,7 @@ SWIFT ?= swift
 PREFIX ?= /usr/local
 
 # What building and running needs; what the tests and the benchmark need besides.
-RUN_PACKAGES = libdbus-1-dev libpulse-dev libcurl4-openssl-dev libarchive-dev dbus pulseaudio pulseaudio-utils
+RUN_PACKAGES = libdbus-1-dev libpulse-dev libcurl4-openssl-dev libarchive-dev libsqlite3-dev dbus pulseaudio pulseaudio-utils
 TEST_PACKAGES = $(RUN_PACKAGES) espeak-ng sox libglib2.0-bin systemd python3-dbusmock procps xvfb dunst imagemagick
 
 .PHONY: all build run test bench deps test-deps clean
@@ -47,7 +47,7 @@ test: test-deps
 		NOTULA_TEST_MODEL="$(TEST_MODEL)" \
 		scripts/private-session $(SWIFT) test --skip-build --filter "$(SPEECH_SUITES)"
 
-# The performance report (docs/BENCHMARKS.md records its figures): the bus, then transcription, whose reference is
+# The performance report (docs/BENCHMARKS.md records its figures): search over 100 000 memos, the bus, then transcription, whose reference is
 # Vosk's Python package in the venv, with the Korean model. About 9 minutes, most of it the 300 s recording and the
 # decoding of its file; NOTULA_BENCH_QUICK=1 makes a short run.
 RELEASE_BIN = $$($(SWIFT) build -c release --show-bin-path)

@@ -1,11 +1,11 @@
 import Glibc
 
 /// A file operation that failed, with the `errno` it failed with.
-struct FileError: Error, Sendable {
-    let path: String
-    let code: Int32
+public struct FileError: Error, Sendable {
+    public let path: String
+    public let code: Int32
 
-    var message: String { "Cannot write \(path): \(String(cString: strerror(code)))" }
+    public var message: String { "Cannot write \(path): \(String(cString: strerror(code)))" }
 }
 
 /// A WAV file being recorded into, kept valid on disk as it grows.
@@ -99,7 +99,7 @@ struct RecordingFile: ~Copyable {
             at: WAVHeader.dataSizeOffset, path)
     }
 
-    private static func pwriteAll(_ descriptor: Int32, _ bytes: [UInt8], at offset: Int, _ path: String)
+    static func pwriteAll(_ descriptor: Int32, _ bytes: [UInt8], at offset: Int, _ path: String)
         throws(FileError)
     {
         let written = bytes.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, off_t(offset)) }
@@ -139,7 +139,7 @@ struct RecordingFile: ~Copyable {
         try check(fsync(descriptor), directory)
     }
 
-    private static func check(_ result: Int32, _ path: String) throws(FileError) {
+    static func check(_ result: Int32, _ path: String) throws(FileError) {
         guard result == 0 else { throw FileError(path: path, code: errno) }
     }
 }

@@ -39,6 +39,8 @@ public actor Bus {
     private var timeouts: [OpaquePointer: Int64] = [:]
     private var pendingCalls: [OpaquePointer: CheckedContinuation<Result<Message, BusError>, Never>] = [:]
     var objects: [ObjectPath: [Interface]] = [:]
+    /// The paths exported as object managers (`exportObjectManager(at:)`).
+    var managerRoots: Set<ObjectPath> = []
     var deferredReplies: [Int: OpaquePointer] = [:]
     /// While a method call is handled: the signals it caused, sent right after its reply, so that
     /// the caller is answered without waiting for the daemon to route them.

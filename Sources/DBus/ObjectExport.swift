@@ -11,12 +11,14 @@ extension Bus {
     /// Exports an object at `path` with `interfaces` (the standard interfaces come with it),
     /// replacing what was there.
     public func export(_ path: ObjectPath, interfaces: [Interface]) {
-        objects[path] = interfaces
+        let old = objects.updateValue(interfaces, forKey: path) ?? []
+        announceManagedChange(at: path, from: old, to: interfaces)
     }
 
     /// Removes the object at `path`.
     public func unexport(_ path: ObjectPath) {
-        objects[path] = nil
+        let old = objects.removeValue(forKey: path) ?? []
+        announceManagedChange(at: path, from: old, to: [])
     }
 
     /// Emits `PropertiesChanged` for `names` of `interface` at `path`, with their current values

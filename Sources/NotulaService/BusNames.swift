@@ -8,6 +8,9 @@ public enum NotulaBus {
     public static let memoInterface: InterfaceName = "org.notula.Notula1.Memo"
     public static let modelsPath = ObjectPath("/org/notula/Notula1/Models")!
     public static let modelsInterface: InterfaceName = "org.notula.Notula1.Models"
+    public static let rootPath = ObjectPath("/org/notula/Notula1")!
+    public static let libraryPath = ObjectPath("/org/notula/Notula1/Library")!
+    public static let libraryInterface: InterfaceName = "org.notula.Notula1.Library"
     static let memosPath = ObjectPath("/org/notula/Notula1/Memos")!
 }
 

@@ -1,111 +1,230 @@
+import Audio
 import DBus
 import FoundationEssentials
+import Library
 import Recording
 import Speech
 
-/// Where finished recordings become memos: one object each under `/org/notula/Notula1/Memos/`,
-/// with the transcript made in the locale picked when they started. Kept in memory
-/// for now; the library issue puts them in SQLite from here.
+/// The memos: a row in the SQLite store from the moment a recording starts, through its
+/// transcription, until the user deletes it; an object each under `/org/notula/Notula1/Memos/`.
 ///
-/// Shares the bus's executor, so that memo properties are read synchronously by the bus.
+/// Shares the bus's executor, so that memo properties are read synchronously by the bus. The
+/// store's calls run there too: each is a short indexed query or a one-row transaction.
 actor MemoLibrary: Processing {
-    private struct Memo {
-        let audio: CapturedAudio
-        let locale: String
-        var status = "transcribing"
-        var transcript: Transcript?
-        var failure: RecordingError?
-    }
-
-    private let bus: Bus
+    let bus: Bus
     nonisolated var unownedExecutor: UnownedSerialExecutor { bus.unownedExecutor }
-    private let transcriber: Transcriber
-    private let models: ModelStore
-    private var memos: [RecordingID: Memo] = [:]
+    let transcriber: Transcriber
+    let models: ModelStore
+    let store: MemoStore
+    let recordingsFolder: String
+    /// Every memo's row without its transcript and words, which stay on disk until asked for:
+    /// what the objects' properties are read from.
+    private(set) var rows: [String: Memo] = [:]
+    /// Why this session's transcriptions failed, as the recorder reported them.
+    private var failures: [String: RecordingError] = [:]
+    let playback = PulsePlayback()
+    /// The memo playing now.
+    var playing: String?
+    /// Counts playbacks, so that the end of one replaced by another is not taken for the end of both.
+    var playbackGeneration = 0
 
-    init(bus: Bus, transcriber: Transcriber, models: ModelStore) {
+    init(bus: Bus, store databasePath: String, recordingsFolder: String, transcriber: Transcriber, models: ModelStore)
+        throws(LibraryError)
+    {
         self.bus = bus
         self.transcriber = transcriber
         self.models = models
+        self.recordingsFolder = recordingsFolder
+        store = try MemoStore(path: databasePath)
     }
 
-    static func path(of recording: RecordingID) -> ObjectPath {
-        NotulaBus.memosPath.appending(recording.rawValue) ?? NotulaBus.memosPath
+    static func path(of id: String) -> ObjectPath {
+        NotulaBus.memosPath.appending(id) ?? NotulaBus.memosPath
+    }
+
+    /// Repairs what the last run left unfinished, then exports the library, the object manager
+    /// and a memo object for every row.
+    func open() throws(LibraryError) {
+        let recovered = try recoverUnfinished()
+        try reportStrays()
+        bus.assumeIsolated { $0.exportObjectManager(at: NotulaBus.rootPath) }
+        for memo in try store.list(offset: 0, limit: Int.max) { show(memo) }
+        bus.assumeIsolated { $0.export(NotulaBus.libraryPath, interfaces: [LibraryObject.interface(self)]) }
+        for memo in recovered { Task { await transcribeRecovered(memo) } }
+    }
+
+    // MARK: The flow
+
+    /// The capture of `recording` began: its row exists from now on, so a crash cannot lose it.
+    func recordingStarted(_ recording: RecordingID) {
+        let memo = Memo(
+            id: recording.rawValue, created: Int64(recording.rawValue) ?? 0, locale: transcriber.locale(of: recording),
+            audioFile: recordingsFolder + "/\(recording.rawValue).wav")
+        do throws(LibraryError) { try store.insert(memo) } catch {
+            Log.error("Cannot add memo \(recording) to the library: \(error)")
+            return
+        }
+        show(memo)
+        countChanged()
+    }
+
+    /// The capture of `recording` ended without a file to keep.
+    func recordingDropped(_ recording: RecordingID) {
+        guard rows[recording.rawValue] != nil else { return }
+        forget(recording.rawValue)
     }
 
     func process(_ audio: CapturedAudio, recording: RecordingID) async throws(RecordingError) {
-        let memo = Memo(audio: audio, locale: transcriber.locale(of: recording))
-        memos[recording] = memo
-        await bus.export(Self.path(of: recording), interfaces: [memoInterface(recording, memo)])
-        Log.info("Memo \(recording): \(audio.file), \(audio.duration) s, transcribing in \(memo.locale)")
+        let id = recording.rawValue
+        if rows[id] == nil { recordingStarted(recording) }
+        advance(id) {
+            $0.status = .transcribing
+            $0.duration = audio.duration
+            $0.audioFile = audio.file
+        }
+        let locale = rows[id]?.locale ?? transcriber.locale(of: recording)
+        Log.info("Memo \(recording): \(audio.file), \(audio.duration) s, transcribing in \(locale)")
         do throws(RecordingError) {
             // A recording sent while its model downloads waits for it.
-            await models.settled(memo.locale)
+            await models.settled(locale)
             guard !Task.isCancelled else { throw RecordingError.failed("The recording was discarded.") }
             let transcript = try await transcriber.transcript(of: recording, file: audio.file)
-            update(recording) {
-                $0.status = "done"
-                $0.transcript = transcript
+            advance(id) {
+                $0.status = .done
+                $0.transcript = transcript.text
+                $0.words = transcript.words.map(WordTiming.init)
             }
         } catch {
-            update(recording) {
-                $0.status = "failed"
-                $0.failure = error
+            failures[id] = error
+            advance(id) {
+                $0.status = .failed
+                $0.failure = error.message
             }
             throw error
         }
     }
 
     func discard(_ audio: CapturedAudio) async {
-        if let recording = memos.first(where: { $0.value.audio == audio })?.key {
-            memos[recording] = nil
-            await bus.unexport(Self.path(of: recording))
-        }
+        if let id = rows.values.first(where: { $0.audioFile == audio.file })?.id { forget(id) }
         do { try FileManager.default.removeItem(atPath: audio.file) } catch {
             Log.warning("Cannot delete \(audio.file): \(error)")
         }
     }
 
+    // MARK: What the bus objects ask
+
     /// The memo's text once transcribed, for the user's own eyes (the result notification, the viewer).
-    func text(of recording: RecordingID) -> String? { memos[recording]?.transcript?.text }
+    func text(of recording: RecordingID) -> String? {
+        guard let memo = try? store.memo(recording.rawValue), memo.status == .done || memo.status == .recovered else { return nil }
+        return memo.transcript
+    }
 
-    private func update(_ recording: RecordingID, _ change: (inout Memo) -> Void) {
-        guard memos[recording] != nil else { return }
-        change(&memos[recording]!)
+    /// The whole memo, transcript included.
+    func memo(_ id: String) throws(BusError) -> Memo {
+        do throws(LibraryError) {
+            guard let memo = try store.memo(id) else { throw LibraryError.noSuchMemo(id) }
+            return memo
+        } catch { throw BusError(error) }
+    }
+
+    /// Why the memo has no transcript, when it has none.
+    func failure(of memo: Memo) -> BusError? {
+        if let failure = failures[memo.id] { return BusError(failure) }
+        switch memo.status {
+        case .failed: return BusError(.notulaFailed, memo.failure ?? "The transcription failed")
+        case .recording: return BusError(.invalidState, "The memo is still being recorded")
+        case .transcribing:
+            return BusError(.invalidState, "The memo is still being transcribed; its Status becomes done when the text is ready")
+        case .done, .recovered: return nil
+        }
+    }
+
+    func rename(_ id: String, to title: String) throws(BusError) {
+        guard !title.isEmpty else { throw BusError.invalidArgs("A title cannot be empty") }
+        do throws(LibraryError) { try change(id, emitting: ["Title"]) { $0.title = title } } catch { throw BusError(error) }
+    }
+
+    /// Deletes the audio and the row together: the file first, so that a file that cannot be
+    /// deleted leaves its row (and the user's way to it) in place.
+    func delete(_ id: String) throws(BusError) {
+        guard let memo = rows[id] else { throw BusError(LibraryError.noSuchMemo(id)) }
+        guard memo.status != .recording && memo.status != .transcribing else {
+            throw BusError(.invalidState, "The memo is still being \(memo.status == .recording ? "recorded" : "transcribed")")
+        }
+        if FileManager.default.fileExists(atPath: memo.audioFile) {
+            do { try FileManager.default.removeItem(atPath: memo.audioFile) } catch {
+                throw BusError(.notulaFailed, "Cannot delete \(memo.audioFile): \(error)")
+            }
+        }
+        stopPlayback(id)
+        forget(id)
+        Log.info("Deleted memo \(id) and its audio")
+    }
+
+    var count: Int { rows.count }
+
+    func list(offset: Int, limit: Int) throws(BusError) -> [String] {
+        do throws(LibraryError) { return try store.list(offset: offset, limit: limit).map(\.id) } catch { throw BusError(error) }
+    }
+
+    func search(_ query: String, limit: Int) throws(BusError) -> [SearchHit] {
+        do throws(LibraryError) { return try store.search(query, limit: limit) } catch { throw BusError(error) }
+    }
+
+    // MARK: Rows and objects together
+
+    private func show(_ memo: Memo) {
+        var row = memo
+        row.transcript = ""
+        row.words = []
+        rows[memo.id] = row
+        bus.assumeIsolated { $0.export(Self.path(of: memo.id), interfaces: [MemoObject.interface(memo.id, self)]) }
+    }
+
+    private func forget(_ id: String) {
+        do throws(LibraryError) { try store.delete(id) } catch { Log.error("Cannot remove memo \(id) from the library: \(error)") }
+        rows[id] = nil
+        failures[id] = nil
+        bus.assumeIsolated { $0.unexport(Self.path(of: id)) }
+        countChanged()
+    }
+
+    /// Saves a change to a memo and announces its Status (and `emitting`) as changed.
+    private func change(_ id: String, emitting names: [MemberName] = ["Status", "Duration"], _ body: (inout Memo) -> Void)
+        throws(LibraryError)
+    {
+        var memo = try store.update(id, body)
+        memo.transcript = ""
+        memo.words = []
+        rows[id] = memo
+        bus.assumeIsolated { $0.emitPropertiesChanged(path: Self.path(of: id), interface: NotulaBus.memoInterface, names: names) }
+    }
+
+    /// `change` for the flow, where a memo deleted meanwhile is no failure of the recording.
+    func advance(_ id: String, _ body: (inout Memo) -> Void) {
+        do throws(LibraryError) { try change(id, emitting: ["Status", "Duration"], body) } catch {
+            Log.warning("Memo \(id) not updated: \(error)")
+        }
+    }
+
+    private func countChanged() {
         bus.assumeIsolated {
-            $0.emitPropertiesChanged(path: Self.path(of: recording), interface: NotulaBus.memoInterface, names: ["Status"])
+            $0.emitPropertiesChanged(path: NotulaBus.libraryPath, interface: NotulaBus.libraryInterface, names: ["Count"])
         }
     }
+}
 
-    /// The transcript travels only as this method's reply: never in a signal, which every
-    /// listener on the session bus receives.
-    private func transcript(of recording: RecordingID) throws(BusError) -> [Value] {
-        guard let memo = memos[recording] else { throw BusError(.unknownObject, "No memo \(recording)") }
-        if let failure = memo.failure { throw BusError(failure) }
-        guard let transcript = memo.transcript else {
-            throw BusError(.invalidState, "The memo is still being transcribed; its Status becomes done when the text is ready")
+extension BusError {
+    init(_ error: LibraryError) {
+        switch error {
+        case .badSearchQuery(let message): self.init(.invalidArgs, "Not a search query: \(message)")
+        case .noSuchMemo(let id): self.init(.unknownObject, "No memo \(id)")
+        case .storage: self.init(.notulaFailed, "The memo library failed: \(error)")
         }
-        let words = transcript.words.map { word in
-            Value.structure([.double(word.start), .double(word.end), .string(word.word), .double(word.confidence)])
-        }
-        return [.string(transcript.text), .array(element: "(ddsd)", words)]
     }
+}
 
-    private nonisolated func memoInterface(_ recording: RecordingID, _ memo: Memo) -> Interface {
-        Interface(
-            NotulaBus.memoInterface,
-            methods: [
-                Method("GetTranscript", outputs: [Argument("text", "s"), Argument("words", "a(ddsd)")]) { _ throws(BusError) in
-                    let reply = self.assumeIsolated { library in Result { () throws(BusError) in try library.transcript(of: recording) } }
-                    return .now(try reply.get())
-                }
-            ],
-            properties: [
-                Property("Created", "x", emitsChanged: .const) { .int64(Int64(recording.rawValue) ?? 0) },
-                Property("Duration", "d", emitsChanged: .const) { .double(memo.audio.duration) },
-                Property("Locale", "s", emitsChanged: .const) { .string(memo.locale) },
-                Property("Status", "s") { .string(self.assumeIsolated { $0.memos[recording]?.status ?? "failed" }) },
-                Property("AudioFile", "s", emitsChanged: .const) { .string(memo.audio.file) },
-            ])
-    }
+extension WordTiming {
+    /// A word as the library keeps it.
+    init(_ word: Word) { self.init(start: word.start, end: word.end, word: word.word, confidence: word.confidence) }
 }

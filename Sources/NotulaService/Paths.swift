@@ -2,7 +2,7 @@ import FoundationEssentials
 
 /// Notula's own XDG folders: nothing is written anywhere else.
 public struct Paths: Sendable {
-    /// `$XDG_DATA_HOME/notula`: recordings models (and later the library).
+    /// `$XDG_DATA_HOME/notula`: recordings, models and the memo library.
     public let data: String
     /// `$XDG_CONFIG_HOME/notula`: settings.json.
     public let config: String
@@ -10,6 +10,8 @@ public struct Paths: Sendable {
     public let cache: String
 
     public var recordings: String { data + "/recordings" }
+    /// The memo library: every memo's row, transcript and search index.
+    public var library: String { data + "/library.sqlite3" }
     public var settingsFile: String { config + "/settings.json" }
     public var models: String { data + "/models" }
     /// The texts of memos the user opened from a notification.

@@ -56,7 +56,7 @@ enum RecorderObject {
         case .start: return reply(after: try recorder.start())
         case .pause: try recorder.pause()
         case .resume: try recorder.resume()
-        case .process: return .now([.objectPath(MemoLibrary.path(of: try recorder.process()))])
+        case .process: return .now([.objectPath(MemoLibrary.path(of: try recorder.process().rawValue))])
         case .discard: try recorder.discard()
         }
         return .now([])
@@ -91,7 +91,7 @@ struct RecorderSignals: Reporting {
     }
 
     func processed(_ recording: RecordingID) {
-        emit("Processed", [.objectPath(MemoLibrary.path(of: recording))])
+        emit("Processed", [.objectPath(MemoLibrary.path(of: recording.rawValue))])
     }
 
     func failed(_ error: RecordingError) {

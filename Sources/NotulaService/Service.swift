@@ -43,8 +43,17 @@ public enum Service {
         let models = ModelStore(
             bus: bus, places: places, known: known, catalogSource: catalogSource, transcriber: transcriber, notifier: notifier,
             loads: { path throws(SpeechError) in try checkLoads(path, libraryCandidates) })
-        let capture = PulseCapture(recordingsDirectory: paths.recordings, source: source, isolation: bus, listener: transcriber)
-        let memos = MemoLibrary(bus: bus, transcriber: transcriber, models: models)
+        let memos: MemoLibrary
+        do {
+            memos = try MemoLibrary(
+                bus: bus, store: paths.library, recordingsFolder: paths.recordings, transcriber: transcriber, models: models)
+            try await memos.open()
+        } catch {
+            Log.error("Cannot open the memo library \(paths.library): \(error)")
+            return 1
+        }
+        let capture = PulseCapture(
+            recordingsDirectory: paths.recordings, source: source, isolation: bus, listener: CaptureListeners([transcriber, memos]))
         let recorder = Recorder(
             isolation: bus, clock: MonotonicSystemClock(), capture: capture, processing: memos,
             reporter: Reporters(surfaces: [

@@ -2,13 +2,13 @@ import DBus
 import Foundation
 import Speech
 
-// `make bench`: round trips to notulad against the bus's own floor, what the idle service costs, and what
+// `make bench`: the memo library's search and list over 100 000 memos, round trips to notulad against the bus's own floor, what the idle service costs, and what
 // transcription costs: a file decoded by ours and by Vosk's Python package, the time from Send to text of recordings
 // decoded while captured, the model's memory and its reload. A report, not a test: it prints figures and ratios
 // from one run.
 //
 // NOTULA_TEST_MODEL names the Korean model's folder; NOTULA_BENCH_QUICK=1 gives a short run for working on the
-// bench itself (the 10 s recording only, 2 rounds of the file).
+// bench itself (the 10 s recording only, 2 rounds of the file); NOTULA_BENCH_LIBRARY_ONLY=1 runs the library part alone.
 
 guard CommandLine.arguments.count == 2, let modelPath = ProcessInfo.processInfo.environment["NOTULA_TEST_MODEL"] else {
     print(
@@ -28,6 +28,14 @@ do {
     let bus = try await Bus.connect(.session)
     try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: home) }
+
+    progress("filling a library of \(LibrarySearch.memoCount) memos, then searching it")
+    print(try LibrarySearch.run(folder: home.appendingPathComponent("library")))
+    print()
+    if ProcessInfo.processInfo.environment["NOTULA_BENCH_LIBRARY_ONLY"] == "1" {
+        try? FileManager.default.removeItem(at: home)
+        exit(0)
+    }
 
     progress("round trips and the idle service")
     print(try await RoundTrips.run(notulad, home: home.appendingPathComponent("round-trips"), bus: bus))

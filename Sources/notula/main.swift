@@ -27,6 +27,7 @@ let usage = """
                         Ctrl-C cancels the download
       models remove TAG delete the model Notula installed for TAG
       models cancel     stop the download in flight
+    \(MemosCommand.usage)
 
     Exit status: 0 done, 1 failed, 2 bad command line (or a locale no model serves), 3 notulad not running,
     4 not allowed in the current state, 5 no microphone (or access refused).
@@ -61,6 +62,7 @@ let isValid: Bool =
     case ("status", 1): operands == ["--follow"]
     case ("models", 1): ["list", "cancel"].contains(operands[0])
     case ("models", 2): ["install", "remove"].contains(operands[0])
+    case ("memos", _): MemosCommand.isValid(operands)
     default: methods[command] != nil && operands.isEmpty
     }
 guard isValid else {
@@ -82,6 +84,7 @@ do throws(BusError) {
     case ("models", "install"): print(try await models.install(operands[1], progressBar: ProgressBar()))
     case ("models", "remove"): try await models.remove(operands[1])
     case ("models", _): try await models.cancel()
+    case ("memos", _): try await MemosCommand(client: MemosClient(bus: bus)).run(operands)
     default:
         let reply = try await recorder.call(MemberName(methods[command]!)!)
         if case .objectPath(let memo)? = reply.body.first { print(memo) }

@@ -74,6 +74,18 @@ struct InterfaceContractTests {
         #expect(live.count == 12)
     }
 
+    @Test func theLibraryAndMemoObjectsEqualTheirXMLFiles() async throws {
+        let service = try await ServiceUnderTest.start()
+        let memo = try await service.recordMemo()
+        for (path, interface, count) in [(libraryPath, libraryInterface, 4), (memo, memoInterface, 11)] {
+            let xml = try await service.call(path, "org.freedesktop.DBus.Introspectable", "Introspect").argument(0, as: String.self)
+            let contract = try String(contentsOf: packageRoot.appendingPathComponent("dbus/\(interface).xml"), encoding: .utf8)
+            let live = try members(of: interface.rawValue, in: xml)
+            #expect(live == (try members(of: interface.rawValue, in: contract)))
+            #expect(live.count == count)
+        }
+    }
+
     @Test func busctlShowsTheInterface() async throws {
         let service = try await ServiceUnderTest.start()
         let result = try run(

@@ -32,13 +32,15 @@ public final class ServiceUnderTest {
     ///   - executable: another `notulad` than the one built (a copy elsewhere, say).
     ///   - settings: fields of settings.json, as JSON members (`"modelIdleSeconds": 1`).
     ///   - bus: a bus made beforehand, with peers already on it (a notification server); a new one otherwise.
+    ///   - home: the folders of a service that ran before (its memos, its settings); new ones otherwise.
     public static func start(
         _ source: Source = .ownSink, extraArguments: [String] = [], environment: [String: String] = [:], executable: URL? = nil,
-        settings: [String] = [], on bus: PrivateBus? = nil
+        settings: [String] = [], on bus: PrivateBus? = nil, home: URL? = nil
     ) async throws -> ServiceUnderTest {
         let daemon = try bus ?? PrivateBus()
         let client = try await daemon.connect()
-        let launch = Launch(executable: executable ?? binaryDirectory.appendingPathComponent("notulad"), environment: environment)
+        let launch = Launch(
+            executable: executable ?? binaryDirectory.appendingPathComponent("notulad"), environment: environment, home: home)
         let sink: NullSink?
         let arguments: [String]
         switch source {
@@ -67,13 +69,14 @@ public final class ServiceUnderTest {
     private struct Launch {
         let executable: URL
         let environment: [String: String]
+        let home: URL?
     }
 
     private init(daemon: PrivateBus, sink: NullSink?, client: Bus, arguments: [String], _ launch: Launch) throws {
         self.daemon = daemon
         self.sink = sink
         self.client = client
-        home = FileManager.default.temporaryDirectory.appendingPathComponent("notula-test-\(UUID().uuidString)")
+        home = launch.home ?? FileManager.default.temporaryDirectory.appendingPathComponent("notula-test-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
         errorLog = home.appendingPathComponent("notulad.log")
         _ = FileManager.default.createFile(atPath: errorLog.path, contents: nil)

@@ -102,8 +102,9 @@ final class Transcriber: CapturedAudioListener {
     /// decoded now from `file`.
     /// - Throws: `engineUnavailable` without libvosk, `modelUnavailable` without a model for its locale,
     ///   `failed` for a file the engine cannot read.
-    func transcript(of recording: RecordingID, file: String) async throws(RecordingError) -> Transcript {
-        let locale = locale(of: recording)
+    /// - Parameter chosenLocale: the locale of a memo recovered at start, whose capture this transcriber never saw.
+    func transcript(of recording: RecordingID, file: String, in chosenLocale: String? = nil) async throws(RecordingError) -> Transcript {
+        let locale = chosenLocale ?? locale(of: recording)
         defer { recordingLocales.withLock { $0[recording] = nil } }
         let outcome = await onQueue { work in
             let streamed = work.live?.recording == recording ? work.live?.finish() : nil

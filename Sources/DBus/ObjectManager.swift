@@ -1,0 +1,68 @@
+// `org.freedesktop.DBus.ObjectManager`: one call lists every object below a path with its
+// properties, and signals announce objects as they come and go, so a client keeps a mirror
+// without introspecting each object.
+
+extension InterfaceName {
+    public static let objectManager: InterfaceName = "org.freedesktop.DBus.ObjectManager"
+}
+
+extension Bus {
+    /// Exports an object manager at `root`: from now on every object exported below it is
+    /// announced with `InterfacesAdded` (its properties' values included) and every one
+    /// removed with `InterfacesRemoved`; `GetManagedObjects` lists them all.
+    public func exportObjectManager(at root: ObjectPath) {
+        managerRoots.insert(root)
+        export(
+            root,
+            interfaces: [
+                Interface(
+                    .objectManager,
+                    methods: [
+                        Method("GetManagedObjects", outputs: [Argument("objects", "a{oa{sa{sv}}}")]) { _ throws(BusError) in
+                            .now([self.assumeIsolated { $0.managedObjects(below: root) }])
+                        }
+                    ],
+                    signals: [
+                        SignalDeclaration(
+                            "InterfacesAdded", [Argument("object_path", "o"), Argument("interfaces_and_properties", "a{sa{sv}}")]),
+                        SignalDeclaration("InterfacesRemoved", [Argument("object_path", "o"), Argument("interfaces", "as")]),
+                    ])
+            ])
+    }
+
+    /// Announces the change from `old` to `new` interfaces at `path` to the manager above it, if any.
+    func announceManagedChange(at path: ObjectPath, from old: [Interface], to new: [Interface]) {
+        guard let root = managerRoots.first(where: { path.elements(below: $0) != nil }) else { return }
+        let removed = old.filter { gone in !new.contains { $0.name == gone.name } }
+        let added = new.filter { fresh in !old.contains { $0.name == fresh.name } }
+        if !removed.isEmpty {
+            try? emit(
+                path: root, interface: .objectManager, member: "InterfacesRemoved",
+                arguments: [.objectPath(path), .array(element: "s", removed.map { .string($0.name.rawValue) })])
+        }
+        if !added.isEmpty {
+            try? emit(
+                path: root, interface: .objectManager, member: "InterfacesAdded",
+                arguments: [.objectPath(path), Self.propertyValues(added)])
+        }
+    }
+
+    private func managedObjects(below root: ObjectPath) -> Value {
+        let entries = objects.filter { $0.key.elements(below: root) != nil }.sorted { $0.key.rawValue < $1.key.rawValue }
+            .map { DictionaryEntry(key: .objectPath($0.key), value: Self.propertyValues($0.value)) }
+        return .dictionary(key: "o", value: "a{sa{sv}}", entries)
+    }
+
+    /// `a{sa{sv}}`: each interface's name with its properties' current values.
+    private static func propertyValues(_ interfaces: [Interface]) -> Value {
+        .dictionary(
+            key: "s", value: "a{sv}",
+            interfaces.map { interface in
+                DictionaryEntry(
+                    key: .string(interface.name.rawValue),
+                    value: .dictionary(
+                        key: "s", value: "v",
+                        interface.properties.map { DictionaryEntry(key: .string($0.name.rawValue), value: .variant($0.getter())) }))
+            })
+    }
+}

@@ -1,0 +1,74 @@
+import FoundationEssentials
+
+/// One memo as the library keeps it: a row from the moment its recording starts.
+public struct Memo: Sendable, Equatable {
+    /// The recording's id: microseconds since the epoch when it started.
+    public var id: String
+    public var title: String
+    /// Microseconds since the epoch when the recording started.
+    public var created: Int64
+    /// Seconds of audio.
+    public var duration: Double
+    public var locale: String
+    public var status: MemoStatus
+    /// Absolute path of the WAV file.
+    public var audioFile: String
+    /// Empty until transcribed.
+    public var transcript: String
+    public var words: [WordTiming]
+    /// Why transcription failed, for a memo whose status is `failed`.
+    public var failure: String?
+
+    /// A memo whose recording starts now, titled after its start time.
+    public init(id: String, created: Int64, locale: String, audioFile: String, timeZone: TimeZone = .current) {
+        self.id = id
+        self.title = Self.defaultTitle(created: created, timeZone: timeZone)
+        self.created = created
+        self.duration = 0
+        self.locale = locale
+        self.status = .recording
+        self.audioFile = audioFile
+        self.transcript = ""
+        self.words = []
+        self.failure = nil
+    }
+
+    /// "Memo 2026-11-29 21:47": the start time in the user's zone, until the user renames it.
+    public static func defaultTitle(created: Int64, timeZone: TimeZone) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        let date = Date(timeIntervalSince1970: Double(created) / 1_000_000)
+        let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: date)
+        func two(_ value: Int?) -> String { (value ?? 0) < 10 ? "0\(value ?? 0)" : "\(value ?? 0)" }
+        return "Memo \(parts.year ?? 0)-\(two(parts.month))-\(two(parts.day)) \(two(parts.hour)):\(two(parts.minute))"
+    }
+}
+
+/// Where a memo is in its life; `recovered` marks one repaired after the service died while it was
+/// recording or transcribing.
+public enum MemoStatus: String, Sendable, CaseIterable {
+    case recording, transcribing, done, failed, recovered
+}
+
+/// One recognised word with its place in the audio, as kept for exports with timings.
+public struct WordTiming: Sendable, Equatable, Codable {
+    /// Seconds from the start of the audio.
+    public var start: Double
+    public var end: Double
+    public var word: String
+    /// The recogniser's confidence, 0…1.
+    public var confidence: Double
+
+    public init(start: Double, end: Double, word: String, confidence: Double) {
+        self.start = start
+        self.end = end
+        self.word = word
+        self.confidence = confidence
+    }
+}
+
+/// A memo found by a search: its id and the text around the match, the matched words in «».
+public struct SearchHit: Sendable, Equatable {
+    public var id: String
+    public var snippet: String
+}

@@ -1,0 +1,173 @@
+import FoundationEssentials
+
+/// The memo library on disk: one SQLite file in WAL mode (a reader never waits for the writer,
+/// and a killed process loses no committed row), with full-text search over titles and transcripts.
+///
+/// Not thread-safe: owned by one actor.
+public final class MemoStore {
+    private let connection: SQLiteConnection
+    private static let columns = "id, title, created, duration, locale, status, audio_file, transcript, words, failure"
+
+    /// Opens the store at `path` (creating it), bringing its schema up to date.
+    /// - Throws: `LibraryError.storage` when the file cannot be opened or migrated.
+    public init(path: String) throws(LibraryError) {
+        try Self.createPrivately(path)
+        connection = try SQLiteConnection(path: path)
+        try connection.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON")
+        try Schema.migrate(connection)
+    }
+
+    /// Memos are clinical notes: the folder is the user's alone (0700) and so is the file (0600),
+    /// which SQLite's -wal and -shm files copy their permissions from.
+    private static func createPrivately(_ path: String) throws(LibraryError) {
+        let manager = FileManager.default
+        guard !manager.fileExists(atPath: path) else { return }
+        let folder = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
+        do {
+            if !folder.isEmpty {
+                try manager.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            }
+        } catch { throw .storage(code: SQLITE_CANTOPEN_CODE, message: "Cannot create \(folder): \(error)") }
+        guard manager.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600]) else {
+            throw .storage(code: SQLITE_CANTOPEN_CODE, message: "Cannot create \(path)")
+        }
+    }
+
+    /// Adds a memo; its id must be new.
+    public func insert(_ memo: Memo) throws(LibraryError) {
+        try transaction { () throws(LibraryError) in
+            try connection.statement(
+                "INSERT INTO memo (\(Self.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", try Self.values(of: memo)
+            ).run()
+        }
+    }
+
+    /// Writes every field of `memo` over its row.
+    /// - Throws: `LibraryError.noSuchMemo` when there is no row with its id.
+    public func save(_ memo: Memo) throws(LibraryError) {
+        try transaction { () throws(LibraryError) in
+            let values = try Self.values(of: memo)
+            try connection.statement(
+                """
+                UPDATE memo SET title = ?2, created = ?3, duration = ?4, locale = ?5, status = ?6, audio_file = ?7,
+                transcript = ?8, words = ?9, failure = ?10 WHERE id = ?1
+                """, values
+            ).run()
+            guard connection.changes == 1 else { throw .noSuchMemo(memo.id) }
+        }
+    }
+
+    /// Reads, changes and writes back one memo in one transaction.
+    /// - Returns: the memo as saved.
+    @discardableResult
+    public func update(_ id: String, _ change: (inout Memo) -> Void) throws(LibraryError) -> Memo {
+        try transaction { () throws(LibraryError) in
+            guard var memo = try memo(id) else { throw .noSuchMemo(id) }
+            change(&memo)
+            try save(memo)
+            return memo
+        }
+    }
+
+    /// Removes the row (the caller removes the audio with it).
+    /// - Throws: `LibraryError.noSuchMemo` when there is no row with this id.
+    public func delete(_ id: String) throws(LibraryError) {
+        try transaction { () throws(LibraryError) in
+            try connection.statement("DELETE FROM memo WHERE id = ?", [.text(id)]).run()
+            guard connection.changes == 1 else { throw .noSuchMemo(id) }
+        }
+    }
+
+    public func memo(_ id: String) throws(LibraryError) -> Memo? {
+        try memos("SELECT \(Self.columns) FROM memo WHERE id = ?", [.text(id)]).first
+    }
+
+    public func count() throws(LibraryError) -> Int {
+        let statement = try connection.statement("SELECT count(*) FROM memo")
+        return try statement.step() ? Int(statement.integer(0)) : 0
+    }
+
+    /// A page of memos, newest first.
+    public func list(offset: Int, limit: Int) throws(LibraryError) -> [Memo] {
+        try memos(
+            "SELECT \(Self.columns) FROM memo ORDER BY created DESC, id DESC LIMIT ? OFFSET ?",
+            [.integer(Int64(limit)), .integer(Int64(offset))])
+    }
+
+    /// Every memo in one of `statuses`, oldest first: what recovery at start looks at.
+    public func memos(withStatus statuses: [MemoStatus]) throws(LibraryError) -> [Memo] {
+        let marks = statuses.map { _ in "?" }.joined(separator: ", ")
+        return try memos(
+            "SELECT \(Self.columns) FROM memo WHERE status IN (\(marks)) ORDER BY created", statuses.map { .text($0.rawValue) })
+    }
+
+    /// The memos whose title or transcript match `query` (FTS5 syntax: words, "phrases", prefix*,
+    /// AND/OR/NOT), best first, diacritics ignored.
+    /// - Throws: `LibraryError.badSearchQuery` when the query is not valid FTS5.
+    public func search(_ query: String, limit: Int) throws(LibraryError) -> [SearchHit] {
+        let statement = try connection.statement(
+            """
+            SELECT memo.id, snippet(memo_text, -1, '«', '»', '…', 12) FROM memo_text
+            JOIN memo ON memo.seq = memo_text.rowid
+            WHERE memo_text MATCH ? ORDER BY rank LIMIT ?
+            """, [.text(query), .integer(Int64(limit))])
+        var hits: [SearchHit] = []
+        do throws(LibraryError) {
+            while try statement.step() {
+                hits.append(SearchHit(id: statement.text(0) ?? "", snippet: statement.text(1) ?? ""))
+            }
+        } catch .storage(let code, let message) where code == SQLITE_ERROR_CODE {
+            // The statement prepared, so a plain SQLITE_ERROR while stepping is the query text's.
+            throw .badSearchQuery(message)
+        }
+        return hits
+    }
+
+    private func memos(_ sql: String, _ arguments: [SQLValue]) throws(LibraryError) -> [Memo] {
+        let statement = try connection.statement(sql, arguments)
+        var memos: [Memo] = []
+        while try statement.step() {
+            var memo = Memo(id: statement.text(0) ?? "", created: statement.integer(2), locale: "", audioFile: "")
+            memo.title = statement.text(1) ?? ""
+            memo.duration = statement.real(3)
+            memo.locale = statement.text(4) ?? ""
+            memo.status = MemoStatus(rawValue: statement.text(5) ?? "") ?? .failed
+            memo.audioFile = statement.text(6) ?? ""
+            memo.transcript = statement.text(7) ?? ""
+            memo.words = (try? JSONDecoder().decode([WordTiming].self, from: Data((statement.text(8) ?? "[]").utf8))) ?? []
+            memo.failure = statement.text(9)
+            memos.append(memo)
+        }
+        return memos
+    }
+
+    private static func values(of memo: Memo) throws(LibraryError) -> [SQLValue] {
+        let words: String
+        do { words = String(decoding: try JSONEncoder().encode(memo.words), as: UTF8.self) } catch {
+            throw .storage(code: SQLITE_ERROR_CODE, message: "Cannot encode the word timings: \(error)")
+        }
+        return [
+            .text(memo.id), .text(memo.title), .integer(memo.created), .real(memo.duration), .text(memo.locale),
+            .text(memo.status.rawValue), .text(memo.audioFile), .text(memo.transcript), .text(words),
+            memo.failure.map { .text($0) } ?? .null,
+        ]
+    }
+
+    /// Runs `body` in one transaction; nested calls join the outer one.
+    private var depth = 0
+    private func transaction<T>(_ body: () throws(LibraryError) -> T) throws(LibraryError) -> T {
+        if depth == 0 { try connection.execute("BEGIN IMMEDIATE") }
+        depth += 1
+        defer { depth -= 1 }
+        do throws(LibraryError) {
+            let result = try body()
+            if depth == 1 { try connection.execute("COMMIT") }
+            return result
+        } catch {
+            if depth == 1 { try? connection.execute("ROLLBACK") }
+            throw error
+        }
+    }
+}
+
+@available(*, unavailable) extension MemoStore: Sendable {}

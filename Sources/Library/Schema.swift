@@ -1,0 +1,52 @@
+/// The store's schema as a list of migrations: migration n brings `user_version` from n to n + 1.
+/// Append to change the schema; never edit one that has shipped.
+enum Schema {
+    static let migrations: [String] = [
+        """
+        CREATE TABLE memo (
+            seq INTEGER PRIMARY KEY,
+            id TEXT NOT NULL UNIQUE,
+            title TEXT NOT NULL,
+            created INTEGER NOT NULL,
+            duration REAL NOT NULL DEFAULT 0,
+            locale TEXT NOT NULL,
+            status TEXT NOT NULL,
+            audio_file TEXT NOT NULL,
+            transcript TEXT NOT NULL DEFAULT '',
+            words TEXT NOT NULL DEFAULT '[]',
+            failure TEXT
+        );
+        CREATE INDEX memo_by_created ON memo(created DESC);
+        CREATE VIRTUAL TABLE memo_text USING fts5(
+            title, transcript, content='memo', content_rowid='seq',
+            tokenize='unicode61 remove_diacritics 2');
+        CREATE TRIGGER memo_text_insert AFTER INSERT ON memo BEGIN
+            INSERT INTO memo_text(rowid, title, transcript) VALUES (new.seq, new.title, new.transcript);
+        END;
+        CREATE TRIGGER memo_text_delete AFTER DELETE ON memo BEGIN
+            INSERT INTO memo_text(memo_text, rowid, title, transcript) VALUES ('delete', old.seq, old.title, old.transcript);
+        END;
+        CREATE TRIGGER memo_text_update AFTER UPDATE OF title, transcript ON memo BEGIN
+            INSERT INTO memo_text(memo_text, rowid, title, transcript) VALUES ('delete', old.seq, old.title, old.transcript);
+            INSERT INTO memo_text(rowid, title, transcript) VALUES (new.seq, new.title, new.transcript);
+        END;
+        """
+    ]
+
+    /// Brings the database up to the latest version, each migration in its own transaction.
+    static func migrate(_ connection: SQLiteConnection) throws(LibraryError) {
+        let statement = try connection.statement("PRAGMA user_version")
+        let version = try statement.step() ? Int(statement.integer(0)) : 0
+        for (index, sql) in migrations.enumerated() where index >= version {
+            try connection.execute("BEGIN IMMEDIATE")
+            do throws(LibraryError) {
+                try connection.execute(sql)
+                try connection.execute("PRAGMA user_version = \(index + 1)")
+                try connection.execute("COMMIT")
+            } catch {
+                try? connection.execute("ROLLBACK")
+                throw error
+            }
+        }
+    }
+}

@@ -1,0 +1,38 @@
+import DBus
+
+/// `org.notula.Notula1.Library`: the memos as a whole — how many, a page of them newest first,
+/// and search over titles and transcripts.
+enum LibraryObject {
+    static func interface(_ library: MemoLibrary) -> Interface {
+        Interface(
+            NotulaBus.libraryInterface,
+            methods: [
+                Method("List", inputs: [Argument("offset", "u"), Argument("limit", "u")], outputs: [Argument("memos", "ao")]) {
+                    message throws(BusError) in
+                    let offset: UInt32 = try message.argument(0)
+                    let limit: UInt32 = try message.argument(1)
+                    let ids = try library.assumeIsolated { library in
+                        Result { () throws(BusError) in try library.list(offset: Int(offset), limit: Int(limit)) }
+                    }.get()
+                    return .now([.array(element: "o", ids.map { .objectPath(MemoLibrary.path(of: $0)) })])
+                },
+                Method("Search", inputs: [Argument("query", "s"), Argument("limit", "u")], outputs: [Argument("hits", "a(os)")]) {
+                    message throws(BusError) in
+                    let query: String = try message.argument(0)
+                    let limit: UInt32 = try message.argument(1)
+                    let hits = try library.assumeIsolated { library in
+                        Result { () throws(BusError) in try library.search(query, limit: Int(limit)) }
+                    }.get()
+                    return .now([
+                        .array(element: "(os)", hits.map { .structure([.objectPath(MemoLibrary.path(of: $0.id)), .string($0.snippet)]) })
+                    ])
+                },
+            ],
+            properties: [
+                Property("Count", "u") { .uint32(UInt32(clamping: library.assumeIsolated { $0.count })) },
+                Property("Playing", "o") {
+                    .objectPath(library.assumeIsolated { $0.playing.map(MemoLibrary.path(of:)) } ?? .root)
+                },
+            ])
+    }
+}

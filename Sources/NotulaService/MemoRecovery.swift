@@ -1,0 +1,57 @@
+import Audio
+import FoundationEssentials
+import Library
+import Recording
+
+/// Nothing lost: what a killed service or a power cut left behind is repaired at start, and
+/// what does not add up is reported, never deleted.
+extension MemoLibrary {
+    /// Memos left `recording` or `transcribing` get their WAV header rewritten from the samples on
+    /// disk and become `recovered`.
+    /// - Returns: the recovered memos, to be transcribed once the bus is up.
+    func recoverUnfinished() throws(LibraryError) -> [Memo] {
+        var recovered: [Memo] = []
+        for memo in try store.memos(withStatus: [.recording, .transcribing]) {
+            let duration: Double
+            do throws(FileError) { duration = try RecordingRepair.repair(memo.audioFile) } catch {
+                Log.error("Memo \(memo.id) was left \(memo.status.rawValue); its audio cannot be repaired: \(error.message)")
+                continue
+            }
+            recovered.append(
+                try store.update(memo.id) {
+                    $0.status = .recovered
+                    $0.duration = duration
+                })
+            Log.info("Recovered memo \(memo.id), left \(memo.status.rawValue): \(duration) s of audio in \(memo.audioFile)")
+        }
+        return recovered
+    }
+
+    /// Logs audio files no memo points to and memos whose audio file is gone.
+    func reportStrays() throws(LibraryError) {
+        let rows = try store.list(offset: 0, limit: Int.max)
+        let files = Set(rows.map(\.audioFile))
+        for memo in rows where !FileManager.default.fileExists(atPath: memo.audioFile) {
+            Log.warning("Memo \(memo.id) has lost its audio file \(memo.audioFile); kept as it is")
+        }
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: recordingsFolder)) ?? []
+        for name in names.sorted() where name.hasSuffix(".wav") && !files.contains(recordingsFolder + "/" + name) {
+            Log.warning("Audio file \(recordingsFolder)/\(name) belongs to no memo; kept as it is")
+        }
+    }
+
+    /// Transcribes a recovered memo once its model is installed; it stays `recovered`, now with its text.
+    func transcribeRecovered(_ memo: Memo) async {
+        await models.settled(memo.locale)
+        do throws(RecordingError) {
+            let transcript = try await transcriber.transcript(of: RecordingID(memo.id), file: memo.audioFile, in: memo.locale)
+            advance(memo.id) {
+                $0.transcript = transcript.text
+                $0.words = transcript.words.map(WordTiming.init)
+            }
+            Log.info("Recovered memo \(memo.id) transcribed")
+        } catch {
+            Log.warning("Recovered memo \(memo.id) is not transcribed: \(error.message)")
+        }
+    }
+}

@@ -1,0 +1,56 @@
+import FoundationEssentials
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Memos as a table that fits the terminal: ids as short as they stay unique, the title (or the
+/// search snippet) cut to the width left.
+enum MemoTable {
+    static func render(_ memos: [MemosClient.Summary], allIDs: [String], width: Int = terminalWidth()) -> String {
+        let header = ["ID", "CREATED", "LENGTH", "STATUS"]
+        let rows = memos.map { memo in
+            [shortID(memo.id, among: allIDs), created(memo.created), length(memo.duration), memo.status]
+        }
+        let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
+        let fixed = widths.reduce(0, +) + 2 * widths.count
+        let room = max(10, width - fixed)
+        func line(_ cells: [String], _ text: String) -> String {
+            let padded = zip(cells, widths).map { $0 + String(repeating: " ", count: $1 - $0.count) + "  " }.joined()
+            return padded + (text.count > room ? String(text.prefix(room - 1)) + "…" : text)
+        }
+        let title = memos.contains { $0.snippet != nil } ? "MATCH" : "TITLE"
+        return ([line(header, title)] + zip(rows, memos).map { line($0, $1.snippet ?? $1.title) }).joined(separator: "\n")
+    }
+
+    /// The shortest ending of `id`, at least four digits, that no other id ends with.
+    static func shortID(_ id: String, among ids: [String]) -> String {
+        for length in 4..<max(5, id.count) {
+            let suffix = String(id.suffix(length))
+            if ids.filter({ $0.hasSuffix(suffix) }).count == 1 { return suffix }
+        }
+        return id
+    }
+
+    /// `2026-11-29 21:47` in the local time zone.
+    static func created(_ microseconds: Int64) -> String {
+        var seconds = time_t(microseconds / 1_000_000)
+        var parts = tm()
+        localtime_r(&seconds, &parts)
+        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday)) \(two(parts.tm_hour)):\(two(parts.tm_min))"
+    }
+
+    /// `1:05` for 65 s.
+    static func length(_ seconds: Double) -> String {
+        let whole = Int(seconds.rounded())
+        return "\(whole / 60):\(whole % 60 < 10 ? "0" : "")\(whole % 60)"
+    }
+
+    /// The terminal's columns, or `$COLUMNS`, or 80 when output goes elsewhere.
+    static func terminalWidth() -> Int {
+        var size = winsize()
+        if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
+        return Int(getenv("COLUMNS").map { String(cString: $0) } ?? "") ?? 80
+    }
+}

@@ -1,0 +1,81 @@
+import DBus
+import FoundationEssentials
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `notula memos list|search|show|play|export|rename|delete`.
+struct MemosCommand {
+    static let usage = """
+          memos list [--json]           every memo, newest first
+          memos search QUERY [--json]   memos whose title or transcript match (words, "phrases", prefix*)
+          memos show ID                 a memo's details and transcript
+          memos play ID                 play a memo's audio
+          memos export ID --format txt|srt|vtt|json [-o FILE]
+          memos rename ID TITLE
+          memos delete ID               delete a memo and its audio
+                                        (ID: the memo's id, or its last digits while they name one memo)
+        """
+
+    let client: MemosClient
+
+    /// Whether `operands` (after `memos`) make a command.
+    static func isValid(_ operands: [String]) -> Bool {
+        let json = operands.last == "--json"
+        let rest = json ? Array(operands.dropLast()) : operands
+        switch (rest.first, rest.count) {
+        case ("list", 1): return true
+        case ("search", 2): return true
+        case ("show", 2), ("play", 2), ("delete", 2), ("rename", 3): return !json
+        case ("export", 4), ("export", 6):
+            return !json && rest[2] == "--format" && (rest.count == 4 || rest[4] == "-o")
+        default: return false
+        }
+    }
+
+    func run(_ operands: [String]) async throws(BusError) {
+        let json = operands.last == "--json"
+        let rest = json ? Array(operands.dropLast()) : operands
+        switch rest[0] {
+        case "list": try await printMemos(try await client.all(), json: json)
+        case "search": try await printMemos(try await client.search(rest[1]), json: json)
+        case "show":
+            let path = try await client.resolve(rest[1])
+            let memo = try await client.summary(path)
+            print(
+                "\(memo.title)\n\(memo.id)  \(MemoTable.created(memo.created))  \(MemoTable.length(memo.duration))  \(memo.status)  \(memo.locale)"
+            )
+            print("\(memo.audioFile)\n\n\(await client.transcript(path))")
+        case "play": try await client.invoke("Play", on: try await client.resolve(rest[1]))
+        case "delete": try await client.invoke("Delete", on: try await client.resolve(rest[1]))
+        case "rename": try await client.rename(try await client.resolve(rest[1]), to: rest[2])
+        default:
+            let content = try await client.export(try await client.resolve(rest[1]), format: rest[3])
+            if rest.count == 6 { try write(content, to: rest[5]) } else { print(content, terminator: "") }
+        }
+    }
+
+    private func printMemos(_ memos: [MemosClient.Summary], json: Bool) async throws(BusError) {
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            print(String(decoding: (try? encoder.encode(memos)) ?? Data(), as: UTF8.self))
+        } else if memos.isEmpty {
+            print("No memos")
+        } else {
+            print(MemoTable.render(memos, allIDs: try await client.all().map(\.id)))
+        }
+    }
+
+    /// An exported transcript is a clinical note too: written 0600.
+    private func write(_ content: String, to file: String) throws(BusError) {
+        let descriptor = open(file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw BusError.failed("Cannot write \(file): \(String(cString: strerror(errno)))") }
+        defer { close(descriptor) }
+        let bytes = Array(content.utf8)
+        guard bytes.withUnsafeBytes({ Glibc.write(descriptor, $0.baseAddress, $0.count) }) == bytes.count else {
+            throw BusError.failed("Cannot write \(file): \(String(cString: strerror(errno)))")
+        }
+    }
+}

@@ -1,0 +1,123 @@
+import DBus
+import Foundation
+import NotulaTestSupport
+import Testing
+
+let rootPath = ObjectPath("/org/notula/Notula1")!
+let libraryPath = ObjectPath("/org/notula/Notula1/Library")!
+let libraryInterface: InterfaceName = "org.notula.Notula1.Library"
+
+extension ServiceUnderTest {
+    /// The object manager's announcements, in order, from now on.
+    func objectManagerSignals() async throws -> AsyncStream<Message> {
+        try await client.signals(matching: MatchRule(sender: Self.name, path: rootPath, interface: "org.freedesktop.DBus.ObjectManager"))
+    }
+
+    /// Records a short memo (nothing played: no speech model is needed to fail its transcription)
+    /// and returns it once its transcription has ended.
+    func recordMemo() async throws -> ObjectPath {
+        let signals = try await recorderSignals()
+        try await recorder("Start")
+        let memo = try await recorder("Process").argument(0, as: ObjectPath.self)
+        try await untilProcessed(signals)
+        return memo
+    }
+
+    /// Returns at the recorder's Processed or Failed signal: the transcription has ended.
+    func untilProcessed(_ signals: AsyncStream<Message>) async throws {
+        for await signal in signals where signal.member == "Processed" || signal.member == "Failed" { return }
+    }
+
+    func memoProperty(_ name: String, of memo: ObjectPath) async throws -> Value {
+        try await property(name, of: memo, interface: memoInterface)
+    }
+}
+
+@Suite("The library on the bus: the object manager, the memo objects, list and search", .serialized)
+struct LibraryObjectTests {
+    @Test("A memo is announced the moment its recording starts, without its transcript, and counted")
+    func announcedAtStart() async throws {
+        let service = try await ServiceUnderTest.start()
+        let announcements = try await service.objectManagerSignals()
+        let signals = try await service.recorderSignals()
+        var events = announcements.makeAsyncIterator()
+        try await service.recorder("Start")
+        let added = try #require(await events.next())
+        #expect(added.member == "InterfacesAdded")
+        let path = try added.argument(0, as: ObjectPath.self)
+        let interfaces = try added.argument(1, as: [String: [String: Variant]].self)
+        let memo = try #require(interfaces[memoInterface.rawValue])
+        #expect(try memo["Status"]?.get(String.self) == "recording")
+        #expect(try memo["Title"]?.get(String.self).hasPrefix("Memo ") == true)
+        #expect(memo["Transcript"] == nil && memo["Text"] == nil)
+        #expect(try await service.property("Count", of: libraryPath, interface: libraryInterface) == .uint32(1))
+
+        let managed = try await service.call(rootPath, "org.freedesktop.DBus.ObjectManager", "GetManagedObjects")
+            .argument(0, as: [ObjectPath: [String: [String: Variant]]].self)
+        #expect(managed[path]?[memoInterface.rawValue] != nil)
+        #expect(try await service.recorder("Process").argument(0, as: ObjectPath.self) == path)
+        try await service.untilProcessed(signals)
+    }
+
+    @Test("List pages newest first; a renamed memo is found by its new title, accents aside; a bad query is InvalidArgs")
+    func listRenameSearch() async throws {
+        let service = try await ServiceUnderTest.start()
+        let first = try await service.recordMemo()
+        let second = try await service.recordMemo()
+        let listed = try await service.call(libraryPath, libraryInterface, "List", [.uint32(0), .uint32(10)])
+        #expect(try listed.argument(0, as: [ObjectPath].self) == [second, first])
+        let page = try await service.call(libraryPath, libraryInterface, "List", [.uint32(1), .uint32(10)])
+        #expect(try page.argument(0, as: [ObjectPath].self) == [first])
+
+        _ = try await service.call(
+            first, "org.freedesktop.DBus.Properties", "Set",
+            [.string(memoInterface.rawValue), .string("Title"), .variant(.string("Réunion du café"))])
+        #expect(try await service.memoProperty("Title", of: first) == .string("Réunion du café"))
+        let hits = try await service.call(libraryPath, libraryInterface, "Search", [.string("cafe"), .uint32(10)])
+            .argument(0, as: [DBusStruct<ObjectPath, String>].self)
+        #expect(hits.map(\.fields.0) == [first])
+        #expect(hits.first?.fields.1.contains("«café»") == true)
+
+        await #expect {
+            _ = try await service.call(libraryPath, libraryInterface, "Search", [.string("\"unclosed"), .uint32(10)])
+        } throws: { ($0 as? BusError)?.name == .invalidArgs }
+    }
+
+    @Test("Delete removes the row and the audio together, and the object goes away")
+    func delete() async throws {
+        let service = try await ServiceUnderTest.start()
+        let memo = try await service.recordMemo()
+        guard case .string(let file) = try await service.memoProperty("AudioFile", of: memo) else {
+            throw MissingInterface(name: "AudioFile")
+        }
+        #expect(FileManager.default.fileExists(atPath: file))
+        let announcements = try await service.objectManagerSignals()
+        var events = announcements.makeAsyncIterator()
+        _ = try await service.call(memo, memoInterface, "Delete")
+        let removed = try #require(await events.next())
+        #expect(removed.member == "InterfacesRemoved")
+        #expect(try removed.argument(0, as: ObjectPath.self) == memo)
+        #expect(!FileManager.default.fileExists(atPath: file))
+        #expect(try await service.property("Count", of: libraryPath, interface: libraryInterface) == .uint32(0))
+        await #expect {
+            try await service.memoProperty("Title", of: memo)
+        } throws: { ($0 as? BusError)?.name == .unknownObject }
+    }
+
+    @Test("Memos outlive the service: a new notulad on the same folders lists them")
+    func persists() async throws {
+        let service = try await ServiceUnderTest.start()
+        let memo = try await service.recordMemo()
+        #expect(service.stop() == 0)
+        let again = try await ServiceUnderTest.start(home: service.home)
+        let listed = try await again.call(libraryPath, libraryInterface, "List", [.uint32(0), .uint32(10)])
+        #expect(try listed.argument(0, as: [ObjectPath].self) == [memo])
+        #expect(try await again.memoProperty("Status", of: memo) == .string("failed"))
+        // Clinical notes: the database and its write-ahead log are the user's alone.
+        let data = service.home.appendingPathComponent("data/notula")
+        for name in ["library.sqlite3", "library.sqlite3-wal"] {
+            let attributes = try FileManager.default.attributesOfItem(atPath: data.appendingPathComponent(name).path)
+            #expect((attributes[.posixPermissions] as? Int) == 0o600, "\(name)")
+        }
+    }
+}

@@ -1,0 +1,64 @@
+import FoundationEssentials
+import Library
+import Testing
+
+@Suite("Memo store on a real SQLite file")
+struct MemoStoreTests {
+    let store = TemporaryStore()
+
+    @Test("A memo written is read back whole, after the store is opened again")
+    func roundTrip() throws {
+        var memo = TemporaryStore.memo(1_764_452_820_000_000, transcript: "hello there")
+        memo.failure = "none"
+        try store.open().insert(memo)
+        let reopened = try store.open()
+        #expect(try reopened.memo(memo.id) == memo)
+        #expect(try reopened.count() == 1)
+    }
+
+    @Test("A new memo is titled after its start time and starts out recording")
+    func defaultTitle() {
+        let memo = Memo(id: "1", created: 1_764_452_820_000_000, locale: "en-US", audioFile: "/a.wav", timeZone: .gmt)
+        #expect(memo.title == "Memo 2025-11-29 21:47")
+        #expect(memo.status == .recording)
+    }
+
+    @Test("List pages through the memos newest first")
+    func listNewestFirst() throws {
+        let memos = try store.open()
+        for id in 1...5 { try memos.insert(TemporaryStore.memo(Int64(id), transcript: "memo \(id)")) }
+        #expect(try memos.list(offset: 0, limit: 2).map(\.id) == ["5", "4"])
+        #expect(try memos.list(offset: 3, limit: 10).map(\.id) == ["2", "1"])
+        #expect(try memos.count() == 5)
+    }
+
+    @Test("An update changes the row and what search finds")
+    func updateReindexes() throws {
+        let memos = try store.open()
+        try memos.insert(TemporaryStore.memo(1, title: "Groceries", transcript: "milk and bread"))
+        try memos.update("1") { $0.title = "Shopping list" }
+        #expect(try memos.search("groceries", limit: 10).isEmpty)
+        #expect(try memos.search("shopping", limit: 10).map(\.id) == ["1"])
+        #expect(try memos.memo("1")?.title == "Shopping list")
+    }
+
+    @Test("Delete removes the row; deleting it again says there is no such memo")
+    func delete() throws {
+        let memos = try store.open()
+        try memos.insert(TemporaryStore.memo(1, transcript: "gone soon"))
+        try memos.delete("1")
+        #expect(try memos.memo("1") == nil)
+        #expect(try memos.search("gone", limit: 10).isEmpty)
+        #expect(throws: LibraryError.noSuchMemo("1")) { try memos.delete("1") }
+        #expect(throws: LibraryError.noSuchMemo("1")) { try memos.update("1") { $0.title = "x" } }
+    }
+
+    @Test("The memos left recording or transcribing are found for recovery, oldest first")
+    func unfinished() throws {
+        let memos = try store.open()
+        try memos.insert(TemporaryStore.memo(3, transcript: "", status: .transcribing))
+        try memos.insert(TemporaryStore.memo(2, transcript: "done one"))
+        try memos.insert(TemporaryStore.memo(1, transcript: "", status: .recording))
+        #expect(try memos.memos(withStatus: [.recording, .transcribing]).map(\.id) == ["1", "3"])
+    }
+}

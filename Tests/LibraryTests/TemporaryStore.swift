@@ -1,0 +1,30 @@
+import FoundationEssentials
+import Library
+
+/// A store in a fresh temporary folder, removed when the test is done with it.
+final class TemporaryStore {
+    let folder: String
+    var path: String { folder + "/library.sqlite3" }
+
+    init() {
+        folder = FileManager.default.temporaryDirectory.path + "/notula-library-\(UInt64.random(in: 0 ... .max))"
+        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: folder) }
+
+    func open() throws -> MemoStore { try MemoStore(path: path) }
+
+    /// A finished memo with `transcript`, its words one second apart.
+    static func memo(_ id: Int64, title: String? = nil, transcript: String, status: MemoStatus = .done) -> Memo {
+        var memo = Memo(id: String(id), created: id, locale: "en-US", audioFile: "/tmp/\(id).wav", timeZone: .gmt)
+        if let title { memo.title = title }
+        memo.status = status
+        memo.transcript = transcript
+        memo.words = transcript.split(separator: " ").enumerated().map {
+            WordTiming(start: Double($0), end: Double($0) + 0.5, word: String($1), confidence: 1)
+        }
+        memo.duration = Double(memo.words.count)
+        return memo
+    }
+}
