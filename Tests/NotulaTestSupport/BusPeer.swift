@@ -46,10 +46,23 @@ func kill(_ process: Process) {
 public func waitForLine(
     _ text: String, occurrence: Int = 1, in logFile: URL, within deadline: Duration, while isRunning: () -> Bool
 ) async throws {
-    let end = ContinuousClock.now + deadline
     func log() -> String { (try? String(contentsOf: logFile, encoding: .utf8)) ?? "" }
-    while log().components(separatedBy: text).count - 1 < occurrence {
-        guard isRunning(), ContinuousClock.now < end else { throw LogLineMissing(text: text, log: log()) }
+    try await poll(within: deadline) {
+        if log().components(separatedBy: text).count - 1 >= occurrence { return true }
+        guard isRunning() else { throw LogLineMissing(text: text, log: log()) }
+        return false
+    } otherwise: {
+        LogLineMissing(text: text, log: log())
+    }
+}
+
+/// Returns once `condition` holds, asking it again every 20 ms; throws what `failure` makes when the deadline
+/// passes first. Only for what a peer reports nowhere but in a file or a command's output: with no signal to
+/// wait on, asking again is the one honest way.
+public func poll(within deadline: Duration, until condition: () throws -> Bool, otherwise failure: () -> any Error) async throws {
+    let end = ContinuousClock.now + deadline
+    while try !condition() {
+        guard ContinuousClock.now < end else { throw failure() }
         try await Task.sleep(for: .milliseconds(20))
     }
 }

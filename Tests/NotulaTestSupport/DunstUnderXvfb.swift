@@ -57,12 +57,10 @@ public final class DunstUnderXvfb {
     /// Returns once dunst shows `count` notifications; throws when the deadline passes first. dunst
     /// reports what it draws nowhere but here, so this asks it again and again.
     public func waitUntilDisplayed(_ count: Int, within deadline: Duration = .seconds(10)) async throws {
-        let end = ContinuousClock.now + deadline
-        while try displayedCount() != count {
-            guard ContinuousClock.now < end else {
-                throw CommandFailed(command: ["dunstctl", "count"], status: 0, errorOutput: "never \(count) displayed")
-            }
-            try await Task.sleep(for: .milliseconds(20))
+        try await poll(within: deadline) {
+            try displayedCount() == count
+        } otherwise: {
+            CommandFailed(command: ["dunstctl", "count"], status: 0, errorOutput: "never \(count) displayed")
         }
     }
 

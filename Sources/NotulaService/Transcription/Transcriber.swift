@@ -63,7 +63,6 @@ final class Transcriber: CapturedAudioListener {
         recordingLocales.withLock { $0[recording] = locale }
         queue.async { [self] in
             work.withLock { work in
-                work.uses += 1
                 let recognition: BlockRecognition?
                 do throws(RecordingError) {
                     recognition = try Self.recognition(of: locale, by: work.engine)

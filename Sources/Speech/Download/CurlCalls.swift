@@ -5,6 +5,7 @@ import Glibc
 ///
 /// Loaded, not linked: libcurl brings OpenSSL, GnuTLS, Kerberos and more, several megabytes that a service
 /// which never downloads should not carry.
+// Unchecked: every field is set once in `init` (function addresses, libcurl's setup code) and only read after.
 private struct CurlFunctions: @unchecked Sendable {
     typealias GlobalInit = @convention(c) (Int) -> CURLcode
     typealias EasyInit = @convention(c) () -> UnsafeMutableRawPointer?
