@@ -39,6 +39,8 @@ public actor Bus {
     private var timeouts: [OpaquePointer: Int64] = [:]
     private var pendingCalls: [OpaquePointer: CheckedContinuation<Result<Message, BusError>, Never>] = [:]
     var objects: [ObjectPath: [Interface]] = [:]
+    /// The folders whose children are looked up on demand (`exportSubtree`).
+    var subtrees: [ObjectPath: ObjectSubtree] = [:]
     /// The paths exported as object managers (`exportObjectManager(at:)`).
     var managerRoots: Set<ObjectPath> = []
     var deferredReplies: [Int: OpaquePointer] = [:]

@@ -25,7 +25,7 @@ extension Bus {
     /// (or as invalidated, for properties that announce changes that way). A property annotated
     /// `false` changes without a signal of its own, but is sent when named here.
     public func emitPropertiesChanged(path: ObjectPath, interface: InterfaceName, names: [MemberName]) {
-        guard let definition = objects[path]?.first(where: { $0.name == interface }) else { return }
+        guard let definition = interfaces(at: path)?.first(where: { $0.name == interface }) else { return }
         var changed: [DictionaryEntry] = []
         var invalidated: [Value] = []
         for name in names {
@@ -46,7 +46,10 @@ extension Bus {
 
     /// The names of the nodes directly below `path` that lead to exported objects.
     func children(of path: ObjectPath) -> [String] {
-        Set(objects.keys.compactMap { $0.elements(below: path)?.first.map(String.init) }).sorted()
+        var names = Set(objects.keys.compactMap { $0.elements(below: path)?.first.map(String.init) })
+        names.formUnion(subtrees.keys.compactMap { $0.elements(below: path)?.first.map(String.init) })
+        if let subtree = subtrees[path] { names.formUnion(subtree.objects().map(\.name)) }
+        return names.sorted()
     }
 
     // MARK: Incoming method calls
@@ -101,7 +104,7 @@ extension Bus {
 
     private func route(_ message: Message) throws(BusError) -> MethodReply {
         guard let path = message.path, let member = message.member else { throw BusError.invalidArgs("Malformed call") }
-        guard let interfaces = objects[path] else {
+        guard let interfaces = interfaces(at: path) else {
             if message.interface ?? "org.freedesktop.DBus.Introspectable" == InterfaceName.introspectable.rawValue,
                 member == "Introspect", message.signature.isEmpty, path == .root || !children(of: path).isEmpty
             {

@@ -32,24 +32,36 @@ extension Bus {
 
     /// Announces the change from `old` to `new` interfaces at `path` to the manager above it, if any.
     func announceManagedChange(at path: ObjectPath, from old: [Interface], to new: [Interface]) {
-        guard let root = managerRoots.first(where: { path.elements(below: $0) != nil }) else { return }
         let removed = old.filter { gone in !new.contains { $0.name == gone.name } }
         let added = new.filter { fresh in !old.contains { $0.name == fresh.name } }
-        if !removed.isEmpty {
-            try? emit(
-                path: root, interface: .objectManager, member: "InterfacesRemoved",
-                arguments: [.objectPath(path), .array(element: "s", removed.map { .string($0.name.rawValue) })])
-        }
-        if !added.isEmpty {
-            try? emit(
-                path: root, interface: .objectManager, member: "InterfacesAdded",
-                arguments: [.objectPath(path), Self.propertyValues(added)])
-        }
+        if !removed.isEmpty { announceRemoved(at: path, removed.map(\.name)) }
+        if !added.isEmpty { announceAdded(at: path, added) }
+    }
+
+    /// `InterfacesAdded` for the object at `path` from the manager above it, if any: what `export`
+    /// sends, for objects a subtree serves.
+    public func announceAdded(at path: ObjectPath, _ interfaces: [Interface]) {
+        guard let root = managerRoot(above: path) else { return }
+        try? emit(
+            path: root, interface: .objectManager, member: "InterfacesAdded",
+            arguments: [.objectPath(path), Self.propertyValues(interfaces)])
+    }
+
+    /// `InterfacesRemoved` for the object at `path` from the manager above it, if any: what
+    /// `unexport` sends, for objects a subtree serves.
+    public func announceRemoved(at path: ObjectPath, _ interfaces: [InterfaceName]) {
+        guard let root = managerRoot(above: path) else { return }
+        try? emit(
+            path: root, interface: .objectManager, member: "InterfacesRemoved",
+            arguments: [.objectPath(path), .array(element: "s", interfaces.map { .string($0.rawValue) })])
+    }
+
+    private func managerRoot(above path: ObjectPath) -> ObjectPath? {
+        managerRoots.first { path.elements(below: $0) != nil }
     }
 
     private func managedObjects(below root: ObjectPath) -> Value {
-        let entries = objects.filter { $0.key.elements(below: root) != nil }.sorted { $0.key.rawValue < $1.key.rawValue }
-            .map { DictionaryEntry(key: .objectPath($0.key), value: Self.propertyValues($0.value)) }
+        let entries = objects(below: root).map { DictionaryEntry(key: .objectPath($0.path), value: Self.propertyValues($0.interfaces)) }
         return .dictionary(key: "o", value: "a{sa{sv}}", entries)
     }
 

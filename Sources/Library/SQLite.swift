@@ -7,12 +7,13 @@ final class SQLiteConnection {
     /// Prepared once and reused: the search and the list run the same few statements many times.
     private var statements: [String: Statement] = [:]
 
-    /// Opens (creating if needed) the database at `path`; `":memory:"` for one in memory.
+    /// Opens the database at `path` (creating it unless `readOnly`); `":memory:"` for one in memory.
     ///
     /// The corresponding C function is `sqlite3_open_v2`.
-    init(path: String) throws(LibraryError) {
+    init(path: String, readOnly: Bool = false) throws(LibraryError) {
         var handle: OpaquePointer?
-        let code = sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nil)
+        let access = readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+        let code = sqlite3_open_v2(path, &handle, access | SQLITE_OPEN_NOMUTEX, nil)
         guard code == SQLITE_OK, let handle else {
             let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
             sqlite3_close_v2(handle)
@@ -128,6 +129,14 @@ final class Statement {
 
     /// Runs a statement that returns no rows.
     func run() throws(LibraryError) { _ = try step() }
+
+    /// The first row as `read` reads it, nil when there is none. The statement is reset after:
+    /// one left on a row would keep its read transaction open, holding the WAL back from
+    /// checkpoints and locking tables against schema changes.
+    func firstRow<T>(_ read: (Statement) -> T) throws(LibraryError) -> T? {
+        defer { sqlite3_reset(raw) }
+        return try step() ? read(self) : nil
+    }
 
     /// The corresponding C function is `sqlite3_column_int64`.
     func integer(_ column: Int32) -> Int64 { sqlite3_column_int64(raw, column) }

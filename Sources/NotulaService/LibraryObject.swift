@@ -20,12 +20,13 @@ enum LibraryObject {
                     message throws(BusError) in
                     let query: String = try message.argument(0)
                     let limit: UInt32 = try message.argument(1)
-                    let hits = try library.assumeIsolated { library in
-                        Result { () throws(BusError) in try library.search(query, limit: Int(limit)) }
-                    }.get()
-                    return .now([
-                        .array(element: "(os)", hits.map { .structure([.objectPath(MemoLibrary.path(of: $0.id)), .string($0.snippet)]) })
-                    ])
+                    return .later { () throws(BusError) in
+                        let hits = try await library.reader.search(query, limit: Int(limit))
+                        return [
+                            .array(
+                                element: "(os)", hits.map { .structure([.objectPath(MemoLibrary.path(of: $0.id)), .string($0.snippet)]) })
+                        ]
+                    }
                 },
             ],
             properties: [

@@ -6,20 +6,22 @@ import Recording
 import Speech
 
 /// The memos: a row in the SQLite store from the moment a recording starts, through its
-/// transcription, until the user deletes it; an object each under `/org/notula/Notula1/Memos/`.
+/// transcription, until the user deletes it; an object each under `/org/notula/Notula1/Memos/`,
+/// made from its row when a call names it, so that a library of any size costs no memory.
 ///
 /// Shares the bus's executor, so that memo properties are read synchronously by the bus. The
-/// store's calls run there too: each is a short indexed query or a one-row transaction.
+/// store's calls run there too: each is a short indexed query or a one-row transaction. Search,
+/// which can take longer, runs on a reading connection of its own (`LibraryReader`).
 actor MemoLibrary: Processing {
     let bus: Bus
     nonisolated var unownedExecutor: UnownedSerialExecutor { bus.unownedExecutor }
     let transcriber: Transcriber
     let models: ModelStore
     let store: MemoStore
+    let reader: LibraryReader
     let recordingsFolder: String
-    /// Every memo's row without its transcript and words, which stay on disk until asked for:
-    /// what the objects' properties are read from.
-    private(set) var rows: [String: Memo] = [:]
+    /// How many memos there are, counted at start and kept since: the Library's `Count`.
+    private(set) var count = 0
     /// Why this session's transcriptions failed, as the recorder reported them.
     private var failures: [String: RecordingError] = [:]
     let playback = PulsePlayback()
@@ -36,6 +38,7 @@ actor MemoLibrary: Processing {
         self.models = models
         self.recordingsFolder = recordingsFolder
         store = try MemoStore(path: databasePath)
+        reader = LibraryReader(try MemoStore(readingFrom: databasePath))
     }
 
     static func path(of id: String) -> ObjectPath {
@@ -43,13 +46,16 @@ actor MemoLibrary: Processing {
     }
 
     /// Repairs what the last run left unfinished, then exports the library, the object manager
-    /// and a memo object for every row.
+    /// and the memos' folder, whose objects are made from their rows when a call names one.
     func open() throws(LibraryError) {
         let recovered = try recoverUnfinished()
         try reportStrays()
-        bus.assumeIsolated { $0.exportObjectManager(at: NotulaBus.rootPath) }
-        for memo in try store.list(offset: 0, limit: Int.max) { show(memo) }
-        bus.assumeIsolated { $0.export(NotulaBus.libraryPath, interfaces: [LibraryObject.interface(self)]) }
+        count = try store.count()
+        bus.assumeIsolated { bus in
+            bus.exportObjectManager(at: NotulaBus.rootPath)
+            bus.exportSubtree(NotulaBus.memosPath, ObjectSubtree(interfaces: memoInterfaces, objects: memoObjects))
+            bus.export(NotulaBus.libraryPath, interfaces: [LibraryObject.interface(self)])
+        }
         for memo in recovered { Task { await transcribeRecovered(memo) } }
     }
 
@@ -64,25 +70,26 @@ actor MemoLibrary: Processing {
             Log.error("Cannot add memo \(recording) to the library: \(error)")
             return
         }
-        show(memo)
+        count += 1
+        bus.assumeIsolated { $0.announceAdded(at: Self.path(of: memo.id), [MemoObject.interface(memo, self)]) }
         countChanged()
     }
 
     /// The capture of `recording` ended without a file to keep.
     func recordingDropped(_ recording: RecordingID) {
-        guard rows[recording.rawValue] != nil else { return }
+        guard summary(recording.rawValue) != nil else { return }
         forget(recording.rawValue)
     }
 
     func process(_ audio: CapturedAudio, recording: RecordingID) async throws(RecordingError) {
         let id = recording.rawValue
-        if rows[id] == nil { recordingStarted(recording) }
+        if summary(id) == nil { recordingStarted(recording) }
         advance(id) {
             $0.status = .transcribing
             $0.duration = audio.duration
             $0.audioFile = audio.file
         }
-        let locale = rows[id]?.locale ?? transcriber.locale(of: recording)
+        let locale = summary(id)?.locale ?? transcriber.locale(of: recording)
         Log.info("Memo \(recording): \(audio.file), \(audio.duration) s, transcribing in \(locale)")
         do throws(RecordingError) {
             // A recording sent while its model downloads waits for it.
@@ -105,7 +112,7 @@ actor MemoLibrary: Processing {
     }
 
     func discard(_ audio: CapturedAudio) async {
-        if let id = rows.values.first(where: { $0.audioFile == audio.file })?.id { forget(id) }
+        if let id = try? store.id(ofAudioFile: audio.file) { forget(id) }
         do { try FileManager.default.removeItem(atPath: audio.file) } catch {
             Log.warning("Cannot delete \(audio.file): \(error)")
         }
@@ -117,6 +124,14 @@ actor MemoLibrary: Processing {
     func text(of recording: RecordingID) -> String? {
         guard let memo = try? store.memo(recording.rawValue), memo.status == .done || memo.status == .recovered else { return nil }
         return memo.transcript
+    }
+
+    /// The memo's row without its transcript: what its properties show; nil when there is none.
+    func summary(_ id: String) -> Memo? {
+        do throws(LibraryError) { return try store.summary(id) } catch {
+            Log.error("Cannot read memo \(id) from the library: \(error)")
+            return nil
+        }
     }
 
     /// The whole memo, transcript included.
@@ -147,7 +162,7 @@ actor MemoLibrary: Processing {
     /// Deletes the audio and the row together: the file first, so that a file that cannot be
     /// deleted leaves its row (and the user's way to it) in place.
     func delete(_ id: String) throws(BusError) {
-        guard let memo = rows[id] else { throw BusError(LibraryError.noSuchMemo(id)) }
+        guard let memo = summary(id) else { throw BusError(LibraryError.noSuchMemo(id)) }
         guard memo.status != .recording && memo.status != .transcribing else {
             throw BusError(.invalidState, "The memo is still being \(memo.status == .recording ? "recorded" : "transcribed")")
         }
@@ -161,31 +176,36 @@ actor MemoLibrary: Processing {
         Log.info("Deleted memo \(id) and its audio")
     }
 
-    var count: Int { rows.count }
-
     func list(offset: Int, limit: Int) throws(BusError) -> [String] {
-        do throws(LibraryError) { return try store.list(offset: offset, limit: limit).map(\.id) } catch { throw BusError(error) }
-    }
-
-    func search(_ query: String, limit: Int) throws(BusError) -> [SearchHit] {
-        do throws(LibraryError) { return try store.search(query, limit: limit) } catch { throw BusError(error) }
+        do throws(LibraryError) { return try store.list(offset: offset, limit: limit) } catch { throw BusError(error) }
     }
 
     // MARK: Rows and objects together
 
-    private func show(_ memo: Memo) {
-        var row = memo
-        row.transcript = ""
-        row.words = []
-        rows[memo.id] = row
-        bus.assumeIsolated { $0.export(Self.path(of: memo.id), interfaces: [MemoObject.interface(memo.id, self)]) }
+    /// The memo object named `id`, made from its row; nil when there is no such memo.
+    private nonisolated func memoInterfaces(_ id: String) -> [Interface]? {
+        assumeIsolated { library in library.summary(id).map { [MemoObject.interface($0, library)] } }
+    }
+
+    /// Every memo object, from one read of every row: for the object manager's full listing.
+    private nonisolated func memoObjects() -> [(name: String, interfaces: [Interface])] {
+        assumeIsolated { library in
+            do throws(LibraryError) {
+                return try library.store.summaries().map { ($0.id, [MemoObject.interface($0, library)]) }
+            } catch {
+                Log.error("Cannot list the memos: \(error)")
+                return []
+            }
+        }
     }
 
     private func forget(_ id: String) {
-        do throws(LibraryError) { try store.delete(id) } catch { Log.error("Cannot remove memo \(id) from the library: \(error)") }
-        rows[id] = nil
+        do throws(LibraryError) { try store.delete(id) } catch {
+            return Log.error("Cannot remove memo \(id) from the library: \(error)")
+        }
+        count -= 1
         failures[id] = nil
-        bus.assumeIsolated { $0.unexport(Self.path(of: id)) }
+        bus.assumeIsolated { $0.announceRemoved(at: Self.path(of: id), [NotulaBus.memoInterface]) }
         countChanged()
     }
 
@@ -193,10 +213,7 @@ actor MemoLibrary: Processing {
     private func change(_ id: String, emitting names: [MemberName] = ["Status", "Duration"], _ body: (inout Memo) -> Void)
         throws(LibraryError)
     {
-        var memo = try store.update(id, body)
-        memo.transcript = ""
-        memo.words = []
-        rows[id] = memo
+        try store.update(id, body)
         bus.assumeIsolated { $0.emitPropertiesChanged(path: Self.path(of: id), interface: NotulaBus.memoInterface, names: names) }
     }
 

@@ -5,9 +5,10 @@ import Library
 /// see (InterfacesAdded carries them all): the transcript is not one of them, and travels only
 /// as the reply of `GetTranscript` or `Export`.
 enum MemoObject {
-    static func interface(_ id: String, _ library: MemoLibrary) -> Interface {
-        /// The memo's row as the library holds it now (it is gone once deleted).
-        @Sendable func row() -> Memo? { library.assumeIsolated { $0.rows[id] } }
+    /// The object of `memo`, whose properties show `row`: made afresh from the memo's row for
+    /// each call that names it, so the row read is the row now.
+    static func interface(_ row: Memo, _ library: MemoLibrary) -> Interface {
+        let id = row.id
         /// Runs `body` on the library, on the bus thread the handlers run on.
         @Sendable func onLibrary<T: Sendable>(_ body: @Sendable (isolated MemoLibrary) throws(BusError) -> T) throws(BusError) -> T {
             try library.assumeIsolated { library in Result { () throws(BusError) in try body(library) } }.get()
@@ -53,15 +54,15 @@ enum MemoObject {
                 },
             ],
             properties: [
-                Property("Title", "s", getter: { .string(row()?.title ?? "") }) { value throws(BusError) in
+                Property("Title", "s", getter: { .string(row.title) }) { value throws(BusError) in
                     guard case .string(let title) = value else { throw BusError.invalidArgs("Title is a string") }
                     try onLibrary { library throws(BusError) in try library.rename(id, to: title) }
                 },
-                Property("Created", "x", emitsChanged: .const) { .int64(row()?.created ?? 0) },
-                Property("Duration", "d") { .double(row()?.duration ?? 0) },
-                Property("Locale", "s", emitsChanged: .const) { .string(row()?.locale ?? "") },
-                Property("Status", "s") { .string(row()?.status.rawValue ?? "failed") },
-                Property("AudioFile", "s", emitsChanged: .const) { .string(row()?.audioFile ?? "") },
+                Property("Created", "x", emitsChanged: .const) { .int64(row.created) },
+                Property("Duration", "d") { .double(row.duration) },
+                Property("Locale", "s", emitsChanged: .const) { .string(row.locale) },
+                Property("Status", "s") { .string(row.status.rawValue) },
+                Property("AudioFile", "s", emitsChanged: .const) { .string(row.audioFile) },
             ])
     }
 }

@@ -6,7 +6,7 @@ import Library
 extension MemoLibrary {
     /// Plays the memo's audio, stopping the one playing.
     func play(_ id: String) throws(BusError) {
-        guard let memo = rows[id] else { throw BusError(LibraryError.noSuchMemo(id)) }
+        guard let memo = summary(id) else { throw BusError(LibraryError.noSuchMemo(id)) }
         guard memo.status != .recording else { throw BusError(.invalidState, "The memo is still being recorded") }
         playbackGeneration += 1
         let generation = playbackGeneration

@@ -29,7 +29,7 @@ extension MemoLibrary {
 
     /// Logs audio files no memo points to and memos whose audio file is gone.
     func reportStrays() throws(LibraryError) {
-        let rows = try store.list(offset: 0, limit: Int.max)
+        let rows = try store.summaries()
         let files = Set(rows.map(\.audioFile))
         for memo in rows where !FileManager.default.fileExists(atPath: memo.audioFile) {
             Log.warning("Memo \(memo.id) has lost its audio file \(memo.audioFile); kept as it is")
