@@ -41,7 +41,7 @@ let package = Package(
         .testTarget(name: "LibraryTests", dependencies: ["Library"]),
         .testTarget(name: "SpeechTests", dependencies: ["Speech", "NotulaTestSupport"]),
         .testTarget(name: "NotulaServiceTests", dependencies: ["NotulaService"]),
-        .testTarget(name: "IntegrationTests", dependencies: ["DBus", "Speech", "NotulaTestSupport"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["DBus", "Speech", "Library", "NotulaTestSupport"]),
     ]
 )
 

@@ -100,6 +100,13 @@ public final class MemoStore {
         try memos("SELECT \(Self.summaryColumns) FROM memo ORDER BY created, id", [])
     }
 
+    /// Calls `body` with every memo's id and audio file, one row at a time: the check at start,
+    /// which should not hold a large library in memory to read two columns.
+    public func forEachAudioFile(_ body: (_ id: String, _ audioFile: String) -> Void) throws(LibraryError) {
+        let statement = try connection.statement("SELECT id, audio_file FROM memo")
+        while try statement.step() { body(statement.text(0) ?? "", statement.text(1) ?? "") }
+    }
+
     /// The id of the memo recorded into `audioFile`.
     public func id(ofAudioFile audioFile: String) throws(LibraryError) -> String? {
         let statement = try connection.statement("SELECT id FROM memo WHERE audio_file = ?", [.text(audioFile)])

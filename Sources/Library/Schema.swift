@@ -40,6 +40,8 @@ enum Schema {
             tokenize='unicode61 remove_diacritics 2', prefix='2 3');
         INSERT INTO memo_text(memo_text) VALUES ('rebuild');
         """,
+        // The checks at start and Discard look memos up by their audio file.
+        "CREATE INDEX memo_by_audio_file ON memo(audio_file);",
     ]
 
     /// Brings the database up to the latest version, each migration in its own transaction.

@@ -27,17 +27,21 @@ extension MemoLibrary {
         return recovered
     }
 
-    /// Logs audio files no memo points to and memos whose audio file is gone.
+    /// Logs audio files no memo points to and memos whose audio file is gone: the first few by
+    /// name and how many in all, so that a lost folder does not fill the journal.
     func reportStrays() throws(LibraryError) {
-        let rows = try store.summaries()
-        let files = Set(rows.map(\.audioFile))
-        for memo in rows where !FileManager.default.fileExists(atPath: memo.audioFile) {
-            Log.warning("Memo \(memo.id) has lost its audio file \(memo.audioFile); kept as it is")
+        var lost = StrayReport(all: "memos have lost their audio files")
+        try store.forEachAudioFile { id, file in
+            if !FileManager.default.fileExists(atPath: file) { lost.add("Memo \(id) has lost its audio file \(file)") }
         }
+        lost.log()
+        var unowned = StrayReport(all: "audio files belong to no memo")
         let names = (try? FileManager.default.contentsOfDirectory(atPath: recordingsFolder)) ?? []
-        for name in names.sorted() where name.hasSuffix(".wav") && !files.contains(recordingsFolder + "/" + name) {
-            Log.warning("Audio file \(recordingsFolder)/\(name) belongs to no memo; kept as it is")
+        for name in names.sorted() where name.hasSuffix(".wav") {
+            let file = recordingsFolder + "/" + name
+            if try store.id(ofAudioFile: file) == nil { unowned.add("Audio file \(file) belongs to no memo") }
         }
+        unowned.log()
     }
 
     /// Transcribes a recovered memo once its model is installed; it stays `recovered`, now with its text.
@@ -53,5 +57,25 @@ extension MemoLibrary {
         } catch {
             Log.warning("Recovered memo \(memo.id) is not transcribed: \(error.message)")
         }
+    }
+}
+
+/// Strays of one kind found at start: the first few named, the rest counted.
+private struct StrayReport {
+    static let named = 10
+    let all: String
+    private var first: [String] = []
+    private var count = 0
+
+    init(all: String) { self.all = all }
+
+    mutating func add(_ stray: String) {
+        count += 1
+        if first.count < Self.named { first.append(stray) }
+    }
+
+    func log() {
+        for stray in first { Log.warning("\(stray); kept as it is") }
+        if count > first.count { Log.warning("\(count) \(all) in all; kept as they are") }
     }
 }

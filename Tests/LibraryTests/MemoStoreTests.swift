@@ -16,6 +16,20 @@ struct MemoStoreTests {
         #expect(try reopened.count() == 1)
     }
 
+    @Test("A summary is the row without its text, which stays on disk until asked for")
+    func summaryLeavesTheText() throws {
+        let memos = try store.open()
+        for id in [2, 1] { try memos.insert(TemporaryStore.memo(Int64(id), transcript: "words of memo \(id)")) }
+        var expected = try #require(try memos.memo("1"))
+        expected.transcript = ""
+        expected.words = []
+        #expect(try memos.summary("1") == expected)
+        #expect(try memos.summary("3") == nil)
+        #expect(try memos.summaries().map(\.id) == ["1", "2"])
+        #expect(try memos.summaries().allSatisfy { $0.transcript.isEmpty && $0.words.isEmpty })
+        #expect(try memos.id(ofAudioFile: "/tmp/2.wav") == "2")
+    }
+
     @Test("A new memo is titled after its start time and starts out recording")
     func defaultTitle() {
         let memo = Memo(id: "1", created: 1_764_452_820_000_000, locale: "en-US", audioFile: "/a.wav", timeZone: .gmt)
