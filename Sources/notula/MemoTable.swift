@@ -9,9 +9,8 @@ import FoundationEssentials
 enum MemoTable {
     static func render(_ memos: [MemosClient.Summary], allIDs: [String], width: Int = terminalWidth()) -> String {
         let header = ["ID", "CREATED", "LENGTH", "STATUS"]
-        let rows = memos.map { memo in
-            [shortID(memo.id, among: allIDs), created(memo.created), length(memo.duration), memo.status]
-        }
+        let ids = shortIDs(memos.map(\.id), among: allIDs)
+        let rows = zip(memos, ids).map { memo, id in [id, created(memo.created), length(memo.duration), memo.status] }
         let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
         let fixed = widths.reduce(0, +) + 2 * widths.count
         let room = max(10, width - fixed)
@@ -23,13 +22,18 @@ enum MemoTable {
         return ([line(header, title)] + zip(rows, memos).map { line($0, $1.snippet ?? $1.title) }).joined(separator: "\n")
     }
 
-    /// The shortest ending of `id`, at least four digits, that no other id ends with.
-    static func shortID(_ id: String, among ids: [String]) -> String {
-        for length in 4..<max(5, id.count) {
-            let suffix = String(id.suffix(length))
-            if ids.filter({ $0.hasSuffix(suffix) }).count == 1 { return suffix }
+    /// The shortest ending of each of `ids`, at least four digits, that no other of `all` ends
+    /// with: each length's endings counted once, so that a long list takes no longer than a short
+    /// one per memo.
+    static func shortIDs(_ ids: [String], among all: [String]) -> [String] {
+        var endings: [Int: [Substring: Int]] = [:]
+        func isUnique(_ id: String, _ length: Int) -> Bool {
+            if endings[length] == nil { endings[length] = Dictionary(all.map { ($0.suffix(length), 1) }, uniquingKeysWith: +) }
+            return endings[length]?[id.suffix(length)] == 1
         }
-        return id
+        return ids.map { id in
+            (4..<max(5, id.count)).first { isUnique(id, $0) }.map { String(id.suffix($0)) } ?? id
+        }
     }
 
     /// `2026-11-29 21:47` in the local time zone.

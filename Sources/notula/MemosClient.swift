@@ -7,10 +7,12 @@ import FoundationEssentials
 
 /// The memo library as the command line sees it: `notula memos …`.
 struct MemosClient {
+    static let rootPath = ObjectPath("/org/notula/Notula1")!
     static let libraryPath = ObjectPath("/org/notula/Notula1/Library")!
     static let libraryInterface: InterfaceName = "org.notula.Notula1.Library"
     static let memoInterface: InterfaceName = "org.notula.Notula1.Memo"
     private static let properties: InterfaceName = "org.freedesktop.DBus.Properties"
+    private static let objectManager: InterfaceName = "org.freedesktop.DBus.ObjectManager"
 
     let bus: Bus
 
@@ -27,12 +29,19 @@ struct MemosClient {
         var snippet: String?
     }
 
-    /// Every memo, newest first.
+    /// Every memo, newest first, from one call to the object manager.
     func all() async throws(BusError) -> [Summary] {
+        let reply = try await call(Self.rootPath, Self.objectManager, "GetManagedObjects")
+        let objects = try reply.argument(0, as: [ObjectPath: [String: [String: Variant]]].self)
         var summaries: [Summary] = []
-        for path in try await paths() { summaries.append(try await summary(path)) }
-        return summaries
+        for (path, interfaces) in objects {
+            if let memo = interfaces[Self.memoInterface.rawValue] { summaries.append(try Self.summary(path, memo)) }
+        }
+        return summaries.sorted { ($0.created, $0.id) > ($1.created, $1.id) }
     }
+
+    /// Every memo's id, newest first, without their properties.
+    func ids() async throws(BusError) -> [String] { try await paths().map(Self.id(of:)) }
 
     /// The memos matching `query`, best first, with their snippets.
     func search(_ query: String) async throws(BusError) -> [Summary] {
@@ -59,8 +68,11 @@ struct MemosClient {
 
     func summary(_ path: ObjectPath) async throws(BusError) -> Summary {
         let reply = try await call(path, Self.properties, "GetAll", [.string(Self.memoInterface.rawValue)])
-        let values = try reply.argument(0, as: [String: Variant].self)
-        return Summary(
+        return try Self.summary(path, try reply.argument(0, as: [String: Variant].self))
+    }
+
+    private static func summary(_ path: ObjectPath, _ values: [String: Variant]) throws(BusError) -> Summary {
+        Summary(
             id: Self.id(of: path), path: path.rawValue, title: try values["Title"]?.get(String.self) ?? "",
             created: try values["Created"]?.get(Int64.self) ?? 0, duration: try values["Duration"]?.get(Double.self) ?? 0,
             status: try values["Status"]?.get(String.self) ?? "", locale: try values["Locale"]?.get(String.self) ?? "",
@@ -81,6 +93,28 @@ struct MemosClient {
     func rename(_ path: ObjectPath, to title: String) async throws(BusError) {
         _ = try await call(
             path, Self.properties, "Set", [.string(Self.memoInterface.rawValue), .string("Title"), .variant(.string(title))])
+    }
+
+    /// Plays the memo and returns when its playback ends: at its end, when another memo plays,
+    /// or at Ctrl-C, which stops it.
+    func play(_ path: ObjectPath) async throws(BusError) {
+        let changes = try await bus.signals(
+            matching: MatchRule(sender: RecorderClient.name, path: Self.libraryPath, interface: Self.properties, member: "PropertiesChanged"))
+        // Ready for Ctrl-C before the playback starts: a StopPlayback sent after Play reaches the
+        // service after it, on the same connection.
+        let interrupt = onInterrupt { [bus] in
+            Task {
+                _ = try? await bus.call(
+                    MethodCall(destination: RecorderClient.name, path: path, interface: Self.memoInterface, member: "StopPlayback"))
+            }
+        }
+        defer { interrupt.cancel() }
+        _ = try await call(path, Self.memoInterface, "Play")
+        for await message in changes {
+            let changed = try? message.argument(1, as: [String: Variant].self)
+            if let playing = try? changed?["Playing"]?.get(ObjectPath.self), playing != path { return }
+        }
+        throw BusError(.disconnected, "Lost the connection to the session bus")
     }
 
     func invoke(_ member: MemberName, on path: ObjectPath) async throws(BusError) {

@@ -11,7 +11,7 @@ struct MemosCommand {
           memos list [--json]           every memo, newest first
           memos search QUERY [--json]   memos whose title or transcript match (words, "phrases", prefix*)
           memos show ID                 a memo's details and transcript
-          memos play ID                 play a memo's audio
+          memos play ID                 play a memo's audio to its end (Ctrl-C stops it)
           memos export ID --format txt|srt|vtt|json [-o FILE]
           memos rename ID TITLE
           memos delete ID               delete a memo and its audio
@@ -38,8 +38,10 @@ struct MemosCommand {
         let json = operands.last == "--json"
         let rest = json ? Array(operands.dropLast()) : operands
         switch rest[0] {
-        case "list": try await printMemos(try await client.all(), json: json)
-        case "search": try await printMemos(try await client.search(rest[1]), json: json)
+        case "list":
+            let memos = try await client.all()
+            try printMemos(memos, json: json, allIDs: memos.map(\.id))
+        case "search": try printMemos(try await client.search(rest[1]), json: json, allIDs: try await client.ids())
         case "show":
             let path = try await client.resolve(rest[1])
             let memo = try await client.summary(path)
@@ -47,7 +49,7 @@ struct MemosCommand {
                 "\(memo.title)\n\(memo.id)  \(MemoTable.created(memo.created))  \(MemoTable.length(memo.duration))  \(memo.status)  \(memo.locale)"
             )
             print("\(memo.audioFile)\n\n\(await client.transcript(path))")
-        case "play": try await client.invoke("Play", on: try await client.resolve(rest[1]))
+        case "play": try await client.play(try await client.resolve(rest[1]))
         case "delete": try await client.invoke("Delete", on: try await client.resolve(rest[1]))
         case "rename": try await client.rename(try await client.resolve(rest[1]), to: rest[2])
         default:
@@ -56,7 +58,7 @@ struct MemosCommand {
         }
     }
 
-    private func printMemos(_ memos: [MemosClient.Summary], json: Bool) async throws(BusError) {
+    private func printMemos(_ memos: [MemosClient.Summary], json: Bool, allIDs: [String]) throws(BusError) {
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
@@ -64,7 +66,7 @@ struct MemosCommand {
         } else if memos.isEmpty {
             print("No memos")
         } else {
-            print(MemoTable.render(memos, allIDs: try await client.all().map(\.id)))
+            print(MemoTable.render(memos, allIDs: allIDs))
         }
     }
 

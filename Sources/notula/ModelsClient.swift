@@ -95,16 +95,12 @@ struct ModelsClient {
 
     /// Ctrl-C stops the download the command is showing, not just the command.
     private func cancelOnInterrupt() -> any DispatchSourceSignal {
-        signal(SIGINT, SIG_IGN)
-        let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
-        source.setEventHandler { [bus] in
+        onInterrupt { [bus] in
             Task {
                 _ = try? await bus.call(
                     MethodCall(destination: RecorderClient.name, path: Self.path, interface: Self.interface, member: "Cancel"))
             }
         }
-        source.resume()
-        return source
     }
 
     private func property<T: DBusRepresentable>(_ name: String, as type: T.Type) async throws(BusError) -> T {

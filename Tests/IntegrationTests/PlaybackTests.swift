@@ -77,4 +77,36 @@ struct PlaybackTests {
         #expect(try await nextPlaying(&iterator) == .root)
         #expect(ContinuousClock.now - asked < .seconds(1))
     }
+
+    @Test("notula memos play returns when the memo has played, and Ctrl-C stops it before its end")
+    func commandWaitsForTheEnd() async throws {
+        let speaker = try NullSink()
+        let (service, memo) = try await serviceWithSpokenMemo(speaker: speaker)
+        let changes = try await service.signals(of: libraryPath, interface: libraryInterface)
+        var iterator = changes.makeAsyncIterator()
+        func play() throws -> Process {
+            let command = Process()
+            command.executableURL = binaryDirectory.appendingPathComponent("notula")
+            command.arguments = ["memos", "play", String(memo.rawValue.split(separator: "/").last!)]
+            command.environment = service.environment
+            try command.run()
+            return command
+        }
+
+        let toTheEnd = try play()
+        #expect(try await nextPlaying(&iterator) == memo)
+        #expect(toTheEnd.isRunning, "the command returned while its memo was playing")
+        #expect(try await nextPlaying(&iterator) == .root)
+        toTheEnd.waitUntilExit()
+        #expect(toTheEnd.terminationStatus == 0)
+
+        let interrupted = try play()
+        #expect(try await nextPlaying(&iterator) == memo)
+        let asked = ContinuousClock.now
+        kill(interrupted.processIdentifier, SIGINT)
+        #expect(try await nextPlaying(&iterator) == .root)
+        #expect(ContinuousClock.now - asked < .seconds(1), "Ctrl-C did not stop the playback")
+        interrupted.waitUntilExit()
+        #expect(interrupted.terminationStatus == 0)
+    }
 }
