@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Recording
 
 /// One memo as the library keeps it: a row from the moment its recording starts.
 public struct Memo: Sendable, Equatable {
@@ -15,7 +16,7 @@ public struct Memo: Sendable, Equatable {
     public var audioFile: String
     /// Empty until transcribed.
     public var transcript: String
-    public var words: [WordTiming]
+    public var words: [Word]
     /// Why transcription failed, for a memo whose status is `failed`.
     public var failure: String?
 
@@ -48,23 +49,6 @@ public struct Memo: Sendable, Equatable {
 /// recording or transcribing.
 public enum MemoStatus: String, Sendable, CaseIterable {
     case recording, transcribing, done, failed, recovered
-}
-
-/// One recognised word with its place in the audio, as kept for exports with timings.
-public struct WordTiming: Sendable, Equatable, Codable {
-    /// Seconds from the start of the audio.
-    public var start: Double
-    public var end: Double
-    public var word: String
-    /// The recogniser's confidence, 0…1.
-    public var confidence: Double
-
-    public init(start: Double, end: Double, word: String, confidence: Double) {
-        self.start = start
-        self.end = end
-        self.word = word
-        self.confidence = confidence
-    }
 }
 
 /// A memo found by a search: its id and the text around the match, the matched words in «».

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Recording
 
 /// The formats a memo's transcript exports to: plain text, two subtitle formats timed by the
 /// words, and JSON with every word's timing for other tools.
@@ -40,7 +41,7 @@ public enum ExportFormat: String, Sendable, CaseIterable {
 
     /// Words grouped into cues short enough to read: a cue ends after seven words, past three
     /// seconds, or at a pause of a second or more.
-    static func cues(_ words: [WordTiming]) -> [Cue] {
+    static func cues(_ words: [Word]) -> [Cue] {
         var cues: [Cue] = []
         var count = 0
         for word in words {
@@ -65,7 +66,7 @@ public enum ExportFormat: String, Sendable, CaseIterable {
         var locale: String
         var status: String
         var transcript: String
-        var words: [WordTiming]
+        var words: [Word]
     }
 
     private static func json(_ memo: Memo) -> String {

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Recording
 
 /// The memo library on disk: one SQLite file in WAL mode (a reader never waits for the writer,
 /// and a killed process loses no committed row), with full-text search over titles and transcripts.
@@ -182,7 +183,7 @@ public final class MemoStore {
             memo.status = MemoStatus(rawValue: statement.text(5) ?? "") ?? .failed
             memo.audioFile = statement.text(6) ?? ""
             memo.transcript = statement.text(7) ?? ""
-            memo.words = (try? JSONDecoder().decode([WordTiming].self, from: Data((statement.text(8) ?? "[]").utf8))) ?? []
+            memo.words = (try? JSONDecoder().decode([Word].self, from: Data((statement.text(8) ?? "[]").utf8))) ?? []
             memo.failure = statement.text(9)
             memos.append(memo)
         }

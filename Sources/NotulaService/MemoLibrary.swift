@@ -99,7 +99,7 @@ actor MemoLibrary: Processing {
             advance(id) {
                 $0.status = .done
                 $0.transcript = transcript.text
-                $0.words = transcript.words.map(WordTiming.init)
+                $0.words = transcript.words
             }
         } catch {
             failures[id] = error
@@ -239,9 +239,4 @@ extension BusError {
         case .storage: self.init(.notulaFailed, "The memo library failed: \(error)")
         }
     }
-}
-
-extension WordTiming {
-    /// A word as the library keeps it.
-    init(_ word: Word) { self.init(start: word.start, end: word.end, word: word.word, confidence: word.confidence) }
 }

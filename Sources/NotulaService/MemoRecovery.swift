@@ -51,7 +51,7 @@ extension MemoLibrary {
             let transcript = try await transcriber.transcript(of: RecordingID(memo.id), file: memo.audioFile, in: memo.locale)
             advance(memo.id) {
                 $0.transcript = transcript.text
-                $0.words = transcript.words.map(WordTiming.init)
+                $0.words = transcript.words
             }
             Log.info("Recovered memo \(memo.id) transcribed")
         } catch {

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Recording
 
 /// The JSON libvosk gives for an utterance: `{"text": "...", "result": [{"conf", "start", "end", "word"}]}`.
 ///

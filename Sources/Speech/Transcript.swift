@@ -1,3 +1,5 @@
+import Recording
+
 /// What was said in a recording: its text, and each word with its timing.
 public struct Transcript: Sendable, Equatable {
     /// The utterances' texts joined with single spaces; empty when nothing was recognised.
@@ -16,23 +18,5 @@ public struct Transcript: Sendable, Equatable {
             text = text.isEmpty ? utterance.text : text + " " + utterance.text
         }
         words += utterance.words
-    }
-}
-
-/// One recognised word.
-public struct Word: Sendable, Equatable {
-    /// Seconds from the start of the audio fed to the recognizer.
-    public var start: Double
-    /// Seconds from the start of the audio fed to the recognizer.
-    public var end: Double
-    public var word: String
-    /// The recogniser's confidence, 0…1.
-    public var confidence: Double
-
-    public init(start: Double, end: Double, word: String, confidence: Double) {
-        self.start = start
-        self.end = end
-        self.word = word
-        self.confidence = confidence
     }
 }

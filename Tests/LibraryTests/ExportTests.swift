@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Library
+import Recording
 import Testing
 
 @Suite("Export formats")
@@ -50,7 +51,7 @@ struct ExportTests {
         struct Document: Decodable {
             var title: String
             var transcript: String
-            var words: [WordTiming]
+            var words: [Word]
         }
         let document = try JSONDecoder().decode(Document.self, from: Data(ExportFormat.json.render(memo).utf8))
         #expect(document.title == "Ward round")

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Library
+import Recording
 
 /// A store in a fresh temporary folder, removed when the test is done with it.
 final class TemporaryStore {
@@ -22,7 +23,7 @@ final class TemporaryStore {
         memo.status = status
         memo.transcript = transcript
         memo.words = transcript.split(separator: " ").enumerated().map {
-            WordTiming(start: Double($0), end: Double($0) + 0.5, word: String($1), confidence: 1)
+            Word(start: Double($0), end: Double($0) + 0.5, word: String($1), confidence: 1)
         }
         memo.duration = Double(memo.words.count)
         return memo

@@ -1,4 +1,5 @@
 import Foundation
+import Recording
 import Speech
 
 /// The transcript Vosk's own Python package makes of a file, fed as its test_simple.py does: 4000 frames at a

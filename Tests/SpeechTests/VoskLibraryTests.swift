@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Recording
 import Testing
 
 @testable import Speech
