@@ -7,9 +7,10 @@ enum LibrarySearch {
     static let memoCount = 100_000
     static let rounds = 5
 
-    static func run(folder: URL) throws -> String {
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let store = try MemoStore(path: folder.appendingPathComponent("library.sqlite3").path)
+    /// Fills a library where a notulad with `home` as its XDG home finds it, measures it, and
+    /// returns the report's section with the queries it asked.
+    static func run(home: URL) throws -> (report: String, queries: [String]) {
+        let store = try MemoStore(path: home.appendingPathComponent("data/notula/library.sqlite3").path)
         var text = GeneratedText()
         let (_, filling) = try timed { () throws(LibraryError) in
             for index in 0..<memoCount {
@@ -36,14 +37,16 @@ enum LibrarySearch {
         let search = Latencies(searches)
         let list = Latencies(lists)
         let emptyShare = Double(hitCounts.filter { $0 == 0 }.count) / Double(hitCounts.count)
-        return """
+        return (
+            """
             Library: \(memoCount) memos of generated text (60–180 words), filled in \(secondsText(filling)), one transaction each
             | \(queries.count) queries × \(rounds) rounds | median µs | p99 µs |
             |---|---|---|
             | Search(query, 20) (words, two-word AND, prefix*, phrases; \(fixed(emptyShare * 100, 0)) % without hits) | \(fixed(microseconds(search.median), 0)) | \(fixed(microseconds(search.p99), 0)) |
             | List(0, 50) | \(fixed(microseconds(list.median), 0)) | \(fixed(microseconds(list.p99), 0)) |
             Target: search under 5 ms.
-            """
+            """, queries
+        )
     }
 }
 

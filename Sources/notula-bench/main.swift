@@ -30,7 +30,14 @@ do {
     defer { try? FileManager.default.removeItem(at: home) }
 
     progress("filling a library of \(LibrarySearch.memoCount) memos, then searching it")
-    print(try LibrarySearch.run(folder: home.appendingPathComponent("library")))
+    let libraryHome = home.appendingPathComponent("library")
+    let (libraryReport, queries) = try LibrarySearch.run(home: libraryHome)
+    print(libraryReport)
+    print()
+    progress("the same library served by notulad")
+    print(
+        try await LibraryOverBus.run(
+            notulad, home: libraryHome, emptyHome: home.appendingPathComponent("no-library"), queries: queries, bus: bus))
     print()
     if ProcessInfo.processInfo.environment["NOTULA_BENCH_LIBRARY_ONLY"] == "1" {
         try? FileManager.default.removeItem(at: home)
