@@ -223,6 +223,13 @@ extension Bus {
         return NameRequestResult(rawValue: try reply.argument(0, as: UInt32.self)) ?? .exists
     }
 
+    /// Gives up a well-known name, so that a successor (or an activation) can have it at once rather
+    /// than when this connection closes.
+    /// The corresponding bus method is `org.freedesktop.DBus.ReleaseName`.
+    public func releaseName(_ name: BusName) async throws(BusError) {
+        _ = try await callDaemon("ReleaseName", [.string(name.rawValue)])
+    }
+
     /// The unique name owning `name`, or nil when nobody does.
     public func owner(of name: BusName) async throws(BusError) -> String? {
         do {
