@@ -5,21 +5,22 @@ import Testing
 
 private let notula = binaryDirectory.appendingPathComponent("notula").path
 
-/// One line of the JSON feed, as a bar reads it.
-private struct StatusLine: Decodable {
-    let state: String
-    let elapsed: Double
-    let timerAnchor: Int64
-    let locale: String
-    let text: String
-    let tooltip: String
-    let `class`: String
+/// One line of the JSON feed, read as a bar reads it: by the names of its fields.
+private struct StatusLine: CustomStringConvertible {
+    let fields: [String: Any]
 
-    enum CodingKeys: String, CodingKey {
-        case state, elapsed, timerAnchor = "timer_anchor", locale, text, tooltip, `class`
+    init(_ line: String) throws {
+        fields = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "not a JSON object: \(line)")
     }
 
-    init(_ line: String) throws { self = try JSONDecoder().decode(Self.self, from: Data(line.utf8)) }
+    var state: String? { fields["state"] as? String }
+    var elapsed: Double? { (fields["elapsed"] as? NSNumber)?.doubleValue }
+    var timerAnchor: Int64? { (fields["timer_anchor"] as? NSNumber)?.int64Value }
+    var locale: String? { fields["locale"] as? String }
+    var text: String { fields["text"] as? String ?? "" }
+    var tooltip: String? { fields["tooltip"] as? String }
+    var `class`: String? { fields["class"] as? String }
+    var description: String { "\(fields)" }
 }
 
 @Suite("notula status --json for bars and scripts", .serialized)
@@ -36,26 +37,15 @@ struct StatusFeedTests {
     @Test("--follow --json: a line per change and one per second recorded, from TimerAnchor")
     func followFollowsTheStates() async throws {
         let service = try await ServiceUnderTest.start()
-        let follower = Process()
-        follower.executableURL = URL(fileURLWithPath: notula)
-        follower.arguments = ["status", "--follow", "--json"]
-        follower.environment = service.environment
-        let output = Pipe()
-        follower.standardOutput = output
-        try follower.run()
-        defer {
-            kill(follower.processIdentifier, SIGKILL)
-            follower.waitUntilExit()
-        }
-        let lines = output.fileHandleForReading
-        func next() throws -> StatusLine { try StatusLine(try readLine(from: lines)) }
+        let follower = try RunningCommand(notula, ["status", "--follow", "--json"], environment: service.environment)
+        func next() throws -> StatusLine { try StatusLine(try follower.nextLine()) }
 
         #expect(try next().state == "idle")
         try await service.recorder("Start")
         guard case .int64(let anchor) = try await service.property("TimerAnchor") else { throw MissingInterface(name: "TimerAnchor") }
         let started = try next()
         #expect(started.state == "recording" && started.class == "recording" && started.timerAnchor == anchor)
-        #expect(started.text.hasSuffix("0:00"))
+        #expect(started.text.hasSuffix("0:00") && started.tooltip?.isEmpty == false && started.locale?.isEmpty == false)
         // The ticks: whole seconds counted on this side from the anchor, with no traffic from the service.
         let first = try next()
         let second = try next()
@@ -64,7 +54,7 @@ struct StatusFeedTests {
         try await service.recorder("Pause")
         var paused = try next()
         while paused.state == "recording" { paused = try next() }
-        #expect(paused.state == "paused" && paused.timerAnchor == 0 && paused.elapsed >= 2.0 && paused.text.hasPrefix("⏸"))
+        #expect(paused.state == "paused" && paused.timerAnchor == 0 && (paused.elapsed ?? 0) >= 2.0 && paused.text.hasPrefix("⏸"))
         try await service.recorder("Discard")
         #expect(try next().state == "idle")
         _ = service.stop()
