@@ -90,6 +90,7 @@ public enum Service {
         Log.info(reason.description)
         await keepRecording(recorder)
         if case .signal = reason { await NameOwnership.release(on: bus) }
+        await notifier.withdrawLive()
         await notifier.settle()
         return reason.exitStatus
     }

@@ -10,9 +10,14 @@ extension Recorder {
     ///
     /// Processing would transcribe, which can take minutes (or wait for a model's download) that a
     /// stopping service does not have: systemd kills what outlives its stop timeout.
+    /// One being processed is left to its processing, not awaited: the caller decides what becomes of it.
     /// - Returns: the kept recording, or nil when none was in progress (or its capture never started).
     public func keepForExit() async -> KeptRecording? {
-        guard state == .recording || state == .paused, let recording else { return nil }
+        guard state == .recording || state == .paused, let recording else {
+            // Idle: what a discard queued (deleting the file) is carried out before the exit.
+            if state == .idle { await settle() }
+            return nil
+        }
         if state == .recording { pauseRecording() }
         let audio = await withCheckedContinuation { continuation in
             steps.yield(.close(recording) { continuation.resume(returning: $0) })
