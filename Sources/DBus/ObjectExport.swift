@@ -51,7 +51,29 @@ extension Bus {
 
     // MARK: Incoming method calls
 
+    /// Keeps incoming method calls unanswered until `answerHeldCalls()`: for a service that owns its
+    /// name before its objects are ready (taking it over from another instance), so that its callers
+    /// wait a moment rather than get `UnknownObject`.
+    public func holdCalls() {
+        if heldCalls == nil { heldCalls = [] }
+    }
+
+    /// Handles the calls held since `holdCalls()`, in the order they came, and stops holding.
+    public func answerHeldCalls() {
+        let calls = heldCalls ?? []
+        heldCalls = nil
+        for raw in calls {
+            handleMethodCall(raw)
+            dbus_message_unref(raw)
+        }
+    }
+
     func handleMethodCall(_ raw: OpaquePointer) {
+        if heldCalls != nil {
+            dbus_message_ref(raw)
+            heldCalls?.append(raw)
+            return
+        }
         let message = Message(raw)
         let outcome: Result<MethodReply, BusError>
         heldSignals = []

@@ -27,6 +27,8 @@ public enum Service {
             return 1
         }
         // Taking over comes before the library opens: the replaced instance first keeps its recording in it.
+        // Calls that reach the name meanwhile wait for the objects.
+        if options.replace { await bus.holdCalls() }
         let takeOver = options.replace ? await NameOwnership.takeOver(on: bus) : .nobodyOwnsIt
         if case .failed(let status) = takeOver { return status }
         let source = options.source ?? settings.source
@@ -74,6 +76,7 @@ public enum Service {
 
         // Objects first, then the name: an activated service receives calls the moment it owns it.
         if takeOver == .nobodyOwnsIt, let status = await NameOwnership.claim(on: bus) { return status }
+        await bus.answerHeldCalls()
         let installed = await models.installedLocales
         Log.info(
             "Ready on the session bus as \(NotulaBus.name) (\(await bus.uniqueName)); recording from \(source ?? "the default source") into \(paths.recordings); transcribing in \(locale.current) (models here: \(installed.isEmpty ? "none" : installed.joined(separator: ", ")))"

@@ -49,9 +49,6 @@ struct StatusFeed {
             let owner = (try? message.argument(2, as: String.self)) ?? ""
             return owner.isEmpty ? .notRunning : await recorder.statusIfRunning()
         }
-        // A service that owns the name before exporting its objects (`notulad --replace`) could not be read
-        // at its NameOwnerChanged: its first change brings only what changed, so read it whole.
-        guard status != .notRunning else { return await recorder.statusIfRunning() }
         var updated = status
         if let changed = try? message.argument(1, as: [String: Variant].self) { updated.apply(changed) }
         return updated
