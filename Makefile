@@ -1,14 +1,15 @@
 # Notula: `make run` starts the service, `make test` runs the whole suite. Both install the
-# Debian packages they need first (through sudo when not root).
+# Debian packages they need first (through sudo when not root). `make install` puts Notula where
+# the desktop finds it: D-Bus activation, the systemd user unit, the desktop file and icon.
 
 SWIFT ?= swift
 PREFIX ?= /usr/local
 
 # What building and running needs; what the tests and the benchmark need besides.
 RUN_PACKAGES = libdbus-1-dev libpulse-dev libcurl4-openssl-dev libarchive-dev libsqlite3-dev dbus pulseaudio pulseaudio-utils
-TEST_PACKAGES = $(RUN_PACKAGES) espeak-ng sox libglib2.0-bin systemd python3-dbusmock procps xvfb dunst imagemagick
+TEST_PACKAGES = $(RUN_PACKAGES) espeak-ng sox libglib2.0-bin systemd python3-dbusmock procps xvfb dunst imagemagick desktop-file-utils
 
-.PHONY: all build run test bench deps test-deps clean
+.PHONY: all build run test bench deps test-deps clean install uninstall
 
 all: build
 
@@ -60,3 +61,43 @@ bench: test-deps
 
 clean:
 	$(SWIFT) package clean
+
+# Where `make install` puts things (DESTDIR is prepended for staged installs and packages).
+# notulad finds libvosk.so in ../lib/notula from its own folder (VoskLibrary.defaultCandidates), so
+# bindir and vosklibdir move together with PREFIX.
+DESTDIR ?=
+bindir = $(PREFIX)/bin
+vosklibdir = $(PREFIX)/lib/notula
+datadir = $(PREFIX)/share
+userunitdir = $(PREFIX)/lib/systemd/user
+INTERFACES = $(notdir $(wildcard dbus/*.xml))
+INSTALLED = $(bindir)/notulad $(bindir)/notula $(vosklibdir)/libvosk.so \
+	$(addprefix $(datadir)/dbus-1/interfaces/,$(INTERFACES)) \
+	$(datadir)/dbus-1/services/org.notula.Notula1.service \
+	$(userunitdir)/notula.service \
+	$(datadir)/applications/org.notula.Notula.desktop \
+	$(datadir)/icons/hicolor/scalable/apps/org.notula.Notula.svg
+# The templates of desktop/ name the installed programs through @bindir@.
+FILL = sed -e 's|@bindir@|$(bindir)|g'
+
+# Builds the release binaries first, unless BIN_DIR names binaries built already (with libvosk.so beside them).
+INSTALL_BIN = $(or $(BIN_DIR),$(shell $(SWIFT) build -c release --show-bin-path))
+install: $(if $(BIN_DIR),,build)
+	@[ -f "$(INSTALL_BIN)/libvosk.so" ] || \
+		{ echo "make install: no libvosk.so in $(INSTALL_BIN) (scripts/install-vosk puts it there)" >&2; exit 1; }
+	install -D -m 755 "$(INSTALL_BIN)/notulad" "$(DESTDIR)$(bindir)/notulad"
+	install -D -m 755 "$(INSTALL_BIN)/notula" "$(DESTDIR)$(bindir)/notula"
+	install -D -m 644 "$(INSTALL_BIN)/libvosk.so" "$(DESTDIR)$(vosklibdir)/libvosk.so"
+	install -d "$(DESTDIR)$(datadir)/dbus-1/interfaces" "$(DESTDIR)$(datadir)/dbus-1/services" "$(DESTDIR)$(userunitdir)" \
+		"$(DESTDIR)$(datadir)/applications" "$(DESTDIR)$(datadir)/icons/hicolor/scalable/apps"
+	install -m 644 $(addprefix dbus/,$(INTERFACES)) "$(DESTDIR)$(datadir)/dbus-1/interfaces/"
+	$(FILL) desktop/org.notula.Notula1.service.in > "$(DESTDIR)$(datadir)/dbus-1/services/org.notula.Notula1.service"
+	$(FILL) desktop/notula.service.in > "$(DESTDIR)$(userunitdir)/notula.service"
+	$(FILL) desktop/org.notula.Notula.desktop.in > "$(DESTDIR)$(datadir)/applications/org.notula.Notula.desktop"
+	chmod 644 "$(DESTDIR)$(datadir)/dbus-1/services/org.notula.Notula1.service" "$(DESTDIR)$(userunitdir)/notula.service" \
+		"$(DESTDIR)$(datadir)/applications/org.notula.Notula.desktop"
+	install -m 644 desktop/org.notula.Notula.svg "$(DESTDIR)$(datadir)/icons/hicolor/scalable/apps/"
+
+uninstall:
+	rm -f $(addprefix "$(DESTDIR),$(addsuffix ",$(INSTALLED)))
+	rmdir "$(DESTDIR)$(vosklibdir)" 2>/dev/null || true

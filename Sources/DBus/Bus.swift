@@ -47,6 +47,8 @@ public actor Bus {
     /// While a method call is handled: the signals it caused, sent right after its reply, so that
     /// the caller is answered without waiting for the daemon to route them.
     var heldSignals: [OpaquePointer]?
+    /// Between `holdCalls()` and `answerHeldCalls()`: the method calls that arrived, in order.
+    var heldCalls: [OpaquePointer]?
     var nextToken = 0
     private var subscriptions: [Int: (rules: [MatchRule], continuation: AsyncStream<Message>.Continuation)] = [:]
     private var disconnectWaiters: [CheckedContinuation<Void, Never>] = []

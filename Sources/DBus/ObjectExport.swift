@@ -54,7 +54,29 @@ extension Bus {
 
     // MARK: Incoming method calls
 
+    /// Keeps incoming method calls unanswered until `answerHeldCalls()`: for a service that owns its
+    /// name before its objects are ready (taking it over from another instance), so that its callers
+    /// wait a moment rather than get `UnknownObject`.
+    public func holdCalls() {
+        if heldCalls == nil { heldCalls = [] }
+    }
+
+    /// Handles the calls held since `holdCalls()`, in the order they came, and stops holding.
+    public func answerHeldCalls() {
+        let calls = heldCalls ?? []
+        heldCalls = nil
+        for raw in calls {
+            handleMethodCall(raw)
+            dbus_message_unref(raw)
+        }
+    }
+
     func handleMethodCall(_ raw: OpaquePointer) {
+        if heldCalls != nil {
+            dbus_message_ref(raw)
+            heldCalls?.append(raw)
+            return
+        }
         let message = Message(raw)
         let outcome: Result<MethodReply, BusError>
         heldSignals = []
@@ -224,6 +246,13 @@ extension Bus {
         if replaceExisting { flags |= 2 }
         let reply = try await callDaemon("RequestName", [.string(name.rawValue), .uint32(flags)])
         return NameRequestResult(rawValue: try reply.argument(0, as: UInt32.self)) ?? .exists
+    }
+
+    /// Gives up a well-known name, so that a successor (or an activation) can have it at once rather
+    /// than when this connection closes.
+    /// The corresponding bus method is `org.freedesktop.DBus.ReleaseName`.
+    public func releaseName(_ name: BusName) async throws(BusError) {
+        _ = try await callDaemon("ReleaseName", [.string(name.rawValue)])
     }
 
     /// The unique name owning `name`, or nil when nobody does.

@@ -99,6 +99,16 @@ public actor Notifier {
             let start = live.flatMap { $0.recording == snapshot.recording ? $0.start : nil } ?? clock()
             live = LiveRecording(recording: snapshot.recording, state: snapshot.state, elapsed: snapshot.elapsed, start: start)
         }
+        queueLiveSync()
+    }
+
+    /// The service is stopping: the live notification is closed, as its buttons would reach nobody.
+    public func withdrawLive() {
+        live = nil
+        queueLiveSync()
+    }
+
+    private func queueLiveSync() {
         guard !liveSyncQueued else { return }
         liveSyncQueued = true
         jobs.yield(.syncLive)

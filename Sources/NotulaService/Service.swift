@@ -1,6 +1,5 @@
 import Audio
 import DBus
-import Dispatch
 import FoundationEssentials
 import Notifying
 import Recording
@@ -22,6 +21,16 @@ public enum Service {
             Log.error("Cannot connect to the session bus: \(error.message)")
             return 1
         }
+        let losses: AsyncStream<Message>
+        do { losses = try await NameOwnership.losses(on: bus) } catch {
+            Log.error("Cannot follow the ownership of \(NotulaBus.name): \(error.message)")
+            return 1
+        }
+        // Taking over comes before the library opens: the replaced instance first keeps its recording in it.
+        // Calls that reach the name meanwhile wait for the objects.
+        if options.replace { await bus.holdCalls() }
+        let takeOver = options.replace ? await NameOwnership.takeOver(on: bus) : .nobodyOwnsIt
+        if case .failed(let status) = takeOver { return status }
         let source = options.source ?? settings.source
         let environment = ProcessInfo.processInfo.environment
         let places = ModelPlaces(
@@ -66,16 +75,8 @@ public enum Service {
         await bus.export(NotulaBus.modelsPath, interfaces: [ModelsObject.interface(models)])
 
         // Objects first, then the name: an activated service receives calls the moment it owns it.
-        do {
-            let result = try await bus.requestName(NotulaBus.name)
-            guard result == .primaryOwner || result == .alreadyOwner else {
-                Log.error(await ownerDescription(on: bus))
-                return 2
-            }
-        } catch {
-            Log.error("Cannot own \(NotulaBus.name): \(error.message)")
-            return 1
-        }
+        if takeOver == .nobodyOwnsIt, let status = await NameOwnership.claim(on: bus) { return status }
+        await bus.answerHeldCalls()
         let installed = await models.installedLocales
         Log.info(
             "Ready on the session bus as \(NotulaBus.name) (\(await bus.uniqueName)); recording from \(source ?? "the default source") into \(paths.recordings); transcribing in \(locale.current) (models here: \(installed.isEmpty ? "none" : installed.joined(separator: ", ")))"
@@ -88,54 +89,23 @@ public enum Service {
             await models.installIfMissing(locale.current)
         }
 
-        let (stopReasons, stop) = AsyncStream.makeStream(of: StopReason.self)
-        let signalSources = [SIGTERM, SIGINT].map { number in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { stop.yield(.signal(number)) }
-            source.resume()
-            return source
-        }
-        Task {
-            await bus.waitUntilDisconnected()
-            stop.yield(.busLost)
-        }
-        var reasons = stopReasons.makeAsyncIterator()
-        let reason = await reasons.next() ?? .busLost
-        signalSources.forEach { $0.cancel() }
+        let reason = await StopReason.first(on: bus, losses: losses)
         Log.info(reason.description)
-        await finishRecording(recorder)
+        await keepRecording(recorder)
+        if case .signal = reason { await NameOwnership.release(on: bus) }
+        await notifier.withdrawLive()
         await notifier.settle()
         return reason.exitStatus
     }
 
-    private enum StopReason: Sendable, CustomStringConvertible {
-        case signal(Int32)
-        case busLost
-
-        var description: String {
-            switch self {
-            case .signal(let number): "Stopping on signal \(number)"
-            case .busLost: "Lost the connection to the session bus"
-            }
-        }
-
-        var exitStatus: Int32 {
-            switch self {
-            case .signal: 0
-            case .busLost: 1
-            }
-        }
-    }
-
-    /// A recording in progress is kept, as a memo, rather than lost with the process.
-    private static func finishRecording(_ recorder: Recorder) async {
-        let state = await recorder.state
-        if state == .recording || state == .paused {
-            _ = try? await recorder.process()
-            Log.info("Kept the recording in progress")
-        }
-        await recorder.settle()
+    /// A recording in progress is kept, paused, with a complete WAV file, rather than lost with the
+    /// process; its memo stays `recording`, so the next start recovers it and transcribes it. One being
+    /// processed is left as it is: the next start transcribes it again.
+    private static func keepRecording(_ recorder: Recorder) async {
+        guard let kept = await recorder.keepForExit() else { return }
+        Log.info(
+            "Kept the recording in progress: memo \(kept.recording), \(kept.audio.duration) s in \(kept.audio.file); it is transcribed at the next start"
+        )
     }
 
     /// What the notifications' buttons and clicks do: the live notification's buttons run the
@@ -150,14 +120,6 @@ public enum Service {
                 }
             },
             open: viewer.open)
-    }
-
-    private static func ownerDescription(on bus: Bus) async -> String {
-        guard let owner = try? await bus.owner(of: NotulaBus.name) else {
-            return "\(NotulaBus.name) is already owned by another connection"
-        }
-        let pid = (try? await bus.processID(of: owner)).map { " (pid \($0))" } ?? ""
-        return "\(NotulaBus.name) is already owned by \(owner)\(pid): another notulad is running"
     }
 
     /// Whether the model in `path` loads; without libvosk there is nothing to check it with, and it is taken on

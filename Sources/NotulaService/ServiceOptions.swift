@@ -3,19 +3,24 @@ public struct ServiceOptions: Sendable, Equatable {
     /// The PulseAudio source to record from, over the settings.
     public var source: String?
     public var verbose = false
+    /// Take the bus name over from a running instance, which then saves its recording and exits.
+    public var replace = false
 
-    public init(source: String? = nil, verbose: Bool = false) {
+    public init(source: String? = nil, verbose: Bool = false, replace: Bool = false) {
         self.source = source
         self.verbose = verbose
+        self.replace = replace
     }
 
     public static let usage = """
-        Usage: notulad [--source NAME] [--verbose]
+        Usage: notulad [--source NAME] [--replace] [--verbose]
 
         Notula's recording service on the D-Bus session bus (org.notula.Notula1).
 
           --source NAME  record from this PulseAudio source instead of the default
                          (see `pactl list short sources`); overrides settings.json
+          --replace      take over from the notulad running now (after an upgrade); it
+                         keeps its recording in progress as a paused memo and exits
           --verbose      log debug lines too
           --help         show this help
 
@@ -36,6 +41,7 @@ public struct ServiceOptions: Sendable, Equatable {
             switch argument {
             case "--help", "-h": return .help
             case "--verbose", "-v": options.verbose = true
+            case "--replace": options.replace = true
             case "--source":
                 guard let name = remaining.popFirst(), !name.isEmpty else { return .invalid("--source needs a source name") }
                 options.source = name

@@ -5,6 +5,8 @@ enum CaptureStep: Sendable {
     case resume(RecordingID)
     case stop(RecordingID)
     case discard(RecordingID)
+    /// Closes the file for the service's exit and hands the audio back instead of on.
+    case close(RecordingID, @Sendable (CapturedAudio?) -> Void)
     case settle(Promise)
 }
 
@@ -46,6 +48,12 @@ extension Recorder {
             }
         case .discard:
             await capture.discard()
+        case .close(let id, let handBack):
+            guard !abandoned.contains(id) else { return handBack(nil) }
+            do throws(CaptureError) { handBack(try await capture.stop()) } catch {
+                reporter.failed(RecordingError(error))
+                handBack(nil)
+            }
         case .settle(let promise):
             promise.resolve(nil)
         }

@@ -133,7 +133,7 @@ public actor Recorder {
         return confirmation
     }
 
-    private func pauseRecording() {
+    func pauseRecording() {
         guard let recording else { return }
         timer.pause(at: clock.now())
         state = .paused

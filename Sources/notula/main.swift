@@ -15,6 +15,8 @@ let usage = """
     Commands:
       status            print the state and the seconds recorded: "recording 12.3"
       status --follow   print that line again at every change, until interrupted
+      status --json     the same as one JSON object a line (state, elapsed, timer_anchor, locale, and
+                        waybar's text, tooltip and class); with --follow, also a line every second recorded
       toggle            start, pause or resume, whichever the state calls for
       start | pause | resume
       send              end the recording and turn it into a memo; prints the memo's path
@@ -58,8 +60,8 @@ let methods = ["toggle": "Toggle", "start": "Start", "pause": "Pause", "resume":
 let operands = Array(arguments.dropFirst())
 let isValid: Bool =
     switch (command, operands.count) {
-    case ("status", 0), ("locale", 0), ("locale", 1): true
-    case ("status", 1): operands == ["--follow"]
+    case ("status", _): Set(operands).isSubset(of: ["--follow", "--json"]) && Set(operands).count == operands.count
+    case ("locale", 0), ("locale", 1): true
     case ("models", 1): ["list", "cancel"].contains(operands[0])
     case ("models", 2): ["install", "remove"].contains(operands[0])
     case ("memos", _): MemosCommand.isValid(operands)
@@ -76,8 +78,10 @@ let models = ModelsClient(bus: bus)
 
 do throws(BusError) {
     switch (command, operands.first) {
-    case ("status", nil): print(try await recorder.statusLine())
-    case ("status", _): try await recorder.follow()
+    case ("status", _):
+        let format: StatusFormat = operands.contains("--json") ? .json : .plain
+        if operands.contains("--follow") { try await StatusFeed(recorder: recorder, format: format).run() }
+        print(format.line(try await recorder.status(), at: monotonicMicroseconds()))
     case ("locale", nil): print(try await models.locale())
     case ("locale", let tag?): print(try await models.setLocale(tag))
     case ("models", "list"): try await models.list().forEach { print($0) }

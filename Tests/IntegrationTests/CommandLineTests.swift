@@ -41,24 +41,16 @@ struct CommandLineTests {
 
     @Test func followPrintsALinePerChange() async throws {
         let service = try await ServiceUnderTest.start()
-        let follower = Process()
-        follower.executableURL = URL(fileURLWithPath: notula)
-        follower.arguments = ["status", "--follow"]
-        follower.environment = service.environment
-        let output = Pipe()
-        follower.standardOutput = output
-        try follower.run()
-        defer { kill(follower.processIdentifier, SIGKILL); follower.waitUntilExit() }
-        let lines = output.fileHandleForReading
-        #expect(try readLine(from: lines) == "idle 0.0")
+        let follower = try RunningCommand(notula, ["status", "--follow"], environment: service.environment)
+        #expect(try follower.nextLine() == "idle 0.0")
         try await service.recorder("Start")
-        #expect(try readLine(from: lines) == "recording 0.0")
+        #expect(try follower.nextLine() == "recording 0.0")
         try await service.recorder("Pause")
-        #expect(try readLine(from: lines).hasPrefix("paused "))
+        #expect(try follower.nextLine().hasPrefix("paused "))
         try await service.recorder("Discard")
-        #expect(try readLine(from: lines) == "idle 0.0")
+        #expect(try follower.nextLine() == "idle 0.0")
         _ = service.stop()
-        #expect(try readLine(from: lines) == "not-running 0.0")
+        #expect(try follower.nextLine() == "not-running 0.0")
     }
 
     @Test func busctlAndGdbusDriveTheRecorder() async throws {

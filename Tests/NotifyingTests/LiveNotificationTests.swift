@@ -40,6 +40,16 @@ struct LiveNotificationTests {
         #expect(sent.actions == [.init("discard", "Discard")], "only what the state allows")
     }
 
+    @Test("A stopping service closes the live notification of the recording it keeps: its buttons would reach nobody")
+    func withdrawnWhenTheServiceStops() async {
+        let server = NotificationServerDouble()
+        let (notifier, _) = await startedNotifier(server)
+        await notifier.report(snapshot(.paused, seconds: 12))
+        await notifier.withdrawLive()
+        await notifier.settle()
+        #expect(await server.calls.last == .close(1))
+    }
+
     @Test func buttonsOfOurOwnNotificationDriveTheRecorderAndOthersDoNot() async {
         let server = NotificationServerDouble()
         let (notifier, sent) = await startedNotifier(server)

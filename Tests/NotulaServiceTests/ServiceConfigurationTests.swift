@@ -10,6 +10,7 @@ struct ServiceConfigurationTests {
             ServiceOptions.parse(["--source", "alsa_input.usb", "--verbose"])
                 == .run(ServiceOptions(source: "alsa_input.usb", verbose: true)))
         #expect(ServiceOptions.parse(["--source=mic.monitor"]) == .run(ServiceOptions(source: "mic.monitor")))
+        #expect(ServiceOptions.parse(["--replace"]) == .run(ServiceOptions(replace: true)))
         #expect(ServiceOptions.parse(["--help"]) == .help)
         #expect(ServiceOptions.parse(["--source"]) == .invalid("--source needs a source name"))
         #expect(ServiceOptions.parse(["--loud"]) == .invalid("Unknown option --loud"))

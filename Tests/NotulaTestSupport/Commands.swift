@@ -48,3 +48,27 @@ public func output(of arguments: [String]) throws -> String {
     guard result.status == 0 else { throw CommandFailed(command: arguments, status: result.status, errorOutput: result.errorOutput) }
     return result.output
 }
+
+/// A command left running while the test reads its output line by line (`notula status --follow`);
+/// ended with SIGKILL when the value goes, as a child of the test runner may have SIGTERM blocked.
+public final class RunningCommand {
+    private let process = Process()
+    private let output = Pipe()
+
+    public init(_ command: String, _ arguments: [String], environment: [String: String]) throws {
+        process.executableURL = URL(fileURLWithPath: command)
+        process.arguments = arguments
+        process.environment = environment
+        process.standardOutput = output
+        try process.run()
+    }
+
+    /// The next line it prints, without its newline; blocks until it comes.
+    /// - Throws: `MissingOutput` when the command ends first.
+    public func nextLine() throws -> String { try readLine(from: output.fileHandleForReading) }
+
+    deinit {
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+}

@@ -3,27 +3,40 @@ import Foundation
 
 /// A throwaway dbus-daemon for one test: its own address, gone when the value is.
 ///
-/// It starts no service by D-Bus activation: the machine's session services (dunst, say, as
-/// `org.freedesktop.Notifications`) would otherwise be started by a test's first call to them.
+/// It starts no service by D-Bus activation, but from the one folder it is given: the machine's
+/// session services (dunst, say, as `org.freedesktop.Notifications`) would otherwise be started by
+/// a test's first call to them.
 public final class PrivateBus {
     public let address: String
     private let daemon: Process
     private let configuration: URL
 
-    /// The session bus's own configuration (its limits, its policy), without
+    /// The session bus's own configuration (its limits, its policy), with `services` in place of
     /// `<standard_session_servicedirs />`; its relative include made absolute, as the copy lives elsewhere.
-    private static func sessionWithoutActivation() throws -> String {
+    private static func session(activatingFrom services: URL?) throws -> String {
         try String(contentsOfFile: "/usr/share/dbus-1/session.conf", encoding: .utf8)
-            .replacingOccurrences(of: "<standard_session_servicedirs />", with: "")
+            .replacingOccurrences(
+                of: "<standard_session_servicedirs />", with: services.map { "<servicedir>\($0.path)</servicedir>" } ?? ""
+            )
             .replacingOccurrences(of: "<includedir>session.d</includedir>", with: "<includedir>/usr/share/dbus-1/session.d</includedir>")
     }
 
-    public init() throws {
+    /// Starts the daemon.
+    /// - Parameters:
+    ///   - services: a folder of activation files (`$datadir/dbus-1/services`) whose services the bus starts on demand.
+    ///   - environment: the daemon's environment, which the services it starts inherit; the test's own otherwise.
+    ///   - log: where the daemon's and its services' stderr goes; the test's own otherwise.
+    public init(activatingFrom services: URL? = nil, environment: [String: String]? = nil, log: URL? = nil) throws {
         configuration = FileManager.default.temporaryDirectory.appendingPathComponent("notula-bus-\(UUID().uuidString).conf")
-        try Data(try Self.sessionWithoutActivation().utf8).write(to: configuration)
+        try Data(try Self.session(activatingFrom: services).utf8).write(to: configuration)
         daemon = Process()
         daemon.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-daemon")
         daemon.arguments = ["--config-file=\(configuration.path)", "--nofork", "--print-address=1"]
+        if let environment { daemon.environment = environment }
+        if let log {
+            _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+            daemon.standardError = try FileHandle(forWritingTo: log)
+        }
         let output = Pipe()
         daemon.standardOutput = output
         try daemon.run()

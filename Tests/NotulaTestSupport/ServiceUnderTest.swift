@@ -161,6 +161,12 @@ public final class ServiceUnderTest {
         return process.terminationStatus
     }
 
+    /// Waits for the service to exit by itself and returns its exit status.
+    public func waitForExit() -> Int32 {
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
     deinit {
         if process.isRunning {
             kill(process.processIdentifier, SIGKILL)

@@ -1,0 +1,59 @@
+import Foundation
+import NotulaTestSupport
+import Testing
+
+@Suite("make install lays Notula out where the desktop finds it")
+struct InstallTests {
+    @Test("DESTDIR gets exactly the files, with their modes, and uninstall takes them all away")
+    func stagedLayout() throws {
+        let install = try StagedInstall(.staged)
+        #expect(install.installedFiles == StagedInstall.files)
+        for file in StagedInstall.files {
+            let attributes = try FileManager.default.attributesOfItem(atPath: install.path(file).path)
+            #expect((attributes[.posixPermissions] as? Int) == (file.hasPrefix("bin/") ? 0o755 : 0o644), "\(file)")
+        }
+        try install.make("uninstall", "DESTDIR=\(install.root.path)")
+        #expect(install.installedFiles == [])
+    }
+
+    @Test("The templates are filled in with the installed programs")
+    func filledTemplates() throws {
+        let install = try StagedInstall(.staged)
+        func read(_ file: String) throws -> String { try String(contentsOf: install.path(file), encoding: .utf8) }
+        let activation = try read("share/dbus-1/services/org.notula.Notula1.service")
+        #expect(
+            activation.contains("[D-BUS Service]\nName=org.notula.Notula1\nExec=/usr/local/bin/notulad\nSystemdService=notula.service\n"))
+        let unit = try read("lib/systemd/user/notula.service")
+        for line in [
+            "Type=dbus", "BusName=org.notula.Notula1", "ExecStart=/usr/local/bin/notulad", "PartOf=graphical-session.target",
+            "After=graphical-session.target", "Restart=on-failure",
+        ] {
+            #expect(unit.split(separator: "\n").contains(Substring(line)), "\(line)")
+        }
+        let desktop = try read("share/applications/org.notula.Notula.desktop")
+        for command in ["toggle", "send", "discard"] {
+            #expect(desktop.contains("Exec=/usr/local/bin/notula \(command)\n"))
+        }
+        #expect(!(activation + unit + desktop).contains("@"), "a placeholder left unfilled")
+    }
+
+    @Test func desktopFileValidates() throws {
+        let install = try StagedInstall(.staged)
+        let result = try run("desktop-file-validate", [install.path("share/applications/org.notula.Notula.desktop").path])
+        #expect(result.status == 0 && result.output.isEmpty && result.errorOutput.isEmpty, "\(result.output)\(result.errorOutput)")
+    }
+
+    @Test("The user unit parses, and names an ExecStart that exists")
+    func unitVerifies() throws {
+        let install = try StagedInstall(.prefix)
+        // systemd-analyze runs a user manager of its own, which wants a runtime folder; no systemd need be running.
+        let runtime = install.root.appendingPathComponent("runtime")
+        try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_RUNTIME_DIR"] = runtime.path
+        let result = try run(
+            "systemd-analyze", ["verify", "--user", install.path("lib/systemd/user/notula.service").path], environment: environment)
+        // verify exits 0 on directives it ignores: what it says is the verdict.
+        #expect(result.status == 0 && result.output.isEmpty && result.errorOutput.isEmpty, "\(result.output)\(result.errorOutput)")
+    }
+}
