@@ -22,6 +22,8 @@ actor MemoLibrary: Processing {
     let recordingsFolder: String
     /// How many memos there are, counted at start and kept since: the Library's `Count`.
     private(set) var count = 0
+    /// The methods every memo object shares, made when the library opens.
+    private var memoMethods: [Method] = []
     /// Why this session's transcriptions failed, as the recorder reported them.
     private var failures: [String: RecordingError] = [:]
     let playback = PulsePlayback()
@@ -51,6 +53,7 @@ actor MemoLibrary: Processing {
         let recovered = try recoverUnfinished()
         try reportStrays()
         count = try store.count()
+        memoMethods = MemoObject.methods(self)
         bus.assumeIsolated { bus in
             bus.exportObjectManager(at: NotulaBus.rootPath)
             bus.exportSubtree(NotulaBus.memosPath, ObjectSubtree(interfaces: memoInterfaces, objects: memoObjects))
@@ -71,7 +74,8 @@ actor MemoLibrary: Processing {
             return
         }
         count += 1
-        bus.assumeIsolated { $0.announceAdded(at: Self.path(of: memo.id), [MemoObject.interface(memo, self)]) }
+        let object = memoObject(memo)
+        bus.assumeIsolated { $0.announceAdded(at: Self.path(of: memo.id), [object]) }
         countChanged()
     }
 
@@ -184,20 +188,27 @@ actor MemoLibrary: Processing {
 
     /// The memo object named `id`, made from its row; nil when there is no such memo.
     private nonisolated func memoInterfaces(_ id: String) -> [Interface]? {
-        assumeIsolated { library in library.summary(id).map { [MemoObject.interface($0, library)] } }
+        assumeIsolated { library in library.summary(id).map { [library.memoObject($0)] } }
     }
 
     /// Every memo object, from one read of every row: for the object manager's full listing.
     private nonisolated func memoObjects() -> [(name: String, interfaces: [Interface])] {
         assumeIsolated { library in
+            // The listing is built whole before it is sent: its memory goes back to the system in
+            // the library's next job, which runs once the reply is made and the listing freed.
+            defer { Task { await library.returnListingMemory() } }
             do throws(LibraryError) {
-                return try library.store.summaries().map { ($0.id, [MemoObject.interface($0, library)]) }
+                return try library.store.summaries().map { ($0.id, [library.memoObject($0)]) }
             } catch {
                 Log.error("Cannot list the memos: \(error)")
                 return []
             }
         }
     }
+
+    private func returnListingMemory() { returnFreedMemory() }
+
+    private func memoObject(_ row: Memo) -> Interface { MemoObject.interface(row, methods: memoMethods, library: self) }
 
     private func forget(_ id: String) {
         do throws(LibraryError) { try store.delete(id) } catch {

@@ -44,7 +44,7 @@ final class SpeechEngine {
         guard let locale = loaded?.locale else { return }
         loaded = nil
         // The model's memory is hundreds of small blocks; without a trim, glibc keeps them for the process.
-        _ = mallocTrim(0)
+        returnFreedMemory()
         Log.info("Released the \(locale) speech model from memory")
     }
 
@@ -62,7 +62,3 @@ final class SpeechEngine {
 
 @available(*, unavailable)
 extension SpeechEngine: Sendable {}
-
-/// glibc's `malloc_trim`, which Swift's Glibc module leaves out (it is declared in malloc.h).
-@_silgen_name("malloc_trim")
-private func mallocTrim(_ keep: Int) -> Int32
