@@ -40,8 +40,9 @@ enum Schema {
             tokenize='unicode61 remove_diacritics 2', prefix='2 3');
         INSERT INTO memo_text(memo_text) VALUES ('rebuild');
         """,
-        // The checks at start and Discard look memos up by their audio file.
-        "CREATE INDEX memo_by_audio_file ON memo(audio_file);",
+        // The checks at start and Discard look memos up by their audio file, and recovery by
+        // their status: without these, each read every row, transcripts included.
+        "CREATE INDEX memo_by_audio_file ON memo(audio_file); CREATE INDEX memo_by_status ON memo(status);",
     ]
 
     /// Brings the database up to the latest version, each migration in its own transaction.
