@@ -23,6 +23,10 @@ public enum MethodReply: Sendable {
     case now([Value])
     /// The call is answered when `work` ends; other calls are handled meanwhile.
     case later(@Sendable () async throws(BusError) -> [Value])
+    /// A reply of one dictionary, written into the message entry by entry as `entries` hands
+    /// them to `add`: for a reply too large to build whole first (every object of a large subtree).
+    case dictionary(
+        key: Signature, value: Signature, entries: @Sendable (_ add: (DictionaryEntry) throws(BusError) -> Void) throws(BusError) -> Void)
 }
 
 /// A method an exported object answers. The handler runs on the bus thread, synchronously,

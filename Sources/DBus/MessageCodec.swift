@@ -24,6 +24,39 @@ func appendBody(_ values: [Value], to message: OpaquePointer) throws(BusError) {
     }
 }
 
+/// Appends a dictionary to `message` entry by entry, as `entries` hands them to `add`, so that
+/// the entries never exist all at once besides the message. On failure the message must be dropped.
+func appendDictionary(
+    key: Signature, value: Signature, to message: OpaquePointer,
+    entries: (_ add: (DictionaryEntry) throws(BusError) -> Void) throws(BusError) -> Void
+) throws(BusError) {
+    let noMemory = BusError(.noMemory, "Out of memory while writing a message")
+    var iter = DBusMessageIter()
+    dbus_message_iter_init_append(message, &iter)
+    var sub = DBusMessageIter()
+    guard ("{" + key.rawValue + value.rawValue + "}").withCString({ dbus_message_iter_open_container(&iter, TypeCode.array, $0, &sub) != 0 })
+    else { throw noMemory }
+    do throws(BusError) {
+        try withUnsafeMutablePointer(to: &sub) { (entriesIter) throws(BusError) in
+            try entries { (entry) throws(BusError) in
+                guard entry.key.signature == key, entry.value.signature == value else {
+                    throw BusError.invalidArgs("A dictionary of {\(key)\(value)} got an entry of {\(entry.key.signature)\(entry.value.signature)}")
+                }
+                try entry.key.validate()
+                try entry.value.validate()
+                let appended = appendContainer(entriesIter, TypeCode.dictEntry, nil) { entryIter in
+                    append(entry.key, to: entryIter) && append(entry.value, to: entryIter)
+                }
+                guard appended else { throw noMemory }
+            }
+        }
+    } catch {
+        dbus_message_iter_abandon_container(&iter, &sub)
+        throw error
+    }
+    guard dbus_message_iter_close_container(&iter, &sub) != 0 else { throw noMemory }
+}
+
 private func appendBasic<T: BitwiseCopyable>(_ iter: UnsafeMutablePointer<DBusMessageIter>, _ code: Int32, _ value: T) -> Bool {
     var copy = value
     return dbus_message_iter_append_basic(iter, code, &copy) != 0

@@ -48,7 +48,7 @@ extension Bus {
     func children(of path: ObjectPath) -> [String] {
         var names = Set(objects.keys.compactMap { $0.elements(below: path)?.first.map(String.init) })
         names.formUnion(subtrees.keys.compactMap { $0.elements(below: path)?.first.map(String.init) })
-        if let subtree = subtrees[path] { names.formUnion(subtree.objects().map(\.name)) }
+        if let subtree = subtrees[path] { names.formUnion(subtree.names) }
         return names.sorted()
     }
 
@@ -89,6 +89,8 @@ extension Bus {
         switch outcome {
         case .success(.now(let values)): reply(to: raw, with: .success(values))
         case .failure(let error): reply(to: raw, with: .failure(error))
+        case .success(.dictionary(let key, let value, let entries)):
+            reply(to: raw) { (message) throws(BusError) in try appendDictionary(key: key, value: value, to: message, entries: entries) }
         case .success(.later(let work)):
             let token = takeToken()
             dbus_message_ref(raw)
@@ -108,20 +110,25 @@ extension Bus {
     }
 
     private func reply(to raw: OpaquePointer, with result: Result<[Value], BusError>) {
-        guard dbus_message_get_no_reply(raw) == 0 else { return }
         switch result {
-        case .success(let values):
-            guard let reply = dbus_message_new_method_return(raw) else { return }
-            do { try appendBody(values, to: reply) } catch {
-                dbus_message_unref(reply)
-                self.reply(to: raw, with: .failure(BusError.failed("The service produced an invalid reply: \(error.message)")))
+        case .success(let values): reply(to: raw) { (message) throws(BusError) in try appendBody(values, to: message) }
+        case .failure(let error):
+            guard dbus_message_get_no_reply(raw) == 0, let reply = dbus_message_new_error(raw, error.name.rawValue, error.message) else {
                 return
             }
             send(reply)
-        case .failure(let error):
-            guard let reply = dbus_message_new_error(raw, error.name.rawValue, error.message) else { return }
-            send(reply)
         }
+    }
+
+    /// Replies to `raw` with the body `write` appends, or with `Failed` when it cannot.
+    private func reply(to raw: OpaquePointer, writing write: (OpaquePointer) throws(BusError) -> Void) {
+        guard dbus_message_get_no_reply(raw) == 0, let reply = dbus_message_new_method_return(raw) else { return }
+        do throws(BusError) { try write(reply) } catch {
+            dbus_message_unref(reply)
+            self.reply(to: raw, with: .failure(BusError.failed("The service produced an invalid reply: \(error.message)")))
+            return
+        }
+        send(reply)
     }
 
     private func route(_ message: Message) throws(BusError) -> MethodReply {

@@ -19,7 +19,12 @@ extension Bus {
                     .objectManager,
                     methods: [
                         Method("GetManagedObjects", outputs: [Argument("objects", "a{oa{sa{sv}}}")]) { _ throws(BusError) in
-                            .now([self.assumeIsolated { $0.managedObjects(below: root) }])
+                            // Written object by object: a subtree may hold a hundred thousand.
+                            .dictionary(key: "o", value: "a{sa{sv}}") { (add) throws(BusError) in
+                                try self.assumeIsolated { $0.listing(below: root) }.forEach { (path, interfaces) throws(BusError) in
+                                    try add(DictionaryEntry(key: .objectPath(path), value: Self.propertyValues(interfaces)))
+                                }
+                            }
                         }
                     ],
                     signals: [
@@ -58,11 +63,6 @@ extension Bus {
 
     private func managerRoot(above path: ObjectPath) -> ObjectPath? {
         managerRoots.first { path.elements(below: $0) != nil }
-    }
-
-    private func managedObjects(below root: ObjectPath) -> Value {
-        let entries = objects(below: root).map { DictionaryEntry(key: .objectPath($0.path), value: Self.propertyValues($0.interfaces)) }
-        return .dictionary(key: "o", value: "a{sa{sv}}", entries)
     }
 
     /// `a{sa{sv}}`: each interface's name with its properties' current values.

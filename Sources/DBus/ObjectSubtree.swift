@@ -6,16 +6,26 @@
 public struct ObjectSubtree: Sendable {
     /// The interfaces of the child named `name`, nil when there is no such child.
     public let interfaces: @Sendable (_ name: String) -> [Interface]?
-    /// Every child with its interfaces, for introspection and the object manager, which list
-    /// them all: read at once, rather than child by child.
-    public let objects: @Sendable () -> [(name: String, interfaces: [Interface])]
+    /// Hands every child with its interfaces to `body` in turn, until `body` returns false: for
+    /// introspection and the object manager, which list them all, one at a time.
+    public let forEach: @Sendable (_ body: (_ name: String, _ interfaces: [Interface]) -> Bool) -> Void
 
     public init(
         interfaces: @escaping @Sendable (_ name: String) -> [Interface]?,
-        objects: @escaping @Sendable () -> [(name: String, interfaces: [Interface])]
+        forEach: @escaping @Sendable (_ body: (_ name: String, _ interfaces: [Interface]) -> Bool) -> Void
     ) {
         self.interfaces = interfaces
-        self.objects = objects
+        self.forEach = forEach
+    }
+
+    /// Every child's name.
+    var names: [String] {
+        var names: [String] = []
+        forEach { name, _ in
+            names.append(name)
+            return true
+        }
+        return names
     }
 }
 
@@ -33,16 +43,36 @@ extension Bus {
         return subtree.interfaces(name)
     }
 
-    /// Every object at or below `root`, exported or served, with its interfaces.
-    func objects(below root: ObjectPath) -> [(path: ObjectPath, interfaces: [Interface])] {
-        var found = objects.filter { $0.key.elements(below: root) != nil }.map { (path: $0.key, interfaces: $0.value) }
-        for (parent, subtree) in subtrees where parent == root || parent.elements(below: root) != nil {
-            for child in subtree.objects() {
-                guard let path = parent.appending(child.name), objects[path] == nil else { continue }
-                found.append((path, child.interfaces))
+    /// The objects below `root` now: those exported one by one, and the subtrees serving the rest.
+    func listing(below root: ObjectPath) -> ObjectListing {
+        ObjectListing(
+            exported: objects.filter { $0.key.elements(below: root) != nil }.sorted { $0.key < $1.key }.map { ($0.key, $0.value) },
+            subtrees: subtrees.filter { $0.key == root || $0.key.elements(below: root) != nil }.map { ($0.key, $0.value) })
+    }
+}
+
+/// The objects below an object manager's root at one moment, listed one at a time.
+struct ObjectListing: Sendable {
+    let exported: [(path: ObjectPath, interfaces: [Interface])]
+    let subtrees: [(path: ObjectPath, subtree: ObjectSubtree)]
+
+    /// Hands every object, exported or served, with its interfaces to `body`; stops at the first
+    /// error `body` throws, and throws it.
+    func forEach(_ body: (ObjectPath, [Interface]) throws(BusError) -> Void) throws(BusError) {
+        for (path, interfaces) in exported { try body(path, interfaces) }
+        let exportedPaths = Set(exported.map(\.path))
+        for (parent, subtree) in subtrees {
+            var failure: BusError?
+            subtree.forEach { name, interfaces in
+                guard let path = parent.appending(name), !exportedPaths.contains(path) else { return true }
+                do throws(BusError) { try body(path, interfaces) } catch {
+                    failure = error
+                    return false
+                }
+                return true
             }
+            if let failure { throw failure }
         }
-        return found.sorted { $0.path < $1.path }
     }
 }
 

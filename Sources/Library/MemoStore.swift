@@ -96,9 +96,12 @@ public final class MemoStore {
         try memos("SELECT \(Self.summaryColumns) FROM memo WHERE id = ?", [.text(id)]).first
     }
 
-    /// Every memo without its transcript and words, oldest first.
-    public func summaries() throws(LibraryError) -> [Memo] {
-        try memos("SELECT \(Self.summaryColumns) FROM memo ORDER BY created, id", [])
+    /// A page of memos without their transcripts and words, oldest first, from the one after
+    /// `memo` (from the first when nil): for listing every memo a page at a time.
+    public func summaries(after memo: Memo?, limit: Int) throws(LibraryError) -> [Memo] {
+        try memos(
+            "SELECT \(Self.summaryColumns) FROM memo WHERE (created, id) > (?, ?) ORDER BY created, id LIMIT ?",
+            [.integer(memo?.created ?? .min), .text(memo?.id ?? ""), .integer(Int64(limit))])
     }
 
     /// Calls `body` with every memo's id and audio file, one row at a time: the check at start,
@@ -175,19 +178,22 @@ public final class MemoStore {
     private func memos(_ sql: String, _ arguments: [SQLValue]) throws(LibraryError) -> [Memo] {
         let statement = try connection.statement(sql, arguments)
         var memos: [Memo] = []
-        while try statement.step() {
-            var memo = Memo(id: statement.text(0) ?? "", created: statement.integer(2), locale: "", audioFile: "")
-            memo.title = statement.text(1) ?? ""
-            memo.duration = statement.real(3)
-            memo.locale = statement.text(4) ?? ""
-            memo.status = MemoStatus(rawValue: statement.text(5) ?? "") ?? .failed
-            memo.audioFile = statement.text(6) ?? ""
-            memo.transcript = statement.text(7) ?? ""
-            memo.words = (try? JSONDecoder().decode([Word].self, from: Data((statement.text(8) ?? "[]").utf8))) ?? []
-            memo.failure = statement.text(9)
-            memos.append(memo)
-        }
+        while try statement.step() { memos.append(Self.memo(from: statement)) }
         return memos
+    }
+
+    /// The memo in the statement's current row, whose columns are `columns` or `summaryColumns`.
+    private static func memo(from statement: Statement) -> Memo {
+        var memo = Memo(id: statement.text(0) ?? "", created: statement.integer(2), locale: "", audioFile: "")
+        memo.title = statement.text(1) ?? ""
+        memo.duration = statement.real(3)
+        memo.locale = statement.text(4) ?? ""
+        memo.status = MemoStatus(rawValue: statement.text(5) ?? "") ?? .failed
+        memo.audioFile = statement.text(6) ?? ""
+        memo.transcript = statement.text(7) ?? ""
+        memo.words = (try? JSONDecoder().decode([Word].self, from: Data((statement.text(8) ?? "[]").utf8))) ?? []
+        memo.failure = statement.text(9)
+        return memo
     }
 
     private static func values(of memo: Memo) throws(LibraryError) -> [SQLValue] {

@@ -56,7 +56,7 @@ actor MemoLibrary: Processing {
         memoMethods = MemoObject.methods(self)
         bus.assumeIsolated { bus in
             bus.exportObjectManager(at: NotulaBus.rootPath)
-            bus.exportSubtree(NotulaBus.memosPath, ObjectSubtree(interfaces: memoInterfaces, objects: memoObjects))
+            bus.exportSubtree(NotulaBus.memosPath, ObjectSubtree(interfaces: memoInterfaces, forEach: forEachMemoObject))
             bus.export(NotulaBus.libraryPath, interfaces: [LibraryObject.interface(self)])
         }
         for memo in recovered { Task { await transcribeRecovered(memo) } }
@@ -191,22 +191,24 @@ actor MemoLibrary: Processing {
         assumeIsolated { library in library.summary(id).map { [library.memoObject($0)] } }
     }
 
-    /// Every memo object, from one read of every row: for the object manager's full listing.
-    private nonisolated func memoObjects() -> [(name: String, interfaces: [Interface])] {
-        assumeIsolated { library in
-            // The listing is built whole before it is sent: its memory goes back to the system in
-            // the library's next job, which runs once the reply is made and the listing freed.
-            defer { Task { await library.returnListingMemory() } }
-            do throws(LibraryError) {
-                return try library.store.summaries().map { ($0.id, [library.memoObject($0)]) }
-            } catch {
-                Log.error("Cannot list the memos: \(error)")
-                return []
+    /// Hands every memo object to `body`, made from its row, a page of rows at a time: for the
+    /// object manager's full listing, written into its reply as it goes.
+    private nonisolated func forEachMemoObject(_ body: (String, [Interface]) -> Bool) {
+        var last: Memo?
+        while true {
+            let page = assumeIsolated { library in
+                do throws(LibraryError) {
+                    return try library.store.summaries(after: last, limit: 500).map { ($0, [library.memoObject($0)]) }
+                } catch {
+                    Log.error("Cannot list the memos: \(error)")
+                    return []
+                }
             }
+            for (memo, interfaces) in page { guard body(memo.id, interfaces) else { return } }
+            guard let next = page.last?.0 else { return }
+            last = next
         }
     }
-
-    private func returnListingMemory() { returnFreedMemory() }
 
     private func memoObject(_ row: Memo) -> Interface { MemoObject.interface(row, methods: memoMethods, library: self) }
 

@@ -25,8 +25,10 @@ struct MemoStoreTests {
         expected.words = []
         #expect(try memos.summary("1") == expected)
         #expect(try memos.summary("3") == nil)
-        #expect(try memos.summaries().map(\.id) == ["1", "2"])
-        #expect(try memos.summaries().allSatisfy { $0.transcript.isEmpty && $0.words.isEmpty })
+        let first = try memos.summaries(after: nil, limit: 1)
+        #expect(first.map(\.id) == ["1"])
+        #expect(try memos.summaries(after: first.last, limit: 10).map(\.id) == ["2"])
+        #expect(try memos.summaries(after: nil, limit: 10).allSatisfy { $0.transcript.isEmpty && $0.words.isEmpty })
         #expect(try memos.id(ofAudioFile: "/tmp/2.wav") == "2")
     }
 
