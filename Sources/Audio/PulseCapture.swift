@@ -1,3 +1,4 @@
+import Glibc
 import Recording
 
 /// Records from a PulseAudio (or PipeWire pulse) source into 16 kHz mono 16-bit WAV files.
@@ -94,6 +95,7 @@ public actor PulseCapture: Capturing {
     /// - Throws: `.deviceUnavailable` / `.permissionDenied` when the input cannot be reopened.
     public func resume() async throws(CaptureError) {
         guard sink.isRecording else { throw .failed("Not capturing") }
+        sink.resumeWriting()
         if let session, session.isStreaming {
             do {
                 try session.setCorked(false)
@@ -126,6 +128,22 @@ public actor PulseCapture: Capturing {
     public func discard() async {
         session?.closeStream()
         sink.dropFile()
+    }
+
+    /// Refuses when the recordings folder (or, before it exists, the folder it will be made in)
+    /// has less free space than a second of audio: recording there would fail at once.
+    public nonisolated func checkSpace() throws(CaptureError) {
+        var folder = recordingsDirectory
+        var space = statvfs()
+        while statvfs(folder, &space) != 0 {
+            guard errno == ENOENT, let parent = folder.lastIndex(of: "/"), parent != folder.startIndex else { return }
+            folder = String(folder[..<parent])
+        }
+        let free = UInt64(space.f_bavail) * UInt64(space.f_frsize)
+        guard free < UInt64(RecordingFormat.bytesPerSecond) else { return }
+        throw .noSpace(
+            "No room left for recordings in \(recordingsDirectory) (\(free / 1024) kB free). Free some space, then try again; Send and Discard still work."
+        )
     }
 
     /// Opens the record stream, connecting a new context first unless the current one is healthy.

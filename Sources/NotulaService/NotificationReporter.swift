@@ -20,6 +20,10 @@ struct NotificationReporter: Reporting {
         notifier.assumeIsolated { $0.transcribed(recording, text: text) }
     }
 
+    func inputMoved(to source: String) {
+        notifier.assumeIsolated { $0.inputMoved(to: source) }
+    }
+
     func failed(_ error: RecordingError) {
         let locale = locale.current
         notifier.assumeIsolated { $0.failed(error, locale: locale) }

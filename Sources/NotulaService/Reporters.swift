@@ -8,4 +8,5 @@ struct Reporters: Reporting {
     func stateChanged(_ snapshot: RecorderSnapshot) { surfaces.forEach { $0.stateChanged(snapshot) } }
     func processed(_ recording: RecordingID) { surfaces.forEach { $0.processed(recording) } }
     func failed(_ error: RecordingError) { surfaces.forEach { $0.failed(error) } }
+    func inputMoved(to source: String) { surfaces.forEach { $0.inputMoved(to: source) } }
 }

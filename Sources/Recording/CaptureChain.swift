@@ -75,13 +75,19 @@ extension Recorder {
         finish()
     }
 
-    /// The capture went away under a running recording: the flow pauses, keeping what was
-    /// captured, and the next resume reopens the input. No pause step: there is nothing to cork.
+    /// The capture went away under a running recording, or its disk filled: the flow pauses as
+    /// Pause does (the pause step corks a stream still there, and is nothing for a lost one),
+    /// keeping what was captured; the next resume reopens the input. A recording a call had
+    /// paused stays paused: there is no input to go back to.
     func captureLost(_ id: RecordingID?, _ error: RecordingError) {
-        if state == .recording, id == nil || id == recording {
-            timer.pause(at: clock.now())
-            state = .paused
-            report()
+        if id == nil || id == recording {
+            let reason: PauseReason = if case .noSpace = error { .diskFull } else { .inputLost }
+            if state == .recording {
+                pauseRecording(because: reason)
+            } else if state == .paused, pauseReason == .call {
+                pauseReason = reason
+                report()
+            }
         }
         reporter.failed(error)
     }
@@ -90,6 +96,10 @@ extension Recorder {
         for await event in capture.events {
             switch event {
             case .lost(let message): captureLost(nil, .deviceUnavailable(message))
+            case .outOfSpace(let message): captureLost(nil, .noSpace(message))
+            case .moved(let source): reporter.inputMoved(to: source)
+            case .callStarted: interrupt(.call)
+            case .callEnded: interruptionEnded(.call)
             }
         }
     }

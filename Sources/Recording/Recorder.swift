@@ -11,6 +11,8 @@ public actor Recorder {
     public nonisolated var unownedExecutor: UnownedSerialExecutor { isolation.unownedExecutor }
 
     public internal(set) var state: RecordingState = .idle
+    /// Why the recording is paused; nil unless paused.
+    public internal(set) var pauseReason: PauseReason?
     /// The recording in progress (from the start until it is processed or discarded).
     public private(set) var recording: RecordingID?
     var timer = RecordingTimer()
@@ -45,7 +47,7 @@ public actor Recorder {
     public var snapshot: RecorderSnapshot {
         RecorderSnapshot(
             state: state, elapsed: timer.elapsed(at: clock.now()), timerAnchor: state == .recording ? timer.anchor : nil,
-            recording: recording)
+            recording: recording, pauseReason: state == .paused ? pauseReason : nil)
     }
 
     /// Input level of the last ~100 ms in dBFS, −160 when silent or not recording.
@@ -57,9 +59,13 @@ public actor Recorder {
     @discardableResult
     public func toggle() throws(RecordingError) -> Confirmation {
         switch state {
-        case .idle: return beginRecording()
-        case .recording: pauseRecording()
-        case .paused: resumeRecording()
+        case .idle:
+            try checkSpace()
+            return beginRecording()
+        case .recording: pauseRecording(because: .user)
+        case .paused:
+            try checkSpace()
+            resumeRecording()
         case .processing: throw .invalidState(current: state, action: .toggle)
         }
         return .immediate
@@ -69,17 +75,20 @@ public actor Recorder {
     @discardableResult
     public func start() throws(RecordingError) -> Confirmation {
         switch state {
-        case .idle: return beginRecording()
+        case .idle:
+            try checkSpace()
+            return beginRecording()
         case .recording: return .immediate
         case .paused, .processing: throw .invalidState(current: state, action: .start)
         }
     }
 
-    /// Pauses the recording; nothing changes when it is already paused.
+    /// Pauses the recording; when it is already paused, the user takes it over from whatever
+    /// interrupted it, so that it no longer resumes by itself.
     public func pause() throws(RecordingError) {
         switch state {
-        case .recording: pauseRecording()
-        case .paused: return
+        case .recording: pauseRecording(because: .user)
+        case .paused: takeOver()
         case .idle, .processing: throw .invalidState(current: state, action: .pause)
         }
     }
@@ -87,7 +96,9 @@ public actor Recorder {
     /// Resumes the recording; nothing changes when it is already running.
     public func resume() throws(RecordingError) {
         switch state {
-        case .paused: resumeRecording()
+        case .paused:
+            try checkSpace()
+            resumeRecording()
         case .recording: return
         case .idle, .processing: throw .invalidState(current: state, action: .resume)
         }
@@ -133,25 +144,40 @@ public actor Recorder {
         return confirmation
     }
 
-    private func pauseRecording() {
+    func pauseRecording(because reason: PauseReason) {
         guard let recording else { return }
         timer.pause(at: clock.now())
         state = .paused
+        pauseReason = reason
         steps.yield(.pause(recording))
         report()
     }
 
-    private func resumeRecording() {
+    func resumeRecording() {
         guard let recording else { return }
         timer.run(at: clock.now())
         state = .recording
+        pauseReason = nil
         steps.yield(.resume(recording))
         report()
+    }
+
+    /// A paused recording becomes the user's: whatever paused it no longer resumes it.
+    private func takeOver() {
+        guard pauseReason != .user else { return }
+        pauseReason = .user
+        report()
+    }
+
+    /// A full disk refuses a start or a resume at once; nothing changes.
+    private func checkSpace() throws(RecordingError) {
+        do throws(CaptureError) { try capture.checkSpace() } catch { throw RecordingError(error) }
     }
 
     /// Back to idle, reported.
     func finish() {
         state = .idle
+        pauseReason = nil
         recording = nil
         timer.reset()
         report()

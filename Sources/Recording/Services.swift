@@ -15,6 +15,18 @@ public struct RecorderSnapshot: Sendable, Equatable {
     /// While recording, the clock reading from which a timer counting up shows `elapsed`.
     public let timerAnchor: Duration?
     public let recording: RecordingID?
+    /// Why the recording is paused; nil unless paused.
+    public let pauseReason: PauseReason?
+
+    public init(
+        state: RecordingState, elapsed: Duration, timerAnchor: Duration?, recording: RecordingID?, pauseReason: PauseReason? = nil
+    ) {
+        self.state = state
+        self.elapsed = elapsed
+        self.timerAnchor = timerAnchor
+        self.recording = recording
+        self.pauseReason = pauseReason
+    }
 }
 
 /// Surfaces the flow outside the recorder: the bus object, notifications, panels.
@@ -24,4 +36,6 @@ public protocol Reporting: Sendable {
     func processed(_ recording: RecordingID)
     /// A failure no caller is waiting for (the capture was lost, processing failed).
     func failed(_ error: RecordingError)
+    /// The recording goes on from another source than it started from (its own went away).
+    func inputMoved(to source: String)
 }
