@@ -103,6 +103,8 @@ final class CaptureSink: Sendable {
         }
         if wasWatched {
             silence()
+            // Valid on disk now, not at the next second of audio: none may come for a long time.
+            recording.withLock { _ = try? $0.file?.checkpoint() }
             events.yield(.lost(message: message))
         }
     }

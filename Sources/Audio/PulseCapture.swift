@@ -146,20 +146,32 @@ public actor PulseCapture: Capturing {
         )
     }
 
+    /// Waits before each further attempt to reach a server that refused: a restarting server
+    /// (PipeWire's takes about a second) is back within them, a stopped one is reported in under 2 s.
+    private static let reconnectDelays: [Duration] = [.milliseconds(250), .milliseconds(500), .seconds(1)]
+
     /// Opens the record stream, connecting a new context first unless the current one is healthy.
     private func openInput() async throws(CaptureError) {
         let session = try runningSession()
-        if !session.isConnected {
-            do {
-                try await session.connect(server: server, as: client)
-            } catch {
-                throw error.unreachableServer
-            }
-        }
+        if !session.isConnected { try await connect(session) }
         do {
             try await session.openStream(source: source)
         } catch {
             throw error.unusableSource(source)
+        }
+    }
+
+    /// Connects, trying again with growing pauses while nothing listens at the server's address
+    /// (a server that refuses access or never answers is reported at once).
+    private func connect(_ session: PulseSession) async throws(CaptureError) {
+        var delays = Self.reconnectDelays.makeIterator()
+        while true {
+            do {
+                return try await session.connect(server: server, as: client)
+            } catch {
+                guard error.isRefused, let delay = delays.next() else { throw error.unreachableServer }
+                try? await Task.sleep(for: delay)
+            }
         }
     }
 

@@ -91,7 +91,8 @@ struct RecordingFile: ~Copyable {
         _ = fdatasync(descriptor)
     }
 
-    private mutating func checkpoint() throws(FileError) {
+    /// Rewrites the header for what was written so far and syncs: the file is valid on disk now.
+    mutating func checkpoint() throws(FileError) {
         bytesSinceCheckpoint = 0
         try Self.patchSizes(descriptor, dataBytes: dataBytes, path: path)
         try Self.check(fdatasync(descriptor), path)

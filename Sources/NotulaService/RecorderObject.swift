@@ -56,7 +56,7 @@ enum RecorderObject {
         case .toggle: return reply(after: try recorder.toggle())
         case .start: return reply(after: try recorder.start())
         case .pause: try recorder.pause()
-        case .resume: try recorder.resume()
+        case .resume: return reply(after: try recorder.resume())
         case .process: return .now([.objectPath(MemoLibrary.path(of: try recorder.process().rawValue))])
         case .discard: try recorder.discard()
         }
@@ -67,8 +67,8 @@ enum RecorderObject {
         recorder.assumeIsolated { $0.snapshot }
     }
 
-    /// Opening the microphone is the one effect a caller waits for: `Start` fails with
-    /// `DeviceUnavailable` when there is none.
+    /// Opening the microphone is the one effect a caller waits for: `Start`, and `Resume` after
+    /// the input was lost, fail with `DeviceUnavailable` when there is none.
     private static func reply(after confirmation: Confirmation) -> MethodReply {
         guard !confirmation.isImmediate else { return .now([]) }
         return .later { () throws(BusError) in

@@ -2,7 +2,8 @@
 enum CaptureStep: Sendable {
     case start(RecordingID, Promise)
     case pause(RecordingID)
-    case resume(RecordingID)
+    /// With a promise when the caller waits for the input to reopen.
+    case resume(RecordingID, Promise?)
     case stop(RecordingID)
     case discard(RecordingID)
     case settle(Promise)
@@ -32,9 +33,15 @@ extension Recorder {
         case .pause(let id):
             guard !abandoned.contains(id) else { return }
             do throws(CaptureError) { try await capture.pause() } catch { captureLost(id, RecordingError(error)) }
-        case .resume(let id):
-            guard !abandoned.contains(id) else { return }
-            do throws(CaptureError) { try await capture.resume() } catch { captureLost(id, RecordingError(error)) }
+        case .resume(let id, let promise):
+            guard !abandoned.contains(id) else { return promise?.resolve(nil) ?? () }
+            do throws(CaptureError) {
+                try await capture.resume()
+                promise?.resolve(nil)
+            } catch {
+                captureLost(id, RecordingError(error))
+                promise?.resolve(RecordingError(error))
+            }
         case .stop(let id):
             guard !abandoned.contains(id) else { return }
             do throws(CaptureError) {

@@ -65,7 +65,7 @@ public actor Recorder {
         case .recording: pauseRecording(because: .user)
         case .paused:
             try checkSpace()
-            resumeRecording()
+            return resumeRecording()
         case .processing: throw .invalidState(current: state, action: .toggle)
         }
         return .immediate
@@ -94,12 +94,14 @@ public actor Recorder {
     }
 
     /// Resumes the recording; nothing changes when it is already running.
-    public func resume() throws(RecordingError) {
+    /// - Returns: when the input was lost, the reopening, which the caller may wait for.
+    @discardableResult
+    public func resume() throws(RecordingError) -> Confirmation {
         switch state {
         case .paused:
             try checkSpace()
-            resumeRecording()
-        case .recording: return
+            return resumeRecording()
+        case .recording: return .immediate
         case .idle, .processing: throw .invalidState(current: state, action: .resume)
         }
     }
@@ -153,13 +155,18 @@ public actor Recorder {
         report()
     }
 
-    func resumeRecording() {
-        guard let recording else { return }
+    /// Resumes; after a lost input the capture must reopen it, which may fail: that is the
+    /// confirmation returned, so that Resume can answer DeviceUnavailable as Start does.
+    @discardableResult
+    func resumeRecording() -> Confirmation {
+        guard let recording else { return .immediate }
+        let (confirmation, promise) = pauseReason == .inputLost ? Confirmation.pending() : (.immediate, nil)
         timer.run(at: clock.now())
         state = .recording
         pauseReason = nil
-        steps.yield(.resume(recording))
+        steps.yield(.resume(recording, promise))
         report()
+        return confirmation
     }
 
     /// A paused recording becomes the user's: whatever paused it no longer resumes it.
