@@ -1,0 +1,40 @@
+import DBus
+import Foundation
+import NotulaTestSupport
+import Testing
+
+/// logind's PrepareForSleep, from python3-dbusmock's logind template on a private bus that
+/// notulad takes for the system bus.
+@Suite("Sleep pauses the recording, and waking does not resume it", .serialized)
+struct SleepTests {
+    @Test func prepareForSleepPausesAndTheRecordingStaysPausedAfterWaking() async throws {
+        let logind = try await LogindMock()
+        let bus = try PrivateBus()
+        let notifications = try await NotificationDaemonMock(on: bus)
+        let service = try await ServiceUnderTest.start(environment: logind.environment, on: bus)
+        var events = try await service.recorderSignals().makeAsyncIterator()
+        try await service.recorder("Start")
+        #expect(await notifications.nextNotification()?.summary == "Recording")
+
+        try await logind.prepareForSleep(true)
+        let asleep = RecorderEvent.state("paused", reason: "sleep")
+        #expect(await events.events(until: asleep) == [.state("recording", reason: ""), asleep])
+        #expect(await notifications.nextNotification()?.summary == "Paused: the computer went to sleep")
+
+        // Waking says nothing the service acts on: the next change is the user's own Pause, taking the recording over.
+        try await logind.prepareForSleep(false)
+        try await service.recorder("Pause")
+        let userPaused = RecorderEvent.state("paused", reason: "user")
+        #expect(await events.events(until: userPaused) == [userPaused])
+        try await service.recorder("Discard")
+    }
+
+    @Test func withoutASystemBusNothingElseChanges() async throws {
+        let service = try await ServiceUnderTest.start(environment: ["DBUS_SYSTEM_BUS_ADDRESS": "unix:path=/nonexistent/system_bus_socket"])
+        try await service.waitForLog("No system bus")
+        try await service.recorder("Start")
+        try await service.recorder("Pause")
+        #expect(try await service.property("PauseReason") == .string("user"))
+        try await service.recorder("Discard")
+    }
+}
