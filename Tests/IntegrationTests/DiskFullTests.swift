@@ -11,10 +11,14 @@ struct DiskFullTests {
     @Test func aFullDiskPausesKeepsTheWAVRefusesResumeAndStartAndStillProcessesAndDiscards() async throws {
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("notula-test-\(UUID().uuidString)")
         let disk = try SmallFileSystem(at: home.appendingPathComponent("data/notula/recordings"), kilobytes: 128)
-        defer { disk.unmount() }
         let bus = try PrivateBus()
         let notifications = try await NotificationDaemonMock(on: bus)
         let service = try await ServiceUnderTest.start(on: bus, home: home)
+        defer {
+            _ = service.stop(with: SIGKILL)
+            disk.unmount()
+            try? FileManager.default.removeItem(at: home)
+        }
         var events = try await service.recorderSignals().makeAsyncIterator()
 
         try await service.recorder("Start")
