@@ -19,8 +19,11 @@ extension Recorder {
     private func carryOut(_ step: CaptureStep) async {
         switch step {
         case .start(let id, let promise):
-            // Steps run in order: every step of an earlier recording has been carried out by now.
-            abandoned.formIntersection([id])
+            // Steps run in order: every step of an earlier recording has been carried out by now,
+            // so those are forgotten; a later recording already discarded stays abandoned.
+            let earlier = awaitingStart.prefix { $0 != id }
+            abandoned.subtract(earlier)
+            awaitingStart.removeFirst(min(earlier.count + 1, awaitingStart.count))
             guard !abandoned.contains(id) else { return promise.resolve(nil) }
             do throws(CaptureError) {
                 try await capture.start(recording: id)

@@ -25,6 +25,10 @@ public actor Recorder {
     let steps: AsyncStream<CaptureStep>.Continuation
     /// Recordings discarded, or whose capture never started: their remaining steps only clean up.
     var abandoned: Set<RecordingID> = []
+    /// The recordings begun whose start step the chain has not passed yet, oldest first: the
+    /// chain lags behind the transitions, so a recording may be begun and discarded before the
+    /// steps of an earlier one have run.
+    var awaitingStart: [RecordingID] = []
     var processingTask: Task<Result<Void, RecordingError>, Never>?
 
     public init(
@@ -137,6 +141,7 @@ public actor Recorder {
     private func beginRecording() -> Confirmation {
         let id = makeRecordingID()
         recording = id
+        awaitingStart.append(id)
         timer.reset()
         timer.run(at: clock.now())
         state = .recording
