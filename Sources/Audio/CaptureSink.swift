@@ -56,10 +56,12 @@ final class CaptureSink: Sendable {
         recording.withLock { $0.file.take() }
     }
 
-    /// Ends the recording and deletes its file.
+    /// Ends the recording and deletes its file. A recording whose file was already taken (stopped
+    /// and handed on) is not this capture's to drop: its memo owns the file now.
     func dropFile() {
-        let id = recording.withLock { active in
-            active.file.take()?.discard()
+        let id = recording.withLock { active -> RecordingID? in
+            guard let file = active.file.take() else { return nil }
+            file.discard()
             return active.id
         }
         if let id { listener?.captureDropped(id) }
