@@ -13,6 +13,9 @@ struct NotificationReporter: Reporting {
         notifier.assumeIsolated { $0.recordingChanged(snapshot) }
     }
 
+    /// The notification shows the time as of the last transition: a timer starting is none.
+    func timerStarted(_ snapshot: RecorderSnapshot) {}
+
     /// The text goes to the user's own notification server, on their screen; never into a signal,
     /// which every listener on the session bus receives.
     func processed(_ recording: RecordingID) {

@@ -91,6 +91,13 @@ struct RecorderSignals: Reporting {
         }
     }
 
+    func timerStarted(_ snapshot: RecorderSnapshot) {
+        bus.assumeIsolated {
+            $0.emitPropertiesChanged(
+                path: NotulaBus.recorderPath, interface: NotulaBus.recorderInterface, names: ["Elapsed", "TimerAnchor"])
+        }
+    }
+
     func processed(_ recording: RecordingID) {
         emit("Processed", [.objectPath(MemoLibrary.path(of: recording.rawValue))])
     }

@@ -27,6 +27,7 @@ extension Recorder {
             guard !abandoned.contains(id) else { return promise.resolve(nil) }
             do throws(CaptureError) {
                 try await capture.start(recording: id)
+                inputOpened(for: id)
                 promise.resolve(nil)
             } catch {
                 abandoned.insert(id)
@@ -40,6 +41,7 @@ extension Recorder {
             guard !abandoned.contains(id) else { return promise?.resolve(nil) ?? () }
             do throws(CaptureError) {
                 try await capture.resume()
+                inputOpened(for: id)
                 promise?.resolve(nil)
             } catch {
                 captureLost(id, RecordingError(error))
@@ -91,6 +93,7 @@ extension Recorder {
     /// paused stays paused: there is no input to go back to.
     func captureLost(_ id: RecordingID?, _ error: RecordingError) {
         if id == nil || id == recording {
+            inputOpen = false
             let reason: PauseReason = if case .noSpace = error { .diskFull } else { .inputLost }
             if state == .recording {
                 pauseRecording(because: reason)

@@ -13,6 +13,9 @@ public actor Recorder {
     public internal(set) var state: RecordingState = .idle
     /// Why the recording is paused; nil unless paused.
     public internal(set) var pauseReason: PauseReason?
+    /// The capture has the input open for the current recording: the timer counts only then, so
+    /// that Elapsed is the audio in the file even when the capture chain lags behind the calls.
+    var inputOpen = false
     /// The recording in progress (from the start until it is processed or discarded).
     public private(set) var recording: RecordingID?
     var timer = RecordingTimer()
@@ -143,7 +146,7 @@ public actor Recorder {
         recording = id
         awaitingStart.append(id)
         timer.reset()
-        timer.run(at: clock.now())
+        inputOpen = false
         state = .recording
         let (confirmation, promise) = Confirmation.pending()
         steps.yield(.start(id, promise))
@@ -166,12 +169,21 @@ public actor Recorder {
     func resumeRecording() -> Confirmation {
         guard let recording else { return .immediate }
         let (confirmation, promise) = pauseReason == .inputLost ? Confirmation.pending() : (.immediate, nil)
-        timer.run(at: clock.now())
+        if inputOpen { timer.run(at: clock.now()) }
         state = .recording
         pauseReason = nil
         steps.yield(.resume(recording, promise))
         report()
         return confirmation
+    }
+
+    /// The capture opened (or reopened) the input of `id`: a running recording's timer starts now.
+    func inputOpened(for id: RecordingID) {
+        guard recording == id else { return }
+        inputOpen = true
+        guard state == .recording else { return }
+        timer.run(at: clock.now())
+        reporter.timerStarted(snapshot)
     }
 
     /// A paused recording becomes the user's: whatever paused it no longer resumes it.

@@ -33,6 +33,8 @@ public struct RecorderSnapshot: Sendable, Equatable {
 /// Called synchronously, in transition order, on the recorder's executor.
 public protocol Reporting: Sendable {
     func stateChanged(_ snapshot: RecorderSnapshot)
+    /// The timer of a running recording started once the input was open: Elapsed and TimerAnchor changed, not State.
+    func timerStarted(_ snapshot: RecorderSnapshot)
     func processed(_ recording: RecordingID)
     /// A failure no caller is waiting for (the capture was lost, processing failed).
     func failed(_ error: RecordingError)

@@ -45,6 +45,7 @@ public final class PrivateSoundServer {
         }
         try pactl("set-default-source", "mic.monitor")
         silence = try play("/dev/zero", raw: true)
+        try waitUntilLive("mic.monitor", environment: environment)
     }
 
     /// Kills the server outright, as a crash would; its clients see their connection fail.

@@ -25,3 +25,26 @@ extension Recorder {
         #expect(await harness.recorder.state == .idle)
     }
 }
+
+@Suite struct TimerFollowsTheInputTests {
+    /// Elapsed is the audio in the file: time the capture chain spends catching up before the
+    /// input opens is not recorded time.
+    @Test func theTimerCountsFromTheMomentTheInputIsOpen() async throws {
+        let harness = Harness()
+        try await harness.recorder.burst { recorder throws(RecordingError) in try recorder.start() }
+        harness.clock.advance(by: .seconds(2))
+        await harness.recorder.settle()
+        #expect(await harness.recorder.snapshot.elapsed == .zero)
+        harness.clock.advance(by: .seconds(1))
+        #expect(await harness.recorder.snapshot.elapsed == .seconds(1))
+
+        // A lost input stops the count until a resume has opened it again.
+        await harness.capture.lose("gone")
+        for await report in harness.reporter.stream where report == .failed(.deviceUnavailable("gone")) { break }
+        try await harness.recorder.burst { recorder throws(RecordingError) in _ = try recorder.resume() }
+        harness.clock.advance(by: .seconds(3))
+        await harness.recorder.settle()
+        harness.clock.advance(by: .seconds(1))
+        #expect(await harness.recorder.snapshot.elapsed == .seconds(2))
+    }
+}

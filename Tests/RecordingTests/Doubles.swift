@@ -96,6 +96,7 @@ final class RecordingReporter: Reporting {
     init() { (stream, sink) = AsyncStream.makeStream(of: Report.self) }
 
     func stateChanged(_ snapshot: RecorderSnapshot) { append(.state(snapshot.state)) }
+    func timerStarted(_ snapshot: RecorderSnapshot) {}
     func processed(_ recording: RecordingID) { append(.processed(recording)) }
     func failed(_ error: RecordingError) { append(.failed(error)) }
     func inputMoved(to source: String) { append(.moved(source)) }
