@@ -28,11 +28,11 @@ run: build
 	@scripts/private-session --where-missing "$$($(SWIFT) build -c release --show-bin-path)/notulad" $(ARGS)
 
 # The whole suite, under a private session bus and a private PulseAudio, in three passes: the
-# tests that time recorded audio against the clock (the capture's, and the recording flows over
-# the bus) must have the machine to themselves;
+# tests that time recorded audio against the clock (the capture's, the recording flows over the
+# bus, eight clients at once, a disk filling up) must have the machine to themselves;
 # so must what decodes speech, which fills both cores. The engine tests compare with Vosk's
 # Python package, the `python3` of the project's venv, which also brings the Korean model.
-TIMING_SUITES = AudioTests|RecordingFlowTests
+TIMING_SUITES = AudioTests|RecordingFlowTests|ConcurrentClientsTests|DiskFullTests
 ALONE_SUITES = $(TIMING_SUITES)|$(SPEECH_SUITES)
 SPEECH_SUITES = SpeechTests|TranscriptionTests|ModelMemoryTests|ModelDownloadTests
 TEST_ENV = NOTULA_BIN_DIR="$$($(SWIFT) build --show-bin-path)"

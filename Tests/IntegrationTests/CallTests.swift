@@ -12,22 +12,17 @@ struct CallTests {
 
     @Test func aPhonePlaybackPausesAndItsEndResumes() async throws {
         let sound = try PrivateSoundServer()
-        let bus = try PrivateBus()
-        let notifications = try await NotificationDaemonMock(on: bus)
-        let service = try await ServiceUnderTest.start(.named("mic.monitor"), environment: ["PULSE_SERVER": sound.address], on: bus)
-        var events = try await service.recorderSignals().makeAsyncIterator()
-        try await service.recorder("Start")
-        #expect(await events.events(until: Self.recording) == [Self.recording])
-        #expect(await notifications.nextNotification()?.summary == "Recording")
+        var watched = try await WatchedRecording.start(on: sound)
+        let (service, notifications) = (watched.service, watched.notifications)
 
         let call = try sound.play(try silence(seconds: 1), properties: ["media.role=phone"])
-        #expect(await events.events(until: Self.recording) == [Self.pausedForCall, Self.recording])
+        #expect(await watched.events.events(until: Self.recording) == [Self.pausedForCall, Self.recording])
         #expect(await notifications.nextNotification()?.summary == "Paused for a call")
         #expect(await notifications.nextNotification()?.summary == "Recording")
         call.waitUntilExit()
 
         let memo = try await service.recorder("Process").argument(0, as: ObjectPath.self)
-        _ = await events.events(until: .state("idle", reason: ""))
+        _ = await watched.events.events(until: .state("idle", reason: ""))
         guard case .string(let path) = try await service.property("AudioFile", of: memo, interface: "org.notula.Notula1.Memo") else {
             Issue.record("no audio file")
             return
@@ -38,22 +33,16 @@ struct CallTests {
 
     @Test func aPhoneCaptureStreamPausesUntilItClosesAndTheNotificationSaysSoInDutch() async throws {
         let sound = try PrivateSoundServer()
-        let bus = try PrivateBus()
-        let notifications = try await NotificationDaemonMock(on: bus)
-        let service = try await ServiceUnderTest.start(
-            .named("mic.monitor"), environment: ["PULSE_SERVER": sound.address, "LANGUAGE": "nl"], on: bus)
-        var events = try await service.recorderSignals().makeAsyncIterator()
-        try await service.recorder("Start")
-        _ = await events.events(until: Self.recording)
-        #expect(await notifications.nextNotification()?.summary == "Opname")
+        var watched = try await WatchedRecording.start(on: sound, environment: ["LANGUAGE": "nl"], firstSummary: "Opname")
+        let (service, notifications) = (watched.service, watched.notifications)
 
         let call = try sound.record(properties: ["media.role=phone"])
-        #expect(await events.events(until: Self.pausedForCall) == [Self.pausedForCall])
+        #expect(await watched.events.events(until: Self.pausedForCall) == [Self.pausedForCall])
         #expect(try await service.property("PauseReason") == .string("call"))
         #expect(await notifications.nextNotification()?.summary == "Gepauzeerd voor een gesprek")
         kill(call.processIdentifier, SIGKILL)
         call.waitUntilExit()
-        #expect(await events.events(until: Self.recording) == [Self.recording])
+        #expect(await watched.events.events(until: Self.recording) == [Self.recording])
         #expect(try await service.property("PauseReason") == .string(""))
         try await service.recorder("Discard")
     }

@@ -65,13 +65,4 @@ struct DiskFullTests {
     }
 
     private struct DiscardedFileKept: Error {}
-
-    private func busError(_ call: () async throws -> Message) async -> BusError? {
-        do {
-            _ = try await call()
-            return nil
-        } catch {
-            return error as? BusError
-        }
-    }
 }

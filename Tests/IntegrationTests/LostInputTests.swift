@@ -13,11 +13,8 @@ struct LostInputTests {
         let sound = try PrivateSoundServer()
         let desk = try sound.pactl("load-module", "module-null-sink", "sink_name=desk", "rate=16000", "channels=1")
             .trimmingCharacters(in: .whitespacesAndNewlines)
-        let bus = try PrivateBus()
-        let notifications = try await NotificationDaemonMock(on: bus)
-        let service = try await ServiceUnderTest.start(.named("desk.monitor"), environment: ["PULSE_SERVER": sound.address], on: bus)
-        try await service.recorder("Start")
-        #expect(await notifications.nextNotification()?.summary == "Recording")
+        let watched = try await WatchedRecording.start(on: sound, source: "desk.monitor")
+        let (service, notifications) = (watched.service, watched.notifications)
 
         try sound.pactl("unload-module", desk)
         let warning = try #require(await notifications.nextNotification())
@@ -29,17 +26,12 @@ struct LostInputTests {
 
     @Test func aKilledServerPausesWithFailedKeepsAValidWAVAndResumeReconnectsOnceItIsBack() async throws {
         let sound = try PrivateSoundServer()
-        let bus = try PrivateBus()
-        let notifications = try await NotificationDaemonMock(on: bus)
-        let service = try await ServiceUnderTest.start(.named("mic.monitor"), environment: ["PULSE_SERVER": sound.address], on: bus)
-        var events = try await service.recorderSignals().makeAsyncIterator()
-        try await service.recorder("Start")
-        _ = await events.events(until: Self.recording)
-        #expect(await notifications.nextNotification()?.summary == "Recording")
+        var watched = try await WatchedRecording.start(on: sound)
+        let (service, notifications) = (watched.service, watched.notifications)
         try sound.play(try silence(seconds: 0.5)).waitUntilExit()
 
         try await sound.kill()
-        let lost = await events.events { if case .failed = $0 { true } else { false } }
+        let lost = await watched.events.events { if case .failed = $0 { true } else { false } }
         #expect(lost.first == .state("paused", reason: "input-lost"))
         guard case .failed(let name, let message)? = lost.last else { Issue.record("no Failed: \(lost)"); return }
         #expect(name == "org.notula.Notula1.Error.DeviceUnavailable")
@@ -62,7 +54,7 @@ struct LostInputTests {
         #expect(try await service.property("State") == .string("recording"))
         try sound.play(try silence(seconds: 0.5)).waitUntilExit()
         let memo = try await service.recorder("Process").argument(0, as: ObjectPath.self)
-        let ended = await events.events(until: .state("idle", reason: ""))
+        let ended = await watched.events.events(until: .state("idle", reason: ""))
         #expect(ended.contains(Self.recording))
         guard case .string(let path) = try await service.property("AudioFile", of: memo, interface: "org.notula.Notula1.Memo") else {
             Issue.record("no audio file")
