@@ -29,10 +29,11 @@ run: build
 
 # The whole suite, under a private session bus and a private PulseAudio, in three passes: the
 # tests that time recorded audio against the clock (the capture's, the recording flows over the
-# bus, eight clients at once, a disk filling up) must have the machine to themselves;
+# bus, eight clients at once, a disk filling up, thousands of fuzzed messages) must have the
+# machine to themselves;
 # so must what decodes speech, which fills both cores. The engine tests compare with Vosk's
 # Python package, the `python3` of the project's venv, which also brings the Korean model.
-TIMING_SUITES = AudioTests|RecordingFlowTests|ConcurrentClientsTests|DiskFullTests
+TIMING_SUITES = AudioTests|RecordingFlowTests|ConcurrentClientsTests|DiskFullTests|BusFuzzTests
 ALONE_SUITES = $(TIMING_SUITES)|$(SPEECH_SUITES)
 SPEECH_SUITES = SpeechTests|TranscriptionTests|ModelMemoryTests|ModelDownloadTests
 TEST_ENV = NOTULA_BIN_DIR="$$($(SWIFT) build --show-bin-path)"
