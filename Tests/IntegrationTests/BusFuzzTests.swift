@@ -37,6 +37,8 @@ struct BusFuzzTests {
         var memos = try await recordMemos(2, on: service)
 
         var answers: [String: Int] = [:]
+        /// One message of each of Notula's own errors, to show what a caller reads.
+        var examples: [String: String] = [:]
         var unanswered: [String] = []
         let started = ContinuousClock.now
         for index in 0..<Self.messages {
@@ -46,6 +48,7 @@ struct BusFuzzTests {
                 answers["reply", default: 0] += 1
             } catch {
                 answers[error.name.rawValue, default: 0] += 1
+                if error.name.rawValue.hasPrefix("org.notula.") { examples[error.name.rawValue] = examples[error.name.rawValue] ?? error.message }
                 if [.noReply, .timeout, .disconnected].contains(error.name) || error.message.isEmpty {
                     unanswered.append("\(call.interface?.rawValue ?? "-").\(call.member) at \(call.path): \(error)")
                 }
@@ -56,6 +59,7 @@ struct BusFuzzTests {
         let seconds = Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
         print("FUZZ seed \(seed): \(Self.messages) messages in \(String(format: "%.1f", seconds)) s; answers \(answers.sorted { $0.key < $1.key })")
 
+        print("FUZZ examples \(examples.sorted { $0.key < $1.key })")
         #expect(unanswered.isEmpty, "\(unanswered.prefix(5))")
         let unnamed = answers.keys.filter { $0 != "reply" && !$0.hasPrefix("org.freedesktop.DBus.Error.") && !$0.hasPrefix("org.notula.Notula1.Error.") }
         #expect(unnamed.isEmpty, "errors without a name of the contract: \(unnamed)")
