@@ -64,7 +64,7 @@ public enum Service {
         await bus.export(
             NotulaBus.recorderPath, interfaces: [RecorderObject.interface(recorder, locale: locale, models: models, bus: bus)])
         await bus.export(NotulaBus.modelsPath, interfaces: [ModelsObject.interface(models)])
-        let systemBus = await SleepWatch.start(pausing: recorder)
+        let sleepWatch = await SleepWatch.start(pausing: recorder)
 
         // Objects first, then the name: an activated service receives calls the moment it owns it.
         do {
@@ -107,7 +107,7 @@ public enum Service {
         Log.info(reason.description)
         await finishRecording(recorder)
         await notifier.settle()
-        await systemBus?.close()
+        await sleepWatch?.close()
         return reason.exitStatus
     }
 

@@ -16,18 +16,24 @@ struct SleepTests {
         try await service.recorder("Start")
         #expect(await notifications.nextNotification()?.summary == "Recording")
 
+        // Sleep waits for the service's delay lock, released once the recording is paused.
+        #expect(try await logind.sleepDelayLocks() == ["Notula"])
         try await logind.prepareForSleep(true)
         let asleep = RecorderEvent.state("paused", reason: "sleep")
         #expect(await events.events(until: asleep) == [.state("recording", reason: ""), asleep])
         #expect(await notifications.nextNotification()?.summary == "Paused: the computer went to sleep")
+        try await poll(within: .seconds(10)) { try await logind.sleepDelayLocks().isEmpty } otherwise: { LockKept() }
 
         // Waking says nothing the service acts on: the next change is the user's own Pause, taking the recording over.
         try await logind.prepareForSleep(false)
+        try await poll(within: .seconds(10)) { try await logind.sleepDelayLocks() == ["Notula"] } otherwise: { LockKept() }
         try await service.recorder("Pause")
         let userPaused = RecorderEvent.state("paused", reason: "user")
         #expect(await events.events(until: userPaused) == [userPaused])
         try await service.recorder("Discard")
     }
+
+    private struct LockKept: Error {}
 
     @Test func withoutASystemBusNothingElseChanges() async throws {
         let service = try await ServiceUnderTest.start(environment: ["DBUS_SYSTEM_BUS_ADDRESS": "unix:path=/nonexistent/system_bus_socket"])

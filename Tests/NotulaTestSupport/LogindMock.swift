@@ -35,6 +35,19 @@ public final class LogindMock {
             [.boolean(going)])
     }
 
+    /// Who holds a delay lock on sleep, as logind's ListInhibitors tells.
+    public func sleepDelayLocks() async throws -> [String] {
+        let reply = try await client.call(
+            MethodCall(destination: Self.name, path: Self.path, interface: "org.freedesktop.login1.Manager", member: "ListInhibitors"))
+        guard case .array(_, let inhibitors)? = reply.body.first else { return [] }
+        return inhibitors.compactMap { inhibitor in
+            guard case .structure(let fields) = inhibitor, fields.count >= 4, fields[0] == .string("sleep"), fields[3] == .string("delay"),
+                case .string(let who) = fields[1]
+            else { return nil }
+            return who
+        }
+    }
+
     deinit {
         kill(process)
         Task { [client] in await client.close() }
