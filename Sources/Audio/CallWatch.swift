@@ -43,20 +43,24 @@ private let streamEvent: pa_context_subscribe_cb_t = { context, event, index, us
 // A stream gone before its information arrived comes with nil: its removal event follows.
 private let playbackFound: pa_sink_input_info_cb_t = { _, info, _, userdata in
     guard let info else { return }
-    captureSink(userdata).callStream(.init(kind: .playback, index: info.pointee.index), isCall: isCall(info.pointee.proplist), announce: false)
+    captureSink(userdata).callStream(
+        .init(kind: .playback, index: info.pointee.index), isCall: isCall(info.pointee.proplist), announce: false)
 }
 
 private let playbackChanged: pa_sink_input_info_cb_t = { _, info, _, userdata in
     guard let info else { return }
-    captureSink(userdata).callStream(.init(kind: .playback, index: info.pointee.index), isCall: isCall(info.pointee.proplist), announce: true)
+    captureSink(userdata).callStream(
+        .init(kind: .playback, index: info.pointee.index), isCall: isCall(info.pointee.proplist), announce: true)
 }
 
 private let captureFound: pa_source_output_info_cb_t = { _, info, _, userdata in
     guard let info else { return }
-    captureSink(userdata).callStream(.init(kind: .capture, index: info.pointee.index), isCall: isCall(info.pointee.proplist), announce: false)
+    captureSink(userdata).callStream(
+        .init(kind: .capture, index: info.pointee.index), isCall: isCall(info.pointee.proplist), announce: false)
 }
 
 private let captureChanged: pa_source_output_info_cb_t = { _, info, _, userdata in
     guard let info else { return }
-    captureSink(userdata).callStream(.init(kind: .capture, index: info.pointee.index), isCall: isCall(info.pointee.proplist), announce: true)
+    captureSink(userdata).callStream(
+        .init(kind: .capture, index: info.pointee.index), isCall: isCall(info.pointee.proplist), announce: true)
 }

@@ -87,7 +87,8 @@ struct RecorderSignals: Reporting {
         Log.debug("State \(snapshot.state.rawValue), elapsed \(snapshot.elapsed.seconds) s")
         bus.assumeIsolated {
             $0.emitPropertiesChanged(
-                path: NotulaBus.recorderPath, interface: NotulaBus.recorderInterface, names: ["State", "Elapsed", "TimerAnchor", "PauseReason"])
+                path: NotulaBus.recorderPath, interface: NotulaBus.recorderInterface,
+                names: ["State", "Elapsed", "TimerAnchor", "PauseReason"])
         }
     }
 

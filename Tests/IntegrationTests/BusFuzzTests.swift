@@ -48,7 +48,9 @@ struct BusFuzzTests {
                 answers["reply", default: 0] += 1
             } catch {
                 answers[error.name.rawValue, default: 0] += 1
-                if error.name.rawValue.hasPrefix("org.notula.") { examples[error.name.rawValue] = examples[error.name.rawValue] ?? error.message }
+                if error.name.rawValue.hasPrefix("org.notula.") {
+                    examples[error.name.rawValue] = examples[error.name.rawValue] ?? error.message
+                }
                 if [.noReply, .timeout, .disconnected].contains(error.name) || error.message.isEmpty {
                     unanswered.append("\(call.interface?.rawValue ?? "-").\(call.member) at \(call.path): \(error)")
                 }
@@ -57,11 +59,15 @@ struct BusFuzzTests {
         }
         let elapsed = (ContinuousClock.now - started).components
         let seconds = Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
-        print("FUZZ seed \(seed): \(Self.messages) messages in \(String(format: "%.1f", seconds)) s; answers \(answers.sorted { $0.key < $1.key })")
+        print(
+            "FUZZ seed \(seed): \(Self.messages) messages in \(String(format: "%.1f", seconds)) s; answers \(answers.sorted { $0.key < $1.key })"
+        )
 
         print("FUZZ examples \(examples.sorted { $0.key < $1.key })")
         #expect(unanswered.isEmpty, "\(unanswered.prefix(5))")
-        let unnamed = answers.keys.filter { $0 != "reply" && !$0.hasPrefix("org.freedesktop.DBus.Error.") && !$0.hasPrefix("org.notula.Notula1.Error.") }
+        let unnamed = answers.keys.filter {
+            $0 != "reply" && !$0.hasPrefix("org.freedesktop.DBus.Error.") && !$0.hasPrefix("org.notula.Notula1.Error.")
+        }
         #expect(unnamed.isEmpty, "errors without a name of the contract: \(unnamed)")
         _ = try await service.call(ServiceUnderTest.recorderPath, "org.freedesktop.DBus.Peer", "Ping")
         try await checkConsistent(service)
@@ -103,8 +109,11 @@ struct BusFuzzTests {
     }
 
     private func any(_ memos: [ObjectPath], _ values: inout RandomValues) -> ObjectPath {
-        let paths = [ServiceUnderTest.recorderPath, ObjectPath("/org/notula/Notula1/Library")!, ObjectPath("/org/notula/Notula1/Models")!,
-            ObjectPath("/org/notula/Notula1")!] + memos
+        let paths =
+            [
+                ServiceUnderTest.recorderPath, ObjectPath("/org/notula/Notula1/Library")!, ObjectPath("/org/notula/Notula1/Models")!,
+                ObjectPath("/org/notula/Notula1")!,
+            ] + memos
         return paths[values.count(0...(paths.count - 1))]
     }
 }

@@ -41,7 +41,9 @@ struct ConcurrentClientsTests {
             for try await outcomes in group { counted.merge(outcomes, uniquingKeysWith: +) }
         }
         let seconds = Double((ContinuousClock.now - started).components.seconds)
-        print("CONCURRENCY seed \(seed): \(Self.clients) clients × \(Self.commands) commands in ~\(Int(seconds)) s; outcomes \(counted.sorted { $0.key < $1.key })")
+        print(
+            "CONCURRENCY seed \(seed): \(Self.clients) clients × \(Self.commands) commands in ~\(Int(seconds)) s; outcomes \(counted.sorted { $0.key < $1.key })"
+        )
         let unexpected = counted.keys.filter { $0 != "reply" && $0 != "org.notula.Notula1.Error.InvalidState" }
         #expect(unexpected.isEmpty, "\(counted)")
 

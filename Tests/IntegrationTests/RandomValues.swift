@@ -48,7 +48,9 @@ struct RandomValues {
         case 5: .uint32(.random(in: .min ... .max, using: &random))
         case 6: .int64(.random(in: .min ... .max, using: &random))
         case 7: .uint64(.random(in: .min ... .max, using: &random))
-        case 8: .double([.nan, .infinity, -.infinity, 0, -0.0, .greatestFiniteMagnitude, .random(in: -1e9...1e9, using: &random)][count(0...6)])
+        case 8:
+            .double(
+                [.nan, .infinity, -.infinity, 0, -0.0, .greatestFiniteMagnitude, .random(in: -1e9...1e9, using: &random)][count(0...6)])
         case 9: .objectPath(path())
         case 10: .signature(value(depth: 2).signature)
         default: .string(string())
@@ -63,7 +65,10 @@ struct RandomValues {
         case .dictionary(let key, let valueType, let entries):
             .dictionary(
                 key: key, value: valueType,
-                entries.isEmpty ? [] : (0..<count(0...3)).map { _ in DictionaryEntry(key: value(like: entries[0].key), value: value(like: entries[0].value)) })
+                entries.isEmpty
+                    ? []
+                    : (0..<count(0...3)).map { _ in DictionaryEntry(key: value(like: entries[0].key), value: value(like: entries[0].value))
+                    })
         case .structure(let fields): .structure(fields.map { value(like: $0) })
         case .variant: .variant(value(depth: 1))
         case .string: .string(string())
@@ -87,7 +92,10 @@ struct RandomValues {
 
     /// Printable, accented, emoji, markup, quotes, control characters (no NUL, which D-Bus strings cannot hold).
     mutating func string() -> String {
-        let pieces = ["memo", "é", "ü", "한국어", "🎙️", "<b>", "&amp;", "'", "\"", "\\", "%s", "\n", "\t", "\u{1}", " ", "OR", "NEAR(", "*", "-", "nl-NL", "../..", "/tmp/x"]
+        let pieces = [
+            "memo", "é", "ü", "한국어", "🎙️", "<b>", "&amp;", "'", "\"", "\\", "%s", "\n", "\t", "\u{1}", " ", "OR", "NEAR(", "*", "-", "nl-NL",
+            "../..", "/tmp/x",
+        ]
         return (0..<count(0...12)).map { _ in pieces[count(0...(pieces.count - 1))] }.joined()
     }
 

@@ -22,11 +22,19 @@ struct SleepTests {
         let asleep = RecorderEvent.state("paused", reason: "sleep")
         #expect(await events.events(until: asleep) == [.state("recording", reason: ""), asleep])
         #expect(await notifications.nextNotification()?.summary == "Paused: the computer went to sleep")
-        try await poll(within: .seconds(10)) { try await logind.sleepDelayLocks().isEmpty } otherwise: { LockKept() }
+        try await poll(within: .seconds(10)) {
+            try await logind.sleepDelayLocks().isEmpty
+        } otherwise: {
+            LockKept()
+        }
 
         // Waking says nothing the service acts on: the next change is the user's own Pause, taking the recording over.
         try await logind.prepareForSleep(false)
-        try await poll(within: .seconds(10)) { try await logind.sleepDelayLocks() == ["Notula"] } otherwise: { LockKept() }
+        try await poll(within: .seconds(10)) {
+            try await logind.sleepDelayLocks() == ["Notula"]
+        } otherwise: {
+            LockKept()
+        }
         try await service.recorder("Pause")
         let userPaused = RecorderEvent.state("paused", reason: "user")
         #expect(await events.events(until: userPaused) == [userPaused])

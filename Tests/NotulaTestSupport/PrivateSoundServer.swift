@@ -76,7 +76,9 @@ public final class PrivateSoundServer {
     @discardableResult
     public func pactl(_ arguments: String...) throws -> String {
         let result = try run("pactl", arguments, environment: environment)
-        guard result.status == 0 else { throw CommandFailed(command: ["pactl"] + arguments, status: result.status, errorOutput: result.errorOutput) }
+        guard result.status == 0 else {
+            throw CommandFailed(command: ["pactl"] + arguments, status: result.status, errorOutput: result.errorOutput)
+        }
         return result.output
     }
 
