@@ -181,7 +181,8 @@ public actor Recorder {
     func inputOpened(for id: RecordingID) {
         guard recording == id else { return }
         inputOpen = true
-        guard state == .recording else { return }
+        // Already counting when the input stayed open (a resume that only uncorked): nothing changed.
+        guard state == .recording, timer.anchor == nil else { return }
         timer.run(at: clock.now())
         reporter.timerStarted(snapshot)
     }
