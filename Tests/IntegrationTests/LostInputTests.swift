@@ -24,6 +24,24 @@ struct LostInputTests {
         try await service.recorder("Discard")
     }
 
+    @Test func aKilledStreamPausesWithFailedAndResumeReopensIt() async throws {
+        let sound = try PrivateSoundServer()
+        var watched = try await WatchedRecording.start(on: sound)
+        let (service, notifications) = (watched.service, watched.notifications)
+
+        try sound.killRecordStream(of: "Notula")
+        let lost = await watched.events.events { if case .failed = $0 { true } else { false } }
+        #expect(lost.first == .state("paused", reason: "input-lost"))
+        guard case .failed(let name, let message)? = lost.last else { Issue.record("no Failed: \(lost)"); return }
+        #expect(name == "org.notula.Notula1.Error.DeviceUnavailable" && message.contains("Lost the audio input"), "\(message)")
+        #expect(await notifications.nextNotification()?.summary == "Paused: the microphone went away")
+        #expect(await notifications.nextNotification()?.summary == "No microphone")
+
+        try await service.recorder("Resume")
+        #expect(try await service.property("State") == .string("recording"))
+        try await service.recorder("Discard")
+    }
+
     @Test func aKilledServerPausesWithFailedKeepsAValidWAVAndResumeReconnectsOnceItIsBack() async throws {
         let sound = try PrivateSoundServer()
         var watched = try await WatchedRecording.start(on: sound)

@@ -72,6 +72,22 @@ public final class PrivateSoundServer {
         return number
     }
 
+    /// Kills the record stream of the client named `applicationName`, as the server does when its
+    /// source goes and there is nowhere to move it. pactl cannot kill; pacmd can, through the CLI
+    /// module, loaded for the moment (pacmd finds it in the server's runtime folder).
+    public func killRecordStream(of applicationName: String) throws {
+        let blocks = try pactl("list", "source-outputs").components(separatedBy: "Source Output #").dropFirst()
+        guard let ours = blocks.first(where: { $0.contains("application.name = \"\(applicationName)\"") }) else {
+            throw SinkError(message: "no record stream of \(applicationName)")
+        }
+        let cli = try pactl("load-module", "module-cli-protocol-unix").trimmingCharacters(in: .whitespacesAndNewlines)
+        defer { _ = try? pactl("unload-module", cli) }
+        var environment = self.environment
+        environment["XDG_RUNTIME_DIR"] = folder.appendingPathComponent("runtime").path
+        let killed = try run("pacmd", ["kill-source-output", String(ours.prefix { $0.isNumber })], environment: environment)
+        guard killed.status == 0 else { throw SinkError(message: "pacmd: \(killed.errorOutput)") }
+    }
+
     /// Runs pactl against this server; returns its output.
     @discardableResult
     public func pactl(_ arguments: String...) throws -> String {
