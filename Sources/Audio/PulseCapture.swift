@@ -1,3 +1,4 @@
+import Glibc
 import Recording
 
 /// Records from a PulseAudio (or PipeWire pulse) source into 16 kHz mono 16-bit WAV files.
@@ -94,6 +95,7 @@ public actor PulseCapture: Capturing {
     /// - Throws: `.deviceUnavailable` / `.permissionDenied` when the input cannot be reopened.
     public func resume() async throws(CaptureError) {
         guard sink.isRecording else { throw .failed("Not capturing") }
+        sink.resumeWriting()
         if let session, session.isStreaming {
             do {
                 try session.setCorked(false)
@@ -128,20 +130,48 @@ public actor PulseCapture: Capturing {
         sink.dropFile()
     }
 
+    /// Refuses when the recordings folder (or, before it exists, the folder it will be made in)
+    /// has less free space than a second of audio: recording there would fail at once.
+    public nonisolated func checkSpace() throws(CaptureError) {
+        var folder = recordingsDirectory
+        var space = statvfs()
+        while statvfs(folder, &space) != 0 {
+            guard errno == ENOENT, let parent = folder.lastIndex(of: "/"), parent != folder.startIndex else { return }
+            folder = String(folder[..<parent])
+        }
+        let free = UInt64(space.f_bavail) * UInt64(space.f_frsize)
+        guard free < UInt64(RecordingFormat.bytesPerSecond) else { return }
+        throw .noSpace(
+            "No room left for recordings in \(recordingsDirectory) (\(free / 1024) kB free). Free some space, then try again; Send and Discard still work."
+        )
+    }
+
+    /// Waits before each further attempt to reach a server that refused: a restarting server
+    /// (PipeWire's takes about a second) is back within them, a stopped one is reported in under 2 s.
+    private static let reconnectDelays: [Duration] = [.milliseconds(250), .milliseconds(500), .seconds(1)]
+
     /// Opens the record stream, connecting a new context first unless the current one is healthy.
     private func openInput() async throws(CaptureError) {
         let session = try runningSession()
-        if !session.isConnected {
-            do {
-                try await session.connect(server: server, as: client)
-            } catch {
-                throw error.unreachableServer
-            }
-        }
+        if !session.isConnected { try await connect(session) }
         do {
             try await session.openStream(source: source)
         } catch {
             throw error.unusableSource(source)
+        }
+    }
+
+    /// Connects, trying again with growing pauses while nothing listens at the server's address
+    /// (a server that refuses access or never answers is reported at once).
+    private func connect(_ session: PulseSession) async throws(CaptureError) {
+        var delays = Self.reconnectDelays.makeIterator()
+        while true {
+            do {
+                return try await session.connect(server: server, as: client)
+            } catch {
+                guard error.isRefused, let delay = delays.next() else { throw error.unreachableServer }
+                try? await Task.sleep(for: delay)
+            }
         }
     }
 

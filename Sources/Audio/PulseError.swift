@@ -15,6 +15,9 @@ struct PulseError: Error, Sendable {
     /// libpulse's own wording, e.g. "Connection refused".
     var message: String { String(cString: pa_strerror(code)) }
 
+    /// Nothing listens where the server should be: it is stopped, or restarting.
+    var isRefused: Bool { code == PulseError(PA_ERR_CONNECTIONREFUSED).code }
+
     private var isAccessDenied: Bool { code == PulseError(PA_ERR_ACCESS).code }
     private var isNoSuchEntity: Bool { code == PulseError(PA_ERR_NOENTITY).code }
 

@@ -9,7 +9,8 @@ struct ClientIdentity: Sendable {
 
 /// libpulse's threaded main loop, with the context and the record stream it drives.
 ///
-/// Every libpulse call of the module goes through this file (and `pa_strerror` in PulseError).
+/// Every libpulse call of the capture goes through this file (besides `pa_strerror` in PulseError,
+/// and the stream subscription in CallWatch).
 /// The loop's thread runs the callbacks, which hand everything to the `CaptureSink`; calls from
 /// any other thread hold the loop lock, and only for as long as a non-blocking pa call takes.
 /// Asynchronous operations are awaited with continuations resumed by the callbacks, so no
@@ -81,6 +82,9 @@ final class PulseSession {
             locked { detachContext() }
             throw error
         }
+        locked {
+            if let context { CallWatch.start(on: context, userdata) }
+        }
     }
 
     /// Replaces any previous stream with a new record stream from `source` (nil: the default
@@ -102,6 +106,7 @@ final class PulseSession {
                 self.stream = stream
                 pa_stream_set_state_callback(stream, streamStateChanged, userdata)
                 pa_stream_set_read_callback(stream, samplesArrived, userdata)
+                pa_stream_set_moved_callback(stream, streamMoved, userdata)
                 let serverChooses = UInt32.max
                 var buffering = pa_buffer_attr(
                     maxlength: serverChooses, tlength: serverChooses, prebuf: serverChooses,
@@ -184,6 +189,7 @@ final class PulseSession {
         sink.unwatch()
         pa_stream_set_state_callback(stream, nil, nil)
         pa_stream_set_read_callback(stream, nil, nil)
+        pa_stream_set_moved_callback(stream, nil, nil)
         if pa_stream_get_state(stream) == PA_STREAM_READY || pa_stream_get_state(stream) == PA_STREAM_CREATING {
             pa_stream_disconnect(stream)
         }
@@ -196,6 +202,8 @@ final class PulseSession {
         disarmTimeout()
         guard let context else { return }
         pa_context_set_state_callback(context, nil, nil)
+        pa_context_set_subscribe_callback(context, nil, nil)
+        sink.forgetStreams()
         pa_context_disconnect(context)
         pa_context_unref(context)
         self.context = nil
@@ -207,7 +215,7 @@ extension PulseSession: Sendable {}
 
 // MARK: Callbacks (pa thread, lock held)
 
-private func captureSink(_ userdata: UnsafeMutableRawPointer?) -> CaptureSink {
+func captureSink(_ userdata: UnsafeMutableRawPointer?) -> CaptureSink {
     Unmanaged<CaptureSink>.fromOpaque(userdata!).takeUnretainedValue()
 }
 
@@ -217,6 +225,7 @@ private let contextStateChanged: pa_context_notify_cb_t = { context, userdata in
         captureSink(userdata).complete(.success(()))
     case PA_CONTEXT_FAILED, PA_CONTEXT_TERMINATED:
         let error = PulseError(code: pa_context_errno(context))
+        captureSink(userdata).forgetStreams()
         captureSink(userdata).fail(
             error, lost: "Lost the connection to the sound server (\(error.message)). The audio so far is kept.")
     default:
@@ -235,6 +244,11 @@ private let streamStateChanged: pa_stream_notify_cb_t = { stream, userdata in
     default:
         break
     }
+}
+
+private let streamMoved: pa_stream_notify_cb_t = { stream, userdata in
+    guard let source = pa_stream_get_device_name(stream) else { return }
+    captureSink(userdata).moved(to: String(cString: source))
 }
 
 private let samplesArrived: pa_stream_request_cb_t = { stream, _, userdata in

@@ -6,6 +6,9 @@ public struct FileError: Error, Sendable {
     public let code: Int32
 
     public var message: String { "Cannot write \(path): \(String(cString: strerror(code)))" }
+
+    /// The file system is full (or the user's quota is).
+    var isOutOfSpace: Bool { code == ENOSPC || code == EDQUOT }
 }
 
 /// A WAV file being recorded into, kept valid on disk as it grows.
@@ -46,8 +49,14 @@ struct RecordingFile: ~Copyable {
     }
 
     /// Appends samples; rewrites the header and syncs once a second of audio has accumulated.
+    /// A write that fails leaves the file as it was before it: a valid WAV of what was written.
     mutating func append(_ samples: UnsafeRawBufferPointer) throws(FileError) {
-        try Self.writeAll(descriptor, samples, path)
+        do throws(FileError) {
+            try Self.writeAll(descriptor, samples, path)
+        } catch {
+            keepValidEnd()
+            throw error
+        }
         dataBytes += UInt64(samples.count)
         bytesSinceCheckpoint += samples.count
         if bytesSinceCheckpoint >= RecordingFormat.bytesPerSecond {
@@ -70,7 +79,20 @@ struct RecordingFile: ~Copyable {
         unlink(path)
     }
 
-    private mutating func checkpoint() throws(FileError) {
+    /// Cuts a partly written block off (a full disk takes what fits, then refuses), puts the
+    /// header in line and syncs; the next write continues at the end. Shrinking and rewriting
+    /// the header need no new blocks, so this works on a full disk too.
+    private mutating func keepValidEnd() {
+        let end = off_t(WAVHeader.size) + off_t(dataBytes)
+        _ = ftruncate(descriptor, end)
+        _ = lseek(descriptor, end, SEEK_SET)
+        bytesSinceCheckpoint = 0
+        _ = try? Self.patchSizes(descriptor, dataBytes: dataBytes, path: path)
+        _ = fdatasync(descriptor)
+    }
+
+    /// Rewrites the header for what was written so far and syncs: the file is valid on disk now.
+    mutating func checkpoint() throws(FileError) {
         bytesSinceCheckpoint = 0
         try Self.patchSizes(descriptor, dataBytes: dataBytes, path: path)
         try Self.check(fdatasync(descriptor), path)

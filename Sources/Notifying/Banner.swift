@@ -71,6 +71,7 @@ extension DesktopNotification {
         case .invalidState: return nil
         case .deviceUnavailable: (summary, nextStep) = (texts.noMicrophone, texts.noMicrophoneNextStep)
         case .permissionDenied: (summary, nextStep) = (texts.notAllowed, texts.notAllowedNextStep)
+        case .noSpace: (summary, nextStep) = (texts.diskFull, texts.diskFullNextStep)
         case .modelUnavailable: (summary, nextStep) = (texts.noModel(locale), texts.installModel(locale))
         case .engineUnavailable: (summary, nextStep) = (texts.noEngine, texts.noEngineNextStep)
         case .failed: (summary, nextStep) = (texts.recordingFailed, nil)

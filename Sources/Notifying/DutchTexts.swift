@@ -3,6 +3,10 @@ extension NotificationTexts {
     public static let dutch = NotificationTexts(
         recording: "Opname",
         paused: "Gepauzeerd",
+        pausedForCall: "Gepauzeerd voor een gesprek",
+        pausedForSleep: "Gepauzeerd: de computer ging slapen",
+        pausedInputLost: "Gepauzeerd: de microfoon is weg",
+        pausedDiskFull: "Gepauzeerd: de schijf is vol",
         transcribing: "Transcriberen…",
         recordedSince: { duration, start in "\(duration) opgenomen, begonnen om \(start)" },
         pause: "Pauzeren",
@@ -19,6 +23,8 @@ extension NotificationTexts {
         transcribed: "Transcriptie klaar",
         open: "Openen",
         noSpeech: "Geen spraak herkend",
+        inputMoved: { source in "Opname gaat verder vanaf \(source)" },
+        inputMovedBody: "De microfoon waarmee de opname begon is weg; de opname gaat door.",
         noMicrophone: "Geen microfoon",
         noMicrophoneNextStep:
             "Controleer of PulseAudio of PipeWire draait en er een microfoon is aangesloten (pactl list short sources) en neem opnieuw op.",
@@ -28,6 +34,8 @@ extension NotificationTexts {
         installModel: { locale in "Installeer het met: notula models install \(locale)" },
         noEngine: "De spraakherkenner ontbreekt",
         noEngineNextStep: "Installeer libvosk naast notulad (make build doet dat) en neem opnieuw op.",
+        diskFull: "De schijf is vol",
+        diskFullNextStep: "Maak ruimte vrij en hervat dan. Versturen en Weggooien werken nog.",
         recordingFailed: "Opname mislukt"
     )
 }

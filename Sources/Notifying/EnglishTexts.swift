@@ -3,6 +3,10 @@ extension NotificationTexts {
     public static let english = NotificationTexts(
         recording: "Recording",
         paused: "Paused",
+        pausedForCall: "Paused for a call",
+        pausedForSleep: "Paused: the computer went to sleep",
+        pausedInputLost: "Paused: the microphone went away",
+        pausedDiskFull: "Paused: the disk is full",
         transcribing: "Transcribing…",
         recordedSince: { duration, start in "\(duration) recorded, started at \(start)" },
         pause: "Pause",
@@ -19,6 +23,8 @@ extension NotificationTexts {
         transcribed: "Transcription ready",
         open: "Open",
         noSpeech: "No speech recognized",
+        inputMoved: { source in "Recording from \(source) now" },
+        inputMovedBody: "The microphone the recording started with went away; the recording goes on.",
         noMicrophone: "No microphone",
         noMicrophoneNextStep:
             "Check that PulseAudio or PipeWire is running and a microphone is connected (pactl list short sources), then record again.",
@@ -28,6 +34,8 @@ extension NotificationTexts {
         installModel: { locale in "Install it with: notula models install \(locale)" },
         noEngine: "The speech engine is missing",
         noEngineNextStep: "Install libvosk next to notulad (make build does), then record again.",
+        diskFull: "The disk is full",
+        diskFullNextStep: "Free some space, then Resume. Send and Discard still work.",
         recordingFailed: "Recording failed"
     )
 }

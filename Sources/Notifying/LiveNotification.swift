@@ -6,6 +6,7 @@ import Recording
 struct LiveRecording: Equatable {
     var recording: RecordingID?
     var state: RecordingState
+    var pauseReason: PauseReason?
     var elapsed: Duration
     var start: ClockTime
 }
@@ -20,7 +21,7 @@ extension DesktopNotification {
         let summary =
             switch recording.state {
             case .recording: texts.recording
-            case .paused: texts.paused
+            case .paused: texts.pausedSummary(recording.pauseReason)
             case .idle, .processing: texts.transcribing
             }
         let buttons: [NotificationAction] = [
@@ -36,6 +37,20 @@ extension DesktopNotification {
             actions: capabilities.contains("actions") ? buttons.filter { allowed.contains($0.key) } : [],
             hints: NotificationHints(urgency: .normal, category: "x-notula.recording", resident: true, suppressSound: true),
             expireTimeout: 0)
+    }
+}
+
+extension NotificationTexts {
+    /// "Paused", or why something else paused it.
+    func pausedSummary(_ reason: PauseReason?) -> String {
+        switch reason {
+        // A service that stops withdraws the live notification: it never shows that reason.
+        case .user, .serviceStopped, nil: paused
+        case .call: pausedForCall
+        case .sleep: pausedForSleep
+        case .inputLost: pausedInputLost
+        case .diskFull: pausedDiskFull
+        }
     }
 }
 

@@ -10,6 +10,11 @@ public struct NotificationTexts: Sendable {
     // The live notification.
     let recording: String
     let paused: String
+    /// The summary of a recording paused by something else than the user, by reason.
+    let pausedForCall: String
+    let pausedForSleep: String
+    let pausedInputLost: String
+    let pausedDiskFull: String
     let transcribing: String
     /// The body: the duration recorded, and the wall-clock time the recording started.
     let recordedSince: @Sendable (_ duration: String, _ start: String) -> String
@@ -31,6 +36,9 @@ public struct NotificationTexts: Sendable {
     /// The click on a result: it opens the memo's text.
     let open: String
     let noSpeech: String
+    /// The warning that the recording goes on from another source, named.
+    let inputMoved: @Sendable (_ source: String) -> String
+    let inputMovedBody: String
 
     // Failures: a summary, and the next step the body ends with.
     let noMicrophone: String
@@ -41,6 +49,8 @@ public struct NotificationTexts: Sendable {
     let installModel: @Sendable (_ locale: String) -> String
     let noEngine: String
     let noEngineNextStep: String
+    let diskFull: String
+    let diskFullNextStep: String
     let recordingFailed: String
 
     /// A duration spelled for reading: "2 minutes 14 seconds", whole seconds, zero parts left out.

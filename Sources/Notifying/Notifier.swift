@@ -97,7 +97,9 @@ public actor Notifier {
             live = nil
         } else {
             let start = live.flatMap { $0.recording == snapshot.recording ? $0.start : nil } ?? clock()
-            live = LiveRecording(recording: snapshot.recording, state: snapshot.state, elapsed: snapshot.elapsed, start: start)
+            live = LiveRecording(
+                recording: snapshot.recording, state: snapshot.state, pauseReason: snapshot.pauseReason, elapsed: snapshot.elapsed,
+                start: start)
         }
         queueLiveSync()
     }
@@ -124,6 +126,12 @@ public actor Notifier {
     public func failed(_ error: RecordingError, locale: String) {
         let texts = self.texts
         jobs.yield(.banner({ .failure(error, locale: locale, texts: texts, capabilities: $0) }, opens: nil))
+    }
+
+    /// The recording goes on from `source`, another than it started from.
+    public func inputMoved(to source: String) {
+        let texts = self.texts
+        jobs.yield(.banner({ .banner(.warning, texts.inputMoved(source), texts.inputMovedBody, capabilities: $0) }, opens: nil))
     }
 
     public func downloadChanged(_ event: DownloadEvent) {

@@ -18,6 +18,7 @@ extension ErrorName {
     static let invalidState: ErrorName = "org.notula.Notula1.Error.InvalidState"
     static let deviceUnavailable: ErrorName = "org.notula.Notula1.Error.DeviceUnavailable"
     static let permissionDenied: ErrorName = "org.notula.Notula1.Error.PermissionDenied"
+    static let noSpace: ErrorName = "org.notula.Notula1.Error.NoSpace"
     static let engineUnavailable: ErrorName = "org.notula.Notula1.Error.EngineUnavailable"
     static let modelUnavailable: ErrorName = "org.notula.Notula1.Error.ModelUnavailable"
     static let notulaFailed: ErrorName = "org.notula.Notula1.Error.Failed"

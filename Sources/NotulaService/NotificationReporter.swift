@@ -13,11 +13,18 @@ struct NotificationReporter: Reporting {
         notifier.assumeIsolated { $0.recordingChanged(snapshot) }
     }
 
+    /// The notification shows the time as of the last transition: a timer starting is none.
+    func timerStarted(_ snapshot: RecorderSnapshot) {}
+
     /// The text goes to the user's own notification server, on their screen; never into a signal,
     /// which every listener on the session bus receives.
     func processed(_ recording: RecordingID) {
         let text = memos.assumeIsolated { $0.text(of: recording) } ?? ""
         notifier.assumeIsolated { $0.transcribed(recording, text: text) }
+    }
+
+    func inputMoved(to source: String) {
+        notifier.assumeIsolated { $0.inputMoved(to: source) }
     }
 
     func failed(_ error: RecordingError) {

@@ -14,6 +14,7 @@ enum RecorderObject {
                 Property("State", "s") { .string(snapshot(recorder).state.rawValue) },
                 Property("Elapsed", "d", emitsChanged: .false) { .double(snapshot(recorder).elapsed.seconds) },
                 Property("TimerAnchor", "x") { .int64(snapshot(recorder).timerAnchor?.microseconds ?? 0) },
+                Property("PauseReason", "s") { .string(snapshot(recorder).pauseReason?.rawValue ?? "") },
                 Property("Level", "d", emitsChanged: .false) { .double(recorder.level) },
                 Property(
                     "Locale", "s", getter: { .string(locale.current) },
@@ -55,7 +56,7 @@ enum RecorderObject {
         case .toggle: return reply(after: try recorder.toggle())
         case .start: return reply(after: try recorder.start())
         case .pause: try recorder.pause()
-        case .resume: try recorder.resume()
+        case .resume: return reply(after: try recorder.resume())
         case .process: return .now([.objectPath(MemoLibrary.path(of: try recorder.process().rawValue))])
         case .discard: try recorder.discard()
         }
@@ -66,8 +67,8 @@ enum RecorderObject {
         recorder.assumeIsolated { $0.snapshot }
     }
 
-    /// Opening the microphone is the one effect a caller waits for: `Start` fails with
-    /// `DeviceUnavailable` when there is none.
+    /// Opening the microphone is the one effect a caller waits for: `Start`, and `Resume` after
+    /// the input was lost, fail with `DeviceUnavailable` when there is none.
     private static func reply(after confirmation: Confirmation) -> MethodReply {
         guard !confirmation.isImmediate else { return .now([]) }
         return .later { () throws(BusError) in
@@ -86,7 +87,15 @@ struct RecorderSignals: Reporting {
         Log.debug("State \(snapshot.state.rawValue), elapsed \(snapshot.elapsed.seconds) s")
         bus.assumeIsolated {
             $0.emitPropertiesChanged(
-                path: NotulaBus.recorderPath, interface: NotulaBus.recorderInterface, names: ["State", "Elapsed", "TimerAnchor"])
+                path: NotulaBus.recorderPath, interface: NotulaBus.recorderInterface,
+                names: ["State", "Elapsed", "TimerAnchor", "PauseReason"])
+        }
+    }
+
+    func timerStarted(_ snapshot: RecorderSnapshot) {
+        bus.assumeIsolated {
+            $0.emitPropertiesChanged(
+                path: NotulaBus.recorderPath, interface: NotulaBus.recorderInterface, names: ["Elapsed", "TimerAnchor"])
         }
     }
 
@@ -98,6 +107,11 @@ struct RecorderSignals: Reporting {
         let busError = BusError(error)
         Log.warning("Recording failed: \(busError.message)")
         emit("Failed", [.string(busError.name.rawValue), .string(busError.message)])
+    }
+
+    /// Not an error, and no signal: the recording goes on; the notification tells the user.
+    func inputMoved(to source: String) {
+        Log.warning("The audio input moved to \(source); recording from there")
     }
 
     private func emit(_ member: MemberName, _ arguments: [Value]) {
@@ -113,6 +127,7 @@ extension BusError {
         case .invalidState: self.init(.invalidState, error.message)
         case .deviceUnavailable: self.init(.deviceUnavailable, error.message)
         case .permissionDenied: self.init(.permissionDenied, error.message)
+        case .noSpace: self.init(.noSpace, error.message)
         case .engineUnavailable: self.init(.engineUnavailable, error.message)
         case .modelUnavailable: self.init(.modelUnavailable, error.message)
         case .failed: self.init(.notulaFailed, error.message)

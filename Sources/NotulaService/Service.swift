@@ -73,6 +73,7 @@ public enum Service {
         await bus.export(
             NotulaBus.recorderPath, interfaces: [RecorderObject.interface(recorder, locale: locale, models: models, bus: bus)])
         await bus.export(NotulaBus.modelsPath, interfaces: [ModelsObject.interface(models)])
+        let sleepWatch = await SleepWatch.start(pausing: recorder)
 
         // Objects first, then the name: an activated service receives calls the moment it owns it.
         if takeOver == .nobodyOwnsIt, let status = await NameOwnership.claim(on: bus) { return status }
@@ -95,6 +96,7 @@ public enum Service {
         if case .signal = reason { await NameOwnership.release(on: bus) }
         await notifier.withdrawLive()
         await notifier.settle()
+        await sleepWatch?.close()
         return reason.exitStatus
     }
 

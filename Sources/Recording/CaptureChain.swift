@@ -2,7 +2,8 @@
 enum CaptureStep: Sendable {
     case start(RecordingID, Promise)
     case pause(RecordingID)
-    case resume(RecordingID)
+    /// With a promise when the caller waits for the input to reopen.
+    case resume(RecordingID, Promise?)
     case stop(RecordingID)
     case discard(RecordingID)
     /// Closes the file for the service's exit and hands the audio back instead of on.
@@ -20,11 +21,15 @@ extension Recorder {
     private func carryOut(_ step: CaptureStep) async {
         switch step {
         case .start(let id, let promise):
-            // Steps run in order: every step of an earlier recording has been carried out by now.
-            abandoned.formIntersection([id])
+            // Steps run in order: every step of an earlier recording has been carried out by now,
+            // so those are forgotten; a later recording already discarded stays abandoned.
+            let earlier = awaitingStart.prefix { $0 != id }
+            abandoned.subtract(earlier)
+            awaitingStart.removeFirst(min(earlier.count + 1, awaitingStart.count))
             guard !abandoned.contains(id) else { return promise.resolve(nil) }
             do throws(CaptureError) {
                 try await capture.start(recording: id)
+                inputOpened(for: id)
                 promise.resolve(nil)
             } catch {
                 abandoned.insert(id)
@@ -34,9 +39,16 @@ extension Recorder {
         case .pause(let id):
             guard !abandoned.contains(id) else { return }
             do throws(CaptureError) { try await capture.pause() } catch { captureLost(id, RecordingError(error)) }
-        case .resume(let id):
-            guard !abandoned.contains(id) else { return }
-            do throws(CaptureError) { try await capture.resume() } catch { captureLost(id, RecordingError(error)) }
+        case .resume(let id, let promise):
+            guard !abandoned.contains(id) else { return promise?.resolve(nil) ?? () }
+            do throws(CaptureError) {
+                try await capture.resume()
+                inputOpened(for: id)
+                promise?.resolve(nil)
+            } catch {
+                captureLost(id, RecordingError(error))
+                promise?.resolve(RecordingError(error))
+            }
         case .stop(let id):
             guard !abandoned.contains(id) else { return }
             do throws(CaptureError) {
@@ -83,13 +95,20 @@ extension Recorder {
         finish()
     }
 
-    /// The capture went away under a running recording: the flow pauses, keeping what was
-    /// captured, and the next resume reopens the input. No pause step: there is nothing to cork.
+    /// The capture went away under a running recording, or its disk filled: the flow pauses as
+    /// Pause does (the pause step corks a stream still there, and is nothing for a lost one),
+    /// keeping what was captured; the next resume reopens the input. A recording a call had
+    /// paused stays paused: there is no input to go back to.
     func captureLost(_ id: RecordingID?, _ error: RecordingError) {
-        if state == .recording, id == nil || id == recording {
-            timer.pause(at: clock.now())
-            state = .paused
-            report()
+        if id == nil || id == recording {
+            inputOpen = false
+            let reason: PauseReason = if case .noSpace = error { .diskFull } else { .inputLost }
+            if state == .recording {
+                pauseRecording(because: reason)
+            } else if state == .paused, pauseReason == .call {
+                pauseReason = reason
+                report()
+            }
         }
         reporter.failed(error)
     }
@@ -98,6 +117,10 @@ extension Recorder {
         for await event in capture.events {
             switch event {
             case .lost(let message): captureLost(nil, .deviceUnavailable(message))
+            case .outOfSpace(let message): captureLost(nil, .noSpace(message))
+            case .moved(let source): reporter.inputMoved(to: source)
+            case .callStarted: interrupt(.call)
+            case .callEnded: interruptionEnded(.call)
             }
         }
     }

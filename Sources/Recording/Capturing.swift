@@ -21,6 +21,14 @@ public struct CapturedAudio: Sendable, Equatable {
 public enum CaptureEvent: Sendable, Equatable {
     /// The stream or the sound server went away; the audio written so far is kept.
     case lost(message: String)
+    /// The file system has no room for more audio; what was written is kept, as a valid file.
+    case outOfSpace(message: String)
+    /// The server moved the stream to another source (its own went away); the recording goes on from there.
+    case moved(source: String)
+    /// Another application opened the first stream of a call (`media.role` phone), playing or recording.
+    case callStarted
+    /// The last stream of a call closed.
+    case callEnded
 }
 
 /// Why a capture call failed, in words a person can act on.
@@ -29,6 +37,8 @@ public enum CaptureError: Error, Sendable, Equatable {
     case deviceUnavailable(String)
     /// The server or the file system refused access.
     case permissionDenied(String)
+    /// The recordings folder's file system is full.
+    case noSpace(String)
     /// Anything else (a file that cannot be written, …).
     case failed(String)
 }
@@ -48,6 +58,9 @@ public protocol Capturing: Sendable {
     func stop() async throws(CaptureError) -> CapturedAudio
     /// Closes the input and deletes the recording's file.
     func discard() async
+    /// Throws `.noSpace` when the recordings folder has no room for more audio: the check before
+    /// a start or a resume, so that a full disk is refused at once rather than failing later.
+    func checkSpace() throws(CaptureError)
     /// Interruptions the capture reports by itself.
     var events: AsyncStream<CaptureEvent> { get }
     /// Input level of the last ~100 ms in dBFS; −160 when silent or not capturing.

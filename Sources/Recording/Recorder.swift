@@ -11,6 +11,11 @@ public actor Recorder {
     public nonisolated var unownedExecutor: UnownedSerialExecutor { isolation.unownedExecutor }
 
     public internal(set) var state: RecordingState = .idle
+    /// Why the recording is paused; nil unless paused.
+    public internal(set) var pauseReason: PauseReason?
+    /// The capture has the input open for the current recording: the timer counts only then, so
+    /// that Elapsed is the audio in the file even when the capture chain lags behind the calls.
+    var inputOpen = false
     /// The recording in progress (from the start until it is processed or discarded).
     public private(set) var recording: RecordingID?
     var timer = RecordingTimer()
@@ -23,6 +28,10 @@ public actor Recorder {
     let steps: AsyncStream<CaptureStep>.Continuation
     /// Recordings discarded, or whose capture never started: their remaining steps only clean up.
     var abandoned: Set<RecordingID> = []
+    /// The recordings begun whose start step the chain has not passed yet, oldest first: the
+    /// chain lags behind the transitions, so a recording may be begun and discarded before the
+    /// steps of an earlier one have run.
+    var awaitingStart: [RecordingID] = []
     var processingTask: Task<Result<Void, RecordingError>, Never>?
 
     public init(
@@ -45,7 +54,7 @@ public actor Recorder {
     public var snapshot: RecorderSnapshot {
         RecorderSnapshot(
             state: state, elapsed: timer.elapsed(at: clock.now()), timerAnchor: state == .recording ? timer.anchor : nil,
-            recording: recording)
+            recording: recording, pauseReason: state == .paused ? pauseReason : nil)
     }
 
     /// Input level of the last ~100 ms in dBFS, −160 when silent or not recording.
@@ -57,9 +66,13 @@ public actor Recorder {
     @discardableResult
     public func toggle() throws(RecordingError) -> Confirmation {
         switch state {
-        case .idle: return beginRecording()
-        case .recording: pauseRecording()
-        case .paused: resumeRecording()
+        case .idle:
+            try checkSpace()
+            return beginRecording()
+        case .recording: pauseRecording(because: .user)
+        case .paused:
+            try checkSpace()
+            return resumeRecording()
         case .processing: throw .invalidState(current: state, action: .toggle)
         }
         return .immediate
@@ -69,26 +82,33 @@ public actor Recorder {
     @discardableResult
     public func start() throws(RecordingError) -> Confirmation {
         switch state {
-        case .idle: return beginRecording()
+        case .idle:
+            try checkSpace()
+            return beginRecording()
         case .recording: return .immediate
         case .paused, .processing: throw .invalidState(current: state, action: .start)
         }
     }
 
-    /// Pauses the recording; nothing changes when it is already paused.
+    /// Pauses the recording; when it is already paused, the user takes it over from whatever
+    /// interrupted it, so that it no longer resumes by itself.
     public func pause() throws(RecordingError) {
         switch state {
-        case .recording: pauseRecording()
-        case .paused: return
+        case .recording: pauseRecording(because: .user)
+        case .paused: takeOver()
         case .idle, .processing: throw .invalidState(current: state, action: .pause)
         }
     }
 
     /// Resumes the recording; nothing changes when it is already running.
-    public func resume() throws(RecordingError) {
+    /// - Returns: when the input was lost, the reopening, which the caller may wait for.
+    @discardableResult
+    public func resume() throws(RecordingError) -> Confirmation {
         switch state {
-        case .paused: resumeRecording()
-        case .recording: return
+        case .paused:
+            try checkSpace()
+            return resumeRecording()
+        case .recording: return .immediate
         case .idle, .processing: throw .invalidState(current: state, action: .resume)
         }
     }
@@ -124,8 +144,9 @@ public actor Recorder {
     private func beginRecording() -> Confirmation {
         let id = makeRecordingID()
         recording = id
+        awaitingStart.append(id)
         timer.reset()
-        timer.run(at: clock.now())
+        inputOpen = false
         state = .recording
         let (confirmation, promise) = Confirmation.pending()
         steps.yield(.start(id, promise))
@@ -133,25 +154,55 @@ public actor Recorder {
         return confirmation
     }
 
-    func pauseRecording() {
+    func pauseRecording(because reason: PauseReason) {
         guard let recording else { return }
         timer.pause(at: clock.now())
         state = .paused
+        pauseReason = reason
         steps.yield(.pause(recording))
         report()
     }
 
-    private func resumeRecording() {
-        guard let recording else { return }
-        timer.run(at: clock.now())
+    /// Resumes; after a lost input the capture must reopen it, which may fail: that is the
+    /// confirmation returned, so that Resume can answer DeviceUnavailable as Start does.
+    @discardableResult
+    func resumeRecording() -> Confirmation {
+        guard let recording else { return .immediate }
+        let (confirmation, promise) = pauseReason == .inputLost ? Confirmation.pending() : (.immediate, nil)
+        if inputOpen { timer.run(at: clock.now()) }
         state = .recording
-        steps.yield(.resume(recording))
+        pauseReason = nil
+        steps.yield(.resume(recording, promise))
         report()
+        return confirmation
+    }
+
+    /// The capture opened (or reopened) the input of `id`: a running recording's timer starts now.
+    func inputOpened(for id: RecordingID) {
+        guard recording == id else { return }
+        inputOpen = true
+        // Already counting when the input stayed open (a resume that only uncorked): nothing changed.
+        guard state == .recording, timer.anchor == nil else { return }
+        timer.run(at: clock.now())
+        reporter.timerStarted(snapshot)
+    }
+
+    /// A paused recording becomes the user's: whatever paused it no longer resumes it.
+    private func takeOver() {
+        guard pauseReason != .user else { return }
+        pauseReason = .user
+        report()
+    }
+
+    /// A full disk refuses a start or a resume at once; nothing changes.
+    private func checkSpace() throws(RecordingError) {
+        do throws(CaptureError) { try capture.checkSpace() } catch { throw RecordingError(error) }
     }
 
     /// Back to idle, reported.
     func finish() {
         state = .idle
+        pauseReason = nil
         recording = nil
         timer.reset()
         report()

@@ -6,6 +6,8 @@ public enum RecordingError: Error, Sendable, Equatable {
     case deviceUnavailable(String)
     /// The system refused access to the microphone or the recordings folder.
     case permissionDenied(String)
+    /// The recordings folder's file system is full.
+    case noSpace(String)
     /// No speech engine (libvosk) to transcribe with.
     case engineUnavailable(String)
     /// No speech model for the recording's language on this machine.
@@ -18,7 +20,8 @@ public enum RecordingError: Error, Sendable, Equatable {
         case .invalidState(let current, let action):
             let allowed = current.allowedActions.map(\.methodName).joined(separator: ", ")
             return "Cannot \(action.methodName) while \(current.rawValue): \(current.rawValue) allows \(allowed)"
-        case .deviceUnavailable(let message), .permissionDenied(let message), .engineUnavailable(let message),
+        case .deviceUnavailable(let message), .permissionDenied(let message), .noSpace(let message),
+            .engineUnavailable(let message),
             .modelUnavailable(let message), .failed(let message):
             return message
         }
@@ -28,6 +31,7 @@ public enum RecordingError: Error, Sendable, Equatable {
         switch error {
         case .deviceUnavailable(let message): self = .deviceUnavailable(message)
         case .permissionDenied(let message): self = .permissionDenied(message)
+        case .noSpace(let message): self = .noSpace(message)
         case .failed(let message): self = .failed(message)
         }
     }

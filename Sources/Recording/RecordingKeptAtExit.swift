@@ -18,7 +18,7 @@ extension Recorder {
             if state == .idle { await settle() }
             return nil
         }
-        if state == .recording { pauseRecording() }
+        if state == .recording { pauseRecording(because: .serviceStopped) }
         let audio = await withCheckedContinuation { continuation in
             steps.yield(.close(recording) { continuation.resume(returning: $0) })
         }

@@ -15,13 +15,29 @@ public struct RecorderSnapshot: Sendable, Equatable {
     /// While recording, the clock reading from which a timer counting up shows `elapsed`.
     public let timerAnchor: Duration?
     public let recording: RecordingID?
+    /// Why the recording is paused; nil unless paused.
+    public let pauseReason: PauseReason?
+
+    public init(
+        state: RecordingState, elapsed: Duration, timerAnchor: Duration?, recording: RecordingID?, pauseReason: PauseReason? = nil
+    ) {
+        self.state = state
+        self.elapsed = elapsed
+        self.timerAnchor = timerAnchor
+        self.recording = recording
+        self.pauseReason = pauseReason
+    }
 }
 
 /// Surfaces the flow outside the recorder: the bus object, notifications, panels.
 /// Called synchronously, in transition order, on the recorder's executor.
 public protocol Reporting: Sendable {
     func stateChanged(_ snapshot: RecorderSnapshot)
+    /// The timer of a running recording started once the input was open: Elapsed and TimerAnchor changed, not State.
+    func timerStarted(_ snapshot: RecorderSnapshot)
     func processed(_ recording: RecordingID)
     /// A failure no caller is waiting for (the capture was lost, processing failed).
     func failed(_ error: RecordingError)
+    /// The recording goes on from another source than it started from (its own went away).
+    func inputMoved(to source: String)
 }

@@ -3,31 +3,22 @@ import Foundation
 import NotulaTestSupport
 import Testing
 
-private func errorOf(_ body: () async throws -> Message) async -> BusError? {
-    do {
-        _ = try await body()
-        return nil
-    } catch {
-        return error as? BusError
-    }
-}
-
 @Suite("Bad input and missing devices", .serialized)
 struct FailureTests {
     @Test func missingSourceFailsStartAndTheServiceStaysUp() async throws {
         let service = try await ServiceUnderTest.start(.named("no_such_microphone"))
-        let error = await errorOf { try await service.recorder("Start") }
+        let error = await busError { try await service.recorder("Start") }
         #expect(error?.name.rawValue == "org.notula.Notula1.Error.DeviceUnavailable")
         #expect(error?.message.contains("no_such_microphone") == true, "\(String(describing: error))")
         #expect(try await service.property("State") == .string("idle"))
-        let toggle = await errorOf { try await service.recorder("Toggle") }
+        let toggle = await busError { try await service.recorder("Toggle") }
         #expect(toggle?.name.rawValue == "org.notula.Notula1.Error.DeviceUnavailable")
         #expect(try await service.property("State") == .string("idle"))
     }
 
     @Test func theSourceInSettingsIsTheOneOpened() async throws {
         let service = try await ServiceUnderTest.start(.fromSettings("microphone_from_settings"))
-        let error = await errorOf { try await service.recorder("Start") }
+        let error = await busError { try await service.recorder("Start") }
         #expect(error?.name.rawValue == "org.notula.Notula1.Error.DeviceUnavailable")
         #expect(error?.message.contains("microphone_from_settings") == true, "\(String(describing: error))")
     }
@@ -65,11 +56,11 @@ struct FailureTests {
             ("org.notula.Notula1.Error.InvalidState", { try await service.recorder("Discard") }),
         ]
         for (expected, call) in cases {
-            let error = await errorOf(call)
+            let error = await busError(call)
             #expect(error?.name.rawValue == expected, "got \(String(describing: error))")
             #expect(error?.message.isEmpty == false)
         }
-        let invalid = await errorOf { try await service.recorder("Resume") }
+        let invalid = await busError { try await service.recorder("Resume") }
         #expect(invalid?.message == "Cannot Resume while idle: idle allows Toggle, Start")
         #expect(try await service.property("State") == .string("idle"))
     }

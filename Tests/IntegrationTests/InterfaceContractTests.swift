@@ -61,7 +61,7 @@ struct InterfaceContractTests {
         let contract = try String(contentsOf: packageRoot.appendingPathComponent("dbus/org.notula.Notula1.Recorder.xml"), encoding: .utf8)
         let live = try members(of: "org.notula.Notula1.Recorder", in: xml)
         #expect(live == (try members(of: "org.notula.Notula1.Recorder", in: contract)))
-        #expect(live.count == 13)
+        #expect(live.count == 14)
         #expect(live.contains("property Elapsed d read([org.freedesktop.DBus.Property.EmitsChangedSignal=false])"))
     }
 

@@ -57,11 +57,13 @@ public func waitForLine(
 }
 
 /// Returns once `condition` holds, asking it again every 20 ms; throws what `failure` makes when the deadline
-/// passes first. Only for what a peer reports nowhere but in a file or a command's output: with no signal to
-/// wait on, asking again is the one honest way.
-public func poll(within deadline: Duration, until condition: () throws -> Bool, otherwise failure: () -> any Error) async throws {
+/// passes first. Only for what a peer reports nowhere but in a file, a command's output or a method's reply:
+/// with no signal to wait on, asking again is the one honest way.
+public func poll(within deadline: Duration, until condition: () async throws -> Bool, otherwise failure: () -> any Error)
+    async throws
+{
     let end = ContinuousClock.now + deadline
-    while try !condition() {
+    while try await !condition() {
         guard ContinuousClock.now < end else { throw failure() }
         try await Task.sleep(for: .milliseconds(20))
     }

@@ -65,11 +65,19 @@ public final class NotificationDaemonMock {
     }
 
     private func emit(_ member: String, _ signature: String, _ arguments: [Value]) async throws {
-        _ = try await client.call(
-            MethodCall(
-                destination: Self.name, path: Self.path, interface: Self.mockInterface, member: "EmitSignal",
-                arguments: [.string(""), .string(member), .string(signature), .array(element: "v", arguments.map { .variant($0) })]))
+        try await emitMockSignal(through: client, from: Self.name, at: Self.path, member, signature, arguments)
     }
+}
+
+/// Has a python3-dbusmock mock owning `name` emit a signal from `path` (of its main interface when `interface` is "").
+func emitMockSignal(
+    through client: Bus, from name: BusName, at path: ObjectPath, interface: String = "", _ member: String, _ signature: String,
+    _ arguments: [Value]
+) async throws {
+    _ = try await client.call(
+        MethodCall(
+            destination: name, path: path, interface: "org.freedesktop.DBus.Mock", member: "EmitSignal",
+            arguments: [.string(interface), .string(member), .string(signature), .array(element: "v", arguments.map { .variant($0) })]))
 }
 
 /// The arguments of one `Notify` call, typed.

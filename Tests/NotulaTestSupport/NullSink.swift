@@ -3,10 +3,8 @@ import Foundation
 /// A null sink of its own on the test PulseAudio server: what is played into it is what a
 /// recorder of its monitor hears, and no other test plays there.
 ///
-/// A stream of silence keeps it busy at low latency the whole time, as a live microphone is:
-/// an idle null sink renders two seconds ahead, and a recorder joining it misses up to that much.
-/// A new sink has already rendered ahead, so it is handed out once its monitor delivers audio as
-/// it is played: the first 100 ms a probe receives.
+/// A stream of silence keeps it busy at low latency the whole time, as a live microphone is,
+/// and it is handed out once its monitor delivers audio as it is played (`waitUntilLive`).
 public final class NullSink {
     public let name: String
     private let module: String
@@ -24,27 +22,7 @@ public final class NullSink {
             "/dev/zero",
         ]
         try silence.run()
-        try waitUntilLive()
-    }
-
-    private func waitUntilLive() throws {
-        let probe = Process()
-        probe.executableURL = URL(fileURLWithPath: "/usr/bin/parec")
-        probe.arguments = ["--device=\(monitor)", "--latency-msec=20", "--raw", "--format=s16le", "--rate=16000", "--channels=1"]
-        let output = Pipe()
-        probe.standardOutput = output
-        try probe.run()
-        defer {
-            kill(probe.processIdentifier, SIGKILL)
-            probe.waitUntilExit()
-        }
-        var received = 0
-        while received < 3200 {
-            guard let chunk = try output.fileHandleForReading.read(upToCount: 3200 - received), !chunk.isEmpty else {
-                throw SinkError(message: "the monitor of \(name) delivered no audio")
-            }
-            received += chunk.count
-        }
+        try waitUntilLive(monitor)
     }
 
     /// The source a recorder records from.
@@ -64,6 +42,29 @@ public final class NullSink {
 }
 
 public struct SinkError: Error { public let message: String }
+
+/// Returns once `monitor` delivers audio as it is played (the first 100 ms a probe receives): a
+/// sink just made, or idle, has rendered ahead, and a recorder joining it would miss up to that much.
+func waitUntilLive(_ monitor: String, environment: [String: String]? = nil) throws {
+    let probe = Process()
+    probe.executableURL = URL(fileURLWithPath: "/usr/bin/parec")
+    probe.arguments = ["--device=\(monitor)", "--latency-msec=20", "--raw", "--format=s16le", "--rate=16000", "--channels=1"]
+    if let environment { probe.environment = environment }
+    let output = Pipe()
+    probe.standardOutput = output
+    try probe.run()
+    defer {
+        kill(probe.processIdentifier, SIGKILL)
+        probe.waitUntilExit()
+    }
+    var received = 0
+    while received < 3200 {
+        guard let chunk = try output.fileHandleForReading.read(upToCount: 3200 - received), !chunk.isEmpty else {
+            throw SinkError(message: "the monitor \(monitor) delivered no audio")
+        }
+        received += chunk.count
+    }
+}
 
 /// Speech made by espeak-ng, as a WAV file.
 public func speech(_ text: String) throws -> String {

@@ -12,6 +12,8 @@ final class ManualClock: MonotonicClock {
 actor RecordingCapture: Capturing {
     private(set) var calls: [String] = []
     var startError: CaptureError?
+    /// What `checkSpace` throws: set while the double's disk is full.
+    nonisolated let spaceError = Mutex<CaptureError?>(nil)
     nonisolated let events: AsyncStream<CaptureEvent>
     private let eventSink: AsyncStream<CaptureEvent>.Continuation
     private var current: RecordingID?
@@ -20,6 +22,7 @@ actor RecordingCapture: Capturing {
 
     func failStarts(with error: CaptureError?) { startError = error }
     func lose(_ message: String) { eventSink.yield(.lost(message: message)) }
+    func report(_ event: CaptureEvent) { eventSink.yield(event) }
 
     func start(recording: RecordingID) async throws(CaptureError) {
         calls.append("start")
@@ -34,6 +37,9 @@ actor RecordingCapture: Capturing {
     }
     func discard() async { calls.append("discard") }
     nonisolated var level: Double { -160 }
+    nonisolated func checkSpace() throws(CaptureError) {
+        if let error = spaceError.withLock({ $0 }) { throw error }
+    }
 }
 
 /// Records what is handed on; can hold processing until released, to discard it meanwhile.
@@ -78,6 +84,7 @@ final class RecordingReporter: Reporting {
         case state(RecordingState)
         case processed(RecordingID)
         case failed(RecordingError)
+        case moved(String)
     }
 
     private let log = Mutex<[Report]>([])
@@ -89,8 +96,10 @@ final class RecordingReporter: Reporting {
     init() { (stream, sink) = AsyncStream.makeStream(of: Report.self) }
 
     func stateChanged(_ snapshot: RecorderSnapshot) { append(.state(snapshot.state)) }
+    func timerStarted(_ snapshot: RecorderSnapshot) {}
     func processed(_ recording: RecordingID) { append(.processed(recording)) }
     func failed(_ error: RecordingError) { append(.failed(error)) }
+    func inputMoved(to source: String) { append(.moved(source)) }
 
     private func append(_ report: Report) {
         log.withLock { $0.append(report) }

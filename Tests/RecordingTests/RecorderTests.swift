@@ -169,6 +169,6 @@ struct RecorderEffectTests {
         #expect(await harness.recorder.state == .paused)
         try await harness.recorder.resume()
         await harness.recorder.settle()
-        #expect(await harness.capture.calls == ["start", "resume"])
+        #expect(await harness.capture.calls == ["start", "pause", "resume"])
     }
 }

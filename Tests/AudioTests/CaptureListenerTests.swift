@@ -1,0 +1,38 @@
+import Foundation
+import NotulaTestSupport
+import Recording
+import Synchronization
+import Testing
+
+@testable import Audio
+
+/// Records what the capture tells its listener, in order.
+final class ListenerDouble: CapturedAudioListener {
+    private let log = Mutex<[String]>([])
+    var calls: [String] { log.withLock { $0 } }
+
+    func captureStarted(_ recording: RecordingID) { log.withLock { $0.append("started \(recording)") } }
+    func captured(_ samples: UnsafeRawBufferPointer, of recording: RecordingID) {}
+    func captureDropped(_ recording: RecordingID) { log.withLock { $0.append("dropped \(recording)") } }
+}
+
+@Suite struct CaptureListenerTests {
+    /// A discard that comes after the stop (the user discards while the memo is being made) is
+    /// not the capture's to report: the file is the memo's now.
+    @Test func aDiscardAfterTheStopDropsNothing() async throws {
+        let sink = try NullSink()
+        let folder = TemporaryFolder()
+        defer { folder.remove() }
+        let listener = ListenerDouble()
+        let capture = PulseCapture(recordingsDirectory: folder.recordings, source: sink.monitor, listener: listener)
+        try await capture.start(recording: RecordingID("kept"))
+        let audio = try await capture.stop()
+        await capture.discard()
+        #expect(listener.calls == ["started kept"])
+        #expect(FileManager.default.fileExists(atPath: audio.file))
+
+        try await capture.start(recording: RecordingID("dropped"))
+        await capture.discard()
+        #expect(listener.calls == ["started kept", "started dropped", "dropped dropped"])
+    }
+}

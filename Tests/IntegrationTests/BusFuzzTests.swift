@@ -1,0 +1,176 @@
+import DBus
+import Foundation
+import NotulaTestSupport
+import Testing
+
+/// Thousands of random messages at the real notulad: every one is answered, with a reply or a
+/// named error, and the service stays up with its state and its memos consistent.
+@Suite("Random messages at the real notulad", .serialized)
+struct BusFuzzTests {
+    /// 3000 in `make test` (about 5 s on an idle machine, 40 s on a loaded one);
+    /// NOTULA_FUZZ_MESSAGES asks for a longer run.
+    static let messages = ProcessInfo.processInfo.environment["NOTULA_FUZZ_MESSAGES"].flatMap { Int($0) } ?? 3000
+
+    private static let members: [(InterfaceName?, [MemberName])] = [
+        ("org.notula.Notula1.Recorder", ["Toggle", "Start", "Pause", "Resume", "Process", "Discard"]),
+        ("org.notula.Notula1.Memo", ["GetTranscript", "Export", "Play", "StopPlayback", "Delete"]),
+        ("org.notula.Notula1.Library", ["List", "Search"]),
+        ("org.notula.Notula1.Models", ["Install", "Cancel", "Remove", "Refresh"]),
+        ("org.freedesktop.DBus.Properties", ["Get", "Set", "GetAll"]),
+        ("org.freedesktop.DBus.Introspectable", ["Introspect"]),
+        ("org.freedesktop.DBus.Peer", ["Ping", "GetMachineId"]),
+        ("org.freedesktop.DBus.ObjectManager", ["GetManagedObjects"]),
+        ("org.example.Nope", ["Frobnicate", "Toggle"]),
+        (nil, ["Toggle", "Get", "Delete", "List", "Nope"]),
+    ]
+    private static let interfaceNames = members.compactMap { $0.0?.rawValue }
+    private static let properties = [
+        "State", "PauseReason", "Elapsed", "TimerAnchor", "Level", "Locale", "Title", "Created", "Status", "AudioFile", "Duration",
+        "Count", "Playing", "SupportedLocales", "InstalledLocales", "DownloadingLocale", "DownloadProgress", "Nope", "",
+    ]
+
+    @Test func everyRandomMessageIsAnsweredAndTheServiceStaysConsistent() async throws {
+        let sound = try PrivateSoundServer()
+        let service = try await ServiceUnderTest.start(
+            .named("mic.monitor"), environment: ["PULSE_SERVER": sound.address, "NOTULA_MODEL_CATALOG": "http://127.0.0.1:9/none.json"])
+        let seed = ProcessInfo.processInfo.environment["NOTULA_FUZZ_SEED"].flatMap { UInt64($0) } ?? UInt64.random(in: 0...UInt64.max)
+        var values = RandomValues(random: SeededGenerator(seed: seed))
+        var memos = try await recordMemos(2, on: service)
+
+        var answers: [String: Int] = [:]
+        /// One message of each of Notula's own errors, to show what a caller reads.
+        var examples: [String: String] = [:]
+        var unanswered: [String] = []
+        let started = ContinuousClock.now
+        for index in 0..<Self.messages {
+            let call = message(index, &values, memos: memos)
+            do {
+                _ = try await service.client.call(call, timeout: .seconds(10))
+                answers["reply", default: 0] += 1
+            } catch {
+                answers[error.name.rawValue, default: 0] += 1
+                if error.name.rawValue.hasPrefix("org.notula.") {
+                    examples[error.name.rawValue] = examples[error.name.rawValue] ?? error.message
+                }
+                if [.noReply, .timeout, .disconnected].contains(error.name) || error.message.isEmpty {
+                    unanswered.append("\(call.interface?.rawValue ?? "-").\(call.member) at \(call.path): \(error)")
+                }
+            }
+            if index % 500 == 499 { memos = (try? await memoPaths(of: service)) ?? memos }
+        }
+        let elapsed = (ContinuousClock.now - started).components
+        let seconds = Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
+        print(
+            "FUZZ seed \(seed): \(Self.messages) messages in \(String(format: "%.1f", seconds)) s; answers \(answers.sorted { $0.key < $1.key })"
+        )
+
+        print("FUZZ examples \(examples.sorted { $0.key < $1.key })")
+        #expect(unanswered.isEmpty, "\(unanswered.prefix(5))")
+        let unnamed = answers.keys.filter {
+            $0 != "reply" && !$0.hasPrefix("org.freedesktop.DBus.Error.") && !$0.hasPrefix("org.notula.Notula1.Error.")
+        }
+        #expect(unnamed.isEmpty, "errors without a name of the contract: \(unnamed)")
+        _ = try await service.call(ServiceUnderTest.recorderPath, "org.freedesktop.DBus.Peer", "Ping")
+        try await checkConsistent(service)
+        try expectOnlyItsOwnFiles(in: service.home)
+    }
+
+    /// Whatever the messages asked (titles like "../../x", exports, locales), the service wrote only
+    /// in its own folders, folders 0700 and files 0600 — and libpulse its cookie, as every
+    /// PulseAudio client makes one where there is none.
+    private func expectOnlyItsOwnFiles(in home: URL) throws {
+        let own = ["data/notula", "config/notula", "cache/notula", "config/pulse"]
+        let walker = FileManager.default.enumerator(at: home, includingPropertiesForKeys: nil)
+        while let url = walker?.nextObject() as? URL {
+            let relative = String(url.path.dropFirst(home.path.count + 1))
+            guard relative != "notulad.log", !own.contains(where: { $0.hasPrefix(relative) }) else { continue }
+            #expect(own.contains { relative.hasPrefix($0 + "/") || relative == $0 }, "written outside its folders: \(relative)")
+            let attributes = try FileManager.default.attributesOfItem(atPath: url.path)
+            let isFolder = attributes[.type] as? FileAttributeType == .typeDirectory
+            #expect((attributes[.posixPermissions] as? Int) == (isFolder ? 0o700 : 0o600), "\(relative)")
+        }
+    }
+
+    /// The `index`th message: mostly real members on real objects with random arguments, every
+    /// 250th one deep or huge.
+    private func message(_ index: Int, _ values: inout RandomValues, memos: [ObjectPath]) -> MethodCall {
+        let (interface, names) = Self.members[values.count(0...(Self.members.count - 1))]
+        let member = values.chance(90) ? names[values.count(0...(names.count - 1))] : MemberName("Random\(values.count(0...99))")!
+        let path = values.chance(70) ? home(of: interface, memos: memos, &values) : values.chance(70) ? any(memos, &values) : values.path()
+        var arguments: [Value]
+        switch index % 250 {
+        case 50: arguments = [values.deepArrays()]
+        case 100: arguments = [values.deepStructures(), values.deepVariants()]
+        case 150: arguments = [values.huge(megabytes: 2, asArray: false)]
+        case 200: arguments = [values.huge(megabytes: 2, asArray: true)]
+        default: arguments = (0..<values.count(0...3)).map { _ in values.value() }
+        }
+        if interface?.rawValue == "org.freedesktop.DBus.Properties", values.chance(70) {
+            let owner = values.chance(90) ? Self.interfaceNames[values.count(0...(Self.interfaceNames.count - 1))] : values.string()
+            let property = Self.properties[values.count(0...(Self.properties.count - 1))]
+            arguments = [.string(owner), .string(property)] + (member == "Set" ? [.variant(values.value())] : [])
+            if member == "Set", values.chance(20) { arguments = [.string(owner), .string(property), .variant(.string(values.string()))] }
+        }
+        return MethodCall(destination: ServiceUnderTest.name, path: path, interface: interface, member: member, arguments: arguments)
+    }
+
+    /// The object that has `interface`; any of the service's for the standard ones.
+    private func home(of interface: InterfaceName?, memos: [ObjectPath], _ values: inout RandomValues) -> ObjectPath {
+        switch interface?.rawValue {
+        case "org.notula.Notula1.Recorder": ServiceUnderTest.recorderPath
+        case "org.notula.Notula1.Library": ObjectPath("/org/notula/Notula1/Library")!
+        case "org.notula.Notula1.Models": ObjectPath("/org/notula/Notula1/Models")!
+        case "org.freedesktop.DBus.ObjectManager": ObjectPath("/org/notula/Notula1")!
+        case "org.notula.Notula1.Memo" where !memos.isEmpty: memos[values.count(0...(memos.count - 1))]
+        default: any(memos, &values)
+        }
+    }
+
+    private func any(_ memos: [ObjectPath], _ values: inout RandomValues) -> ObjectPath {
+        let paths =
+            [
+                ServiceUnderTest.recorderPath, ObjectPath("/org/notula/Notula1/Library")!, ObjectPath("/org/notula/Notula1/Models")!,
+                ObjectPath("/org/notula/Notula1")!,
+            ] + memos
+        return paths[values.count(0...(paths.count - 1))]
+    }
+}
+
+/// Memos recorded for a test to aim at: each a second or so of the sound server's silence.
+func recordMemos(_ count: Int, on service: ServiceUnderTest) async throws -> [ObjectPath] {
+    var events = try await service.recorderSignals().makeAsyncIterator()
+    for _ in 0..<count {
+        try await service.recorder("Start")
+        try await service.recorder("Process")
+        _ = await events.events(until: .state("idle", reason: ""))
+    }
+    return try await memoPaths(of: service)
+}
+
+/// The memos the service's object manager lists.
+func memoPaths(of service: ServiceUnderTest) async throws -> [ObjectPath] {
+    let reply = try await service.call(ObjectPath("/org/notula/Notula1")!, "org.freedesktop.DBus.ObjectManager", "GetManagedObjects")
+    let objects = try reply.argument(0, as: [ObjectPath: [String: [String: Variant]]].self)
+    return objects.keys.filter { $0.rawValue.hasPrefix("/org/notula/Notula1/Memos/") }.sorted()
+}
+
+/// Once the recorder is at rest: every memo's audio exists, every audio file is a memo's (or the
+/// recording's in progress), and the service answers for its objects.
+func checkConsistent(_ service: ServiceUnderTest) async throws {
+    var events = try await service.recorderSignals().makeAsyncIterator()
+    if try await service.property("State") == .string("processing") {
+        _ = await events.events { if case .state(let state, _) = $0 { state != "processing" } else { false } }
+    }
+    var files = Set(try FileManager.default.contentsOfDirectory(atPath: service.recordingsFolder.path))
+    for memo in try await memoPaths(of: service) {
+        guard case .string(let audio) = try await service.property("AudioFile", of: memo, interface: "org.notula.Notula1.Memo") else {
+            Issue.record("\(memo) has no AudioFile")
+            continue
+        }
+        #expect(FileManager.default.fileExists(atPath: audio), "\(memo): \(audio) is missing")
+        files.remove((audio as NSString).lastPathComponent)
+    }
+    let state = try await service.property("State")
+    #expect(files.count <= (state == .string("idle") ? 0 : 1), "audio without a memo: \(files.sorted().prefix(5)) while \(state)")
+    _ = try await service.call(ServiceUnderTest.recorderPath, "org.freedesktop.DBus.Introspectable", "Introspect")
+}

@@ -1,0 +1,68 @@
+import DBus
+import Foundation
+import NotulaTestSupport
+import Testing
+
+/// The recordings folder on a tmpfs of 128 kB: full after about four seconds of audio.
+@Suite("A full disk pauses, keeps a valid WAV and refuses to go on until there is room", .serialized)
+struct DiskFullTests {
+    private static let noSpace = "org.notula.Notula1.Error.NoSpace"
+
+    @Test func aFullDiskPausesKeepsTheWAVRefusesResumeAndStartAndStillProcessesAndDiscards() async throws {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("notula-test-\(UUID().uuidString)")
+        let disk = try SmallFileSystem(at: home.appendingPathComponent("data/notula/recordings"), kilobytes: 128)
+        let bus = try PrivateBus()
+        let notifications = try await NotificationDaemonMock(on: bus)
+        let service = try await ServiceUnderTest.start(on: bus, home: home)
+        defer {
+            _ = service.stop(with: SIGKILL)
+            disk.unmount()
+            try? FileManager.default.removeItem(at: home)
+        }
+        var events = try await service.recorderSignals().makeAsyncIterator()
+
+        try await service.recorder("Start")
+        let filled = await events.events { if case .failed = $0 { true } else { false } }
+        #expect(filled.dropLast() == [.state("recording", reason: ""), .state("paused", reason: "disk-full")])
+        guard case .failed(let name, let message)? = filled.last else { Issue.record("no Failed: \(filled)"); return }
+        #expect(name == Self.noSpace && message.contains("No space left on device"), "\(message)")
+        #expect(await notifications.nextNotification()?.summary == "Recording")
+        #expect(await notifications.nextNotification()?.summary == "Paused: the disk is full")
+        #expect(await notifications.nextNotification()?.summary == "The disk is full")
+
+        let file = try #require(try FileManager.default.contentsOfDirectory(atPath: disk.folder.path).first)
+        let kept = try WAVReader(path: disk.folder.appendingPathComponent(file).path)
+        #expect(kept.declaredDataBytes == kept.fileSize - 44 && kept.duration > 3, "\(kept.duration) s")
+        guard case .double(let elapsed) = try await service.property("Elapsed") else { Issue.record("no Elapsed"); return }
+        #expect(abs(elapsed - kept.duration) <= 0.1, "Elapsed \(elapsed) s, WAV \(kept.duration) s")
+
+        for method: MemberName in ["Resume", "Toggle"] {
+            await #expect(throws: BusError.self) { try await service.recorder(method) }
+            let refusal = await busError { try await service.recorder(method) }
+            #expect(refusal?.name.rawValue == Self.noSpace && refusal?.message.contains("No room left for recordings") == true)
+        }
+        #expect(try await service.property("State") == .string("paused"))
+
+        // Process works on a full disk: the memo keeps the audio as it is.
+        let memo = try await service.recorder("Process").argument(0, as: ObjectPath.self)
+        _ = await events.events(until: .state("idle", reason: ""))
+        #expect(try await service.property("Duration", of: memo, interface: "org.notula.Notula1.Memo") == .double(kept.duration))
+        #expect(await busError { try await service.recorder("Start") }?.name.rawValue == Self.noSpace)
+
+        // Room again (the memo deleted): a start works, fills the disk, and Discard frees it.
+        try await service.call(memo, "org.notula.Notula1.Memo", "Delete")
+        try await service.recorder("Start")
+        _ = await events.events { if case .failed = $0 { true } else { false } }
+        try await service.recorder("Discard")
+        // Discard answers before the capture deletes the file; the folder says when it has.
+        try await poll(within: .seconds(10)) {
+            try FileManager.default.contentsOfDirectory(atPath: disk.folder.path).isEmpty
+        } otherwise: {
+            DiscardedFileKept()
+        }
+        try await service.recorder("Start")
+        try await service.recorder("Discard")
+    }
+
+    private struct DiscardedFileKept: Error {}
+}

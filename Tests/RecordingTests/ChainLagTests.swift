@@ -1,0 +1,50 @@
+import Testing
+
+@testable import Recording
+
+extension Recorder {
+    /// Runs `body` in one turn of the recorder's executor: transitions faster than the chain.
+    func burst(_ body: @Sendable (isolated Recorder) throws(RecordingError) -> Void) throws(RecordingError) { try body(self) }
+}
+
+@Suite struct ChainLagTests {
+    /// Found by the eight-client run: the start step of a recording discarded long ago forgot that
+    /// a later one was discarded too, which then was captured and handed on as a memo.
+    @Test func aRecordingDiscardedBeforeTheChainReachedItStaysDiscarded() async throws {
+        let harness = Harness()
+        try await harness.recorder.burst { recorder throws(RecordingError) in
+            try recorder.start()
+            try recorder.discard()
+            try recorder.start()
+            _ = try recorder.process()
+            try recorder.discard()
+        }
+        await harness.recorder.settle()
+        #expect(await harness.capture.calls == ["discard", "discard"])
+        #expect(await harness.processing.processed.isEmpty)
+        #expect(await harness.recorder.state == .idle)
+    }
+}
+
+@Suite struct TimerFollowsTheInputTests {
+    /// Elapsed is the audio in the file: time the capture chain spends catching up before the
+    /// input opens is not recorded time.
+    @Test func theTimerCountsFromTheMomentTheInputIsOpen() async throws {
+        let harness = Harness()
+        try await harness.recorder.burst { recorder throws(RecordingError) in try recorder.start() }
+        harness.clock.advance(by: .seconds(2))
+        await harness.recorder.settle()
+        #expect(await harness.recorder.snapshot.elapsed == .zero)
+        harness.clock.advance(by: .seconds(1))
+        #expect(await harness.recorder.snapshot.elapsed == .seconds(1))
+
+        // A lost input stops the count until a resume has opened it again.
+        await harness.capture.lose("gone")
+        for await report in harness.reporter.stream where report == .failed(.deviceUnavailable("gone")) { break }
+        try await harness.recorder.burst { recorder throws(RecordingError) in _ = try recorder.resume() }
+        harness.clock.advance(by: .seconds(3))
+        await harness.recorder.settle()
+        harness.clock.advance(by: .seconds(1))
+        #expect(await harness.recorder.snapshot.elapsed == .seconds(2))
+    }
+}
