@@ -28,6 +28,10 @@ extension NotificationTexts {
         installModel: { locale in "Installeer het met: notula models install \(locale)" },
         noEngine: "De spraakherkenner ontbreekt",
         noEngineNextStep: "Installeer libvosk naast notulad (make build doet dat) en neem opnieuw op.",
-        recordingFailed: "Opname mislukt"
+        recordingFailed: "Opname mislukt",
+        ready: "Klaar om op te nemen",
+        record: "Opnemen",
+        language: "Taal",
+        notInstalled: { locale in "\(locale) (model wordt gedownload)" }
     )
 }

@@ -28,6 +28,10 @@ extension NotificationTexts {
         installModel: { locale in "Install it with: notula models install \(locale)" },
         noEngine: "The speech engine is missing",
         noEngineNextStep: "Install libvosk next to notulad (make build does), then record again.",
-        recordingFailed: "Recording failed"
+        recordingFailed: "Recording failed",
+        ready: "Ready to record",
+        record: "Record",
+        language: "Language",
+        notInstalled: { locale in "\(locale) (downloads its model)" }
     )
 }
