@@ -1,0 +1,33 @@
+import DBus
+import Foundation
+import NotulaTestSupport
+import Testing
+
+@Suite("The tray icon on a real host: waybar's tray in a headless sway", .serialized)
+struct WaybarTrayTests {
+    @Test func waybarRegistersTheItemAndDrawsAnIconPerState() async throws {
+        let bus = try PrivateBus(openToEveryUser: true)
+        let waybar = try await WaybarInSway(on: bus)
+        let watcher = try await bus.connect()
+        var registered = try await watcher.signals(
+            matching: MatchRule(sender: "org.kde.StatusNotifierWatcher", member: "StatusNotifierItemRegistered")
+        ).makeAsyncIterator()
+        let service = try await ServiceUnderTest.start(on: bus)
+        let item = try #require(await registered.next()?.argument(0, as: String.self))
+        #expect(item.hasPrefix("org.kde.StatusNotifierItem-") && item.hasSuffix("-1/StatusNotifierItem"), "\(item)")
+        #expect(try await waybar.registeredItems() == [item])
+
+        try await service.recorder("Toggle")
+        let artefacts = packageRoot.appendingPathComponent(".build/test-artefacts")
+        let recordingShot = artefacts.appendingPathComponent("waybar-tray-recording.png")
+        let recordingIcon = try await waybar.waitForTrayIcon(in: recordingShot)
+        print("The tray icon in waybar, recording: \(recordingShot.path)")
+
+        try await service.recorder("Toggle")
+        let pausedShot = artefacts.appendingPathComponent("waybar-tray-paused.png")
+        _ = try await waybar.waitForTrayIcon(in: pausedShot) { $0 != recordingIcon }
+        print("The tray icon in waybar, paused: \(pausedShot.path)")
+        try await service.recorder("Discard")
+        await watcher.close()
+    }
+}
