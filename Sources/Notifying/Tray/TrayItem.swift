@@ -11,7 +11,7 @@ import Recording
 ///
 /// Shares the bus's executor (as the recorder does): a transition reports to it synchronously, and the bus
 /// reads its properties synchronously.
-public actor TrayItem: Reporting {
+public actor TrayItem {
     static let itemPath = ObjectPath("/StatusNotifierItem")!
     static let menuPath = ObjectPath("/StatusNotifierItem/Menu")!
     static let watcherName: BusName = "org.kde.StatusNotifierWatcher"
@@ -70,12 +70,8 @@ public actor TrayItem: Reporting {
 
     // MARK: Reports
 
-    public nonisolated func stateChanged(_ snapshot: RecorderSnapshot) {
-        assumeIsolated { $0.show(snapshot) }
-    }
-
-    public nonisolated func processed(_ recording: RecordingID) {}
-    public nonisolated func failed(_ error: RecordingError) {}
+    /// What the recorder reports to: each transition, shown at once.
+    public nonisolated var reporter: PanelReporter { PanelReporter { snapshot in self.assumeIsolated { $0.show(snapshot) } } }
 
     private func show(_ snapshot: RecorderSnapshot) {
         state = snapshot.state
