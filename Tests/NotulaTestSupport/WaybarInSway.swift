@@ -77,31 +77,37 @@ public final class WaybarInSway {
         try FileManager.default.copyItem(at: shot, to: file)
     }
 
-    /// What the tray shows at the right end of the bar in the screenshot `file`: how many colours (an icon,
-    /// antialiased, has dozens; the empty bar a few) and a signature of its pixels, to tell one icon from another.
-    public static func trayArea(in file: URL) throws -> (colours: Int, signature: String) {
+    /// What the tray shows at the right end of the bar in a screenshot.
+    public struct TrayArea: Sendable {
+        /// How many colours: an icon, antialiased, has dozens; the empty bar a few.
+        public let colours: Int
+        /// A digest of the pixels, to tell one icon from another.
+        public let signature: String
+        public var showsIcon: Bool { colours > 10 }
+    }
+
+    public static func trayArea(in file: URL) throws -> TrayArea {
         let width = 80
         let described = try output(
             of: "convert", file.path, "-crop", "\(width)x\(barHeight)+\(1280 - width)+0", "+repage", "-format", "%k %#", "info:")
         let parts = described.split(separator: " ")
-        return (Int(parts.first ?? "") ?? 0, String(parts.last ?? ""))
+        return TrayArea(colours: Int(parts.first ?? "") ?? 0, signature: String(parts.last ?? ""))
     }
 
-    /// Takes screenshots into `file` until the tray shows an icon that `isWanted`; waybar tells nobody when it has drawn,
-    /// so asking the screen again is the one way to know.
-    public func waitForTrayIcon(
-        in file: URL, within deadline: Duration = .seconds(10), _ isWanted: (_ signature: String) -> Bool = { _ in true }
-    ) async throws -> String {
-        var signature = ""
+    /// Takes screenshots into `file` until the tray shows what `isWanted` looks for; waybar tells nobody when it has
+    /// drawn, so asking the screen again is the one way to know.
+    public func waitForTray(in file: URL, within deadline: Duration = .seconds(10), until isWanted: (TrayArea) -> Bool)
+        async throws -> TrayArea
+    {
+        var area = TrayArea(colours: 0, signature: "")
         try await poll(within: deadline) {
             try screenshot(to: file)
-            let area = try Self.trayArea(in: file)
-            signature = area.signature
-            return area.colours > 10 && isWanted(area.signature)
+            area = try Self.trayArea(in: file)
+            return isWanted(area)
         } otherwise: {
-            CommandFailed(command: ["grim"], status: 0, errorOutput: "waybar never drew the wanted tray icon; see \(file.path)")
+            CommandFailed(command: ["grim"], status: 0, errorOutput: "waybar's tray never showed what was awaited; see \(file.path)")
         }
-        return signature
+        return area
     }
 
     /// The socket sway made in its runtime folder (`wayland-1`).
