@@ -164,4 +164,38 @@ struct TrayTests {
         #expect(try aboutToShow.argument(0, as: Bool.self) == false, "nothing changed since the host last read it")
         #expect(try await service.property("Version", of: Tray.menuPath, interface: Tray.menuInterface) == .uint32(3))
     }
+
+    @Test func aLocaleTheCatalogBringsChangesTheLayoutAndItsItemPicksIt() async throws {
+        let archive = FileManager.default.temporaryDirectory.appendingPathComponent("notula-not-a-model-\(UUID().uuidString).zip")
+        try Data("not a model".utf8).write(to: archive)
+        defer { try? FileManager.default.removeItem(at: archive) }
+        let shop = try ModelShop([ModelShop.Offer(lang: "nl", name: "vosk-model-small-nl-0.22", archive: archive)])
+        let service = try await ServiceUnderTest.start(environment: ["NOTULA_MODEL_CATALOG": shop.catalogAddress])
+        let models = ObjectPath("/org/notula/Notula1/Models")!
+        var modelChanges = try await service.signals(of: models, interface: "org.notula.Notula1.Models").makeAsyncIterator()
+        var menuSignals = try await service.signals(of: Tray.menuPath, interface: Tray.menuInterface).makeAsyncIterator()
+        // The catalog is fetched after the start: wait for the locale it brings, unless it came already.
+        func supported() async throws -> [String] {
+            try [String](dbusValue: try await service.property("SupportedLocales", of: models, interface: "org.notula.Notula1.Models"))
+        }
+        while try await !supported().contains("nl-NL") {
+            guard await modelChanges.next() != nil else { break }
+        }
+
+        // The host opens the menu: the layout it has is older than the catalog, so it is told to fetch it again.
+        let aboutToShow = try await service.call(Tray.menuPath, Tray.menuInterface, "AboutToShow", [.int32(0)])
+        #expect(try aboutToShow.argument(0, as: Bool.self))
+        #expect(await menuSignals.next()?.member == "LayoutUpdated")
+        let languages = try #require(try await service.trayMenu().child("Language")).children
+        let dutch = try #require(languages.first { $0.label.hasPrefix("nl-NL") })
+        #expect(dutch.label == "nl-NL (downloads its model)")
+        #expect(dutch.properties["toggle-state"] == .int32(0))
+
+        try await service.clickTrayMenu(dutch.id)
+        #expect(try await service.property("Locale") == .string("nl-NL"))
+        let checked = try #require(try await service.trayMenu().child("Language")).children.filter {
+            $0.properties["toggle-state"] == .int32(1)
+        }
+        #expect(checked.map(\.label) == ["nl-NL (downloads its model)"])
+    }
 }
