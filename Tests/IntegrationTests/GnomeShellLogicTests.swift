@@ -12,6 +12,32 @@ struct GnomeShellLogicTests {
         #expect(result.output.contains("ok sent: idle again"), "\(result.output)")
         #expect(try await service.property("State") == .string("idle"))
     }
+
+    @Test func theFirstClickStartsNotuladThroughTheBus() async throws {
+        let sink = try NullSink()
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("notula-activation-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: home) }
+        let services = home.appendingPathComponent("services")
+        try FileManager.default.createDirectory(at: services, withIntermediateDirectories: true)
+        let notulad = binaryDirectory.appendingPathComponent("notulad").path
+        try Data("[D-BUS Service]\nName=org.notula.Notula1\nExec=\(notulad) --source \(sink.monitor)\n".utf8)
+            .write(to: services.appendingPathComponent("org.notula.Notula1.service"))
+        // An activated service inherits the bus daemon's environment: throwaway folders here.
+        var environment = ProcessInfo.processInfo.environment
+        for (variable, folder) in [("HOME", ""), ("XDG_DATA_HOME", "/data"), ("XDG_CONFIG_HOME", "/config"), ("XDG_CACHE_HOME", "/cache")] {
+            environment[variable] = home.path + folder
+        }
+        let bus = try PrivateBus(activatingFrom: services, environment: environment)
+        let client = try await bus.connect()
+        let script = packageRoot.appendingPathComponent("Tests/gnome-shell/logic-test.js")
+        let result = try run("/usr/bin/gjs", ["-m", script.path, "activation"], environment: bus.environment)
+        #expect(result.status == 0, "\(result.output)\(result.errorOutput)")
+        #expect(result.output.contains("ok the first click started notulad"), "\(result.output)")
+        if let owner = try await client.owner(of: ServiceUnderTest.name) {
+            kill(Int32(try await client.processID(of: owner)), SIGKILL)
+        }
+        await client.close()
+    }
 }
 
 @Suite("The GNOME Shell extension as it ships")

@@ -1,6 +1,6 @@
-// The GNOME Shell extension's logic against the running notulad, on the bus in DBUS_SESSION_BUS_ADDRESS:
-// `gjs -m Tests/gnome-shell/logic-test.js`, run by IntegrationTests' GnomeShellLogicTests. Prints one line per
-// check passed, and exits 1 at the first that fails.
+// The GNOME Shell extension's logic against notulad, on the bus in DBUS_SESSION_BUS_ADDRESS, run by IntegrationTests'
+// GnomeShellLogicTests: `gjs -m Tests/gnome-shell/logic-test.js` with notulad running, or with `activation` on a bus
+// that starts it on demand. Prints one line per check passed, and exits 1 at the first that fails.
 
 import GLib from 'gi://GLib';
 import System from 'system';
@@ -78,9 +78,25 @@ async function againstTheService() {
     client.destroy();
 }
 
+async function startedByTheFirstClick() {
+    const client = await Notula.NotulaClient.connect();
+    check('showing the indicator starts nothing', client.status.state, Notula.NOT_RUNNING);
+    check('not running: Record offered', Notula.presentation(client.status).toggleLabel, 'Record');
+    await client.toggle();
+    await until(client, status => status.state === 'recording');
+    check('the first click started notulad, which records', client.status.timerAnchor > 0, true);
+    await client.discard();
+    await until(client, status => status.state === 'idle');
+    client.destroy();
+}
+
 let status = 0;
 const loop = new GLib.MainLoop(null, false);
 (async () => {
+    if (System.programArgs[0] === 'activation') {
+        await startedByTheFirstClick();
+        return;
+    }
     pure();
     await againstTheService();
 })().catch(error => {

@@ -92,9 +92,9 @@ export function localeItems(models, current) {
 /** The recorder and models of notulad on a bus, followed: `onChanged` runs at every change of state, locale or owner. */
 export class NotulaClient {
     static async connect(connection = Gio.DBus.session) {
-        // DO_NOT_AUTO_START: showing the indicator must not start notulad; a click (a call) does.
+        // Showing the indicator must not start notulad; a click (a method call) does, through D-Bus activation.
         const proxy = ([path, iface]) => Gio.DBusProxy.new(
-            connection, Gio.DBusProxyFlags.DO_NOT_AUTO_START, null, BUS_NAME, path, iface, null);
+            connection, Gio.DBusProxyFlags.DO_NOT_AUTO_START_AT_CONSTRUCTION, null, BUS_NAME, path, iface, null);
         const [recorder, models] = await Promise.all([proxy(RECORDER), proxy(MODELS)]);
         return new NotulaClient(connection, recorder, models);
     }

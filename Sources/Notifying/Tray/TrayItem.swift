@@ -51,7 +51,7 @@ public actor TrayItem {
             let presence = try await bus.ownerPresence(of: Self.watcherName)
             Task { for await present in presence where present { await register() } }
         } catch {
-            log("No tray icon: cannot follow \(Self.watcherName) (\(error.message))")
+            log("No tray icon: \(error.message)")
         }
     }
 
