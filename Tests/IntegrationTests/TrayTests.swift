@@ -47,7 +47,7 @@ extension ServiceUnderTest {
 
     /// A click on the tray menu's item `id`.
     func clickTrayMenu(_ id: Int32) async throws {
-        try await call(Tray.menuPath, Tray.menuInterface, "Event", [.int32(id), .string("clicked"), .variant(.int32(0)), .uint32(0)])
+        _ = try await call(Tray.menuPath, Tray.menuInterface, "Event", [.int32(id), .string("clicked"), .variant(.int32(0)), .uint32(0)])
     }
 }
 
@@ -94,7 +94,7 @@ struct TrayTests {
         #expect(try await service.trayProperty("IconName") == .string("media-record-symbolic"))
 
         // The panel's click: the same transition as Toggle.
-        try await service.call(Tray.itemPath, Tray.itemInterface, "Activate", [.int32(0), .int32(0)])
+        _ = try await service.call(Tray.itemPath, Tray.itemInterface, "Activate", [.int32(0), .int32(0)])
         #expect(await signalNames(until: "NewToolTip", in: &item) == ["NewIcon", "NewToolTip"])
         #expect(try await service.property("State") == .string("paused"))
         guard case .structure(let tip) = try await service.trayProperty("ToolTip"), tip.count == 4 else {
