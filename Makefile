@@ -7,9 +7,9 @@ PREFIX ?= /usr/local
 
 # What building and running needs; what the tests and the benchmark need besides.
 RUN_PACKAGES = libdbus-1-dev libpulse-dev libcurl4-openssl-dev libarchive-dev libsqlite3-dev dbus pulseaudio pulseaudio-utils
-TEST_PACKAGES = $(RUN_PACKAGES) espeak-ng sox libglib2.0-bin systemd python3-dbusmock procps xvfb dunst imagemagick desktop-file-utils
+TEST_PACKAGES = $(RUN_PACKAGES) espeak-ng sox libglib2.0-bin systemd python3-dbusmock procps xvfb dunst imagemagick desktop-file-utils sway waybar grim adwaita-icon-theme gjs zip
 
-.PHONY: all build run test bench deps test-deps clean install uninstall
+.PHONY: all build run test bench deps test-deps clean install uninstall gnome-extension
 
 all: build
 
@@ -74,13 +74,18 @@ bindir = $(PREFIX)/bin
 vosklibdir = $(PREFIX)/lib/notula
 datadir = $(PREFIX)/share
 userunitdir = $(PREFIX)/lib/systemd/user
+# The GNOME Shell extension (Shell 45 and later): desktop/gnome-shell, as the Shell finds it in the prefix.
+EXTENSION_UUID = notula@notula.org
+EXTENSION_FILES = metadata.json extension.js notula.js
+extensiondir = $(datadir)/gnome-shell/extensions/$(EXTENSION_UUID)
 INTERFACES = $(notdir $(wildcard dbus/*.xml))
 INSTALLED = $(bindir)/notulad $(bindir)/notula $(vosklibdir)/libvosk.so \
 	$(addprefix $(datadir)/dbus-1/interfaces/,$(INTERFACES)) \
 	$(datadir)/dbus-1/services/org.notula.Notula1.service \
 	$(userunitdir)/notula.service \
 	$(datadir)/applications/org.notula.Notula.desktop \
-	$(datadir)/icons/hicolor/scalable/apps/org.notula.Notula.svg
+	$(datadir)/icons/hicolor/scalable/apps/org.notula.Notula.svg \
+	$(addprefix $(extensiondir)/,$(EXTENSION_FILES))
 # The templates of desktop/ name the installed programs through @bindir@.
 FILL = sed -e 's|@bindir@|$(bindir)|g'
 
@@ -101,7 +106,16 @@ install: $(if $(BIN_DIR),,build)
 	chmod 644 "$(DESTDIR)$(datadir)/dbus-1/services/org.notula.Notula1.service" "$(DESTDIR)$(userunitdir)/notula.service" \
 		"$(DESTDIR)$(datadir)/applications/org.notula.Notula.desktop"
 	install -m 644 desktop/org.notula.Notula.svg "$(DESTDIR)$(datadir)/icons/hicolor/scalable/apps/"
+	install -d "$(DESTDIR)$(extensiondir)"
+	install -m 644 $(addprefix desktop/gnome-shell/,$(EXTENSION_FILES)) "$(DESTDIR)$(extensiondir)/"
 
 uninstall:
 	rm -f $(addprefix "$(DESTDIR),$(addsuffix ",$(INSTALLED)))
-	rmdir "$(DESTDIR)$(vosklibdir)" 2>/dev/null || true
+	rmdir "$(DESTDIR)$(vosklibdir)" "$(DESTDIR)$(extensiondir)" 2>/dev/null || true
+
+# The extension as the zip `gnome-extensions install` takes (for a user's own ~/.local/share/gnome-shell/extensions).
+EXTENSION_ZIP = .build/$(EXTENSION_UUID).shell-extension.zip
+gnome-extension:
+	@mkdir -p .build
+	rm -f $(EXTENSION_ZIP)
+	cd desktop/gnome-shell && zip -q -X $(CURDIR)/$(EXTENSION_ZIP) $(EXTENSION_FILES)

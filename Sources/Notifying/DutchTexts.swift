@@ -36,6 +36,10 @@ extension NotificationTexts {
         noEngineNextStep: "Installeer libvosk naast notulad (make build doet dat) en neem opnieuw op.",
         diskFull: "De schijf is vol",
         diskFullNextStep: "Maak ruimte vrij en hervat dan. Versturen en Weggooien werken nog.",
-        recordingFailed: "Opname mislukt"
+        recordingFailed: "Opname mislukt",
+        ready: "Klaar om op te nemen",
+        record: "Opnemen",
+        language: "Taal",
+        notInstalled: { locale in "\(locale) (model wordt gedownload)" }
     )
 }

@@ -36,6 +36,10 @@ extension NotificationTexts {
         noEngineNextStep: "Install libvosk next to notulad (make build does), then record again.",
         diskFull: "The disk is full",
         diskFullNextStep: "Free some space, then Resume. Send and Discard still work.",
-        recordingFailed: "Recording failed"
+        recordingFailed: "Recording failed",
+        ready: "Ready to record",
+        record: "Record",
+        language: "Language",
+        notInstalled: { locale in "\(locale) (downloads its model)" }
     )
 }

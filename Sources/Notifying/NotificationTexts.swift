@@ -53,6 +53,14 @@ public struct NotificationTexts: Sendable {
     let diskFullNextStep: String
     let recordingFailed: String
 
+    // Panels: the tray item's tooltip and menu, the media player's title.
+    /// The tooltip's title while no recording exists.
+    let ready: String
+    let record: String
+    let language: String
+    /// A locale whose model is not on this machine: picking it downloads it.
+    let notInstalled: @Sendable (_ locale: String) -> String
+
     /// A duration spelled for reading: "2 minutes 14 seconds", whole seconds, zero parts left out.
     public func spelled(_ duration: Duration) -> String {
         let total = max(0, duration.components.seconds)

@@ -20,19 +20,7 @@ enum RecorderObject {
                     "Locale", "s", getter: { .string(locale.current) },
                     setter: { value throws(BusError) in
                         guard case .string(let tag) = value else { throw BusError.invalidArgs("Locale is a string") }
-                        let picked = try models.assumeIsolated { models in
-                            Result { () throws(BusError) in
-                                let supported = try models.supportedLocale(tag)
-                                locale.pick(supported)
-                                models.picked(supported)
-                                return supported
-                            }
-                        }.get()
-                        Log.info("Transcribing in \(picked) from now on")
-                        bus.assumeIsolated {
-                            $0.emitPropertiesChanged(
-                                path: NotulaBus.recorderPath, interface: NotulaBus.recorderInterface, names: ["Locale"])
-                        }
+                        try pickLocale(tag, locale: locale, models: models, bus: bus)
                     }),
             ],
             signals: [
@@ -61,6 +49,24 @@ enum RecorderObject {
         case .discard: try recorder.discard()
         }
         return .now([])
+    }
+
+    /// Makes `tag` (or the supported locale it names) the one recordings are transcribed in: what setting
+    /// `Locale` runs, and a panel's language picker too.
+    /// - Throws: `InvalidArgs` when no model serves it.
+    static func pickLocale(_ tag: String, locale: LocaleChoice, models: ModelStore, bus: Bus) throws(BusError) {
+        let picked = try models.assumeIsolated { models in
+            Result { () throws(BusError) in
+                let supported = try models.supportedLocale(tag)
+                locale.pick(supported)
+                models.picked(supported)
+                return supported
+            }
+        }.get()
+        Log.info("Transcribing in \(picked) from now on")
+        bus.assumeIsolated {
+            $0.emitPropertiesChanged(path: NotulaBus.recorderPath, interface: NotulaBus.recorderInterface, names: ["Locale"])
+        }
     }
 
     private static func snapshot(_ recorder: Recorder) -> RecorderSnapshot {

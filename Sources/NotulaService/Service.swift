@@ -63,10 +63,18 @@ public enum Service {
         }
         let capture = PulseCapture(
             recordingsDirectory: paths.recordings, source: source, isolation: bus, listener: CaptureListeners([transcriber, memos]))
+        let tray = TrayItem(bus: bus, texts: .forEnvironment(environment), log: { Log.info($0) })
+        let mediaPlayer =
+            settings.mpris == true
+            ? MediaPlayer(
+                bus: bus, texts: .forEnvironment(environment), trackPath: { MemoLibrary.path(of: $0.rawValue) }, log: { Log.info($0) })
+            : nil
+        let panels: [any Reporting] = [tray.reporter] + [mediaPlayer?.reporter].compactMap { $0 }
         let recorder = Recorder(
             isolation: bus, clock: MonotonicSystemClock(), capture: capture, processing: memos,
             reporter: Reporters(surfaces: [
                 RecorderSignals(bus: bus), NotificationReporter(notifier: notifier, memos: memos, locale: locale),
+                Reporters(surfaces: panels),
             ]),
             makeRecordingID: newRecordingID)
         await notifier.start(controls(recorder, viewer: MemoViewer(folder: paths.transcripts, memos: memos)))
@@ -74,6 +82,9 @@ public enum Service {
             NotulaBus.recorderPath, interfaces: [RecorderObject.interface(recorder, locale: locale, models: models, bus: bus)])
         await bus.export(NotulaBus.modelsPath, interfaces: [ModelsObject.interface(models)])
         let sleepWatch = await SleepWatch.start(pausing: recorder)
+        let panelControls = PanelWiring.controls(recorder, locale: locale, models: models, bus: bus)
+        await tray.start(panelControls)
+        await mediaPlayer?.start(panelControls, elapsed: { recorder.assumeIsolated { $0.snapshot.elapsed } })
 
         // Objects first, then the name: an activated service receives calls the moment it owns it.
         if takeOver == .nobodyOwnsIt, let status = await NameOwnership.claim(on: bus) { return status }

@@ -14,12 +14,17 @@ public struct Settings: Codable, Sendable, Equatable {
     public var modelIdleSeconds: Double?
     /// Where Vosk's model catalog is fetched from (a URL or a path); Vosk's own address when absent.
     public var modelCatalog: String?
+    /// Whether a recording under way is also an MPRIS media player (media keys, lock screens); off when absent.
+    public var mpris: Bool?
 
-    public init(source: String? = nil, locale: String? = nil, modelIdleSeconds: Double? = nil, modelCatalog: String? = nil) {
+    public init(
+        source: String? = nil, locale: String? = nil, modelIdleSeconds: Double? = nil, modelCatalog: String? = nil, mpris: Bool? = nil
+    ) {
         self.source = source
         self.locale = locale
         self.modelIdleSeconds = modelIdleSeconds
         self.modelCatalog = modelCatalog
+        self.mpris = mpris
     }
 
     /// How long a loaded speech model stays in memory unused.

@@ -3,17 +3,6 @@ import Foundation
 import NotulaTestSupport
 import Testing
 
-/// The states the recorder reports in `PropertiesChanged`, up to and including `last`.
-private func states(until last: String, in events: inout AsyncStream<Message>.Iterator) async throws -> [String] {
-    var seen: [String] = []
-    while seen.last != last, let message = await events.next() {
-        if let changed = try? message.argument(1, as: [String: Variant].self), let state = changed["State"] {
-            seen.append(try state.get(String.self))
-        }
-    }
-    return seen
-}
-
 @Suite("Desktop notifications through python3-dbusmock's notification server", .serialized)
 struct NotificationTests {
     @Test func theLiveNotificationCarriesItsButtonsHintsAndReplacesID() async throws {

@@ -13,7 +13,9 @@ final class StagedInstall {
         "share/applications/org.notula.Notula.desktop",
         "share/dbus-1/interfaces/org.notula.Notula1.Library.xml", "share/dbus-1/interfaces/org.notula.Notula1.Memo.xml",
         "share/dbus-1/interfaces/org.notula.Notula1.Models.xml", "share/dbus-1/interfaces/org.notula.Notula1.Recorder.xml",
-        "share/dbus-1/services/org.notula.Notula1.service", "share/icons/hicolor/scalable/apps/org.notula.Notula.svg",
+        "share/dbus-1/services/org.notula.Notula1.service",
+        "share/gnome-shell/extensions/notula@notula.org/extension.js", "share/gnome-shell/extensions/notula@notula.org/metadata.json",
+        "share/gnome-shell/extensions/notula@notula.org/notula.js", "share/icons/hicolor/scalable/apps/org.notula.Notula.svg",
     ]
 
     enum Layout {

@@ -13,8 +13,12 @@ public final class PrivateBus {
 
     /// The session bus's own configuration (its limits, its policy), with `services` in place of
     /// `<standard_session_servicedirs />`; its relative include made absolute, as the copy lives elsewhere.
-    private static func session(activatingFrom services: URL?) throws -> String {
+    /// Open to every user, it also lets in the peers a test runs as another user (a compositor that refuses root).
+    private static func session(activatingFrom services: URL?, openToEveryUser: Bool) throws -> String {
         try String(contentsOfFile: "/usr/share/dbus-1/session.conf", encoding: .utf8)
+            .replacingOccurrences(
+                of: #"<policy context="default">"#, with: #"<policy context="default">"# + (openToEveryUser ? #"<allow user="*"/>"# : "")
+            )
             .replacingOccurrences(
                 of: "<standard_session_servicedirs />", with: services.map { "<servicedir>\($0.path)</servicedir>" } ?? ""
             )
@@ -26,9 +30,12 @@ public final class PrivateBus {
     ///   - services: a folder of activation files (`$datadir/dbus-1/services`) whose services the bus starts on demand.
     ///   - environment: the daemon's environment, which the services it starts inherit; the test's own otherwise.
     ///   - log: where the daemon's and its services' stderr goes; the test's own otherwise.
-    public init(activatingFrom services: URL? = nil, environment: [String: String]? = nil, log: URL? = nil) throws {
+    ///   - openToEveryUser: whether processes of other users may connect, not only the test's own.
+    public init(
+        activatingFrom services: URL? = nil, environment: [String: String]? = nil, log: URL? = nil, openToEveryUser: Bool = false
+    ) throws {
         configuration = FileManager.default.temporaryDirectory.appendingPathComponent("notula-bus-\(UUID().uuidString).conf")
-        try Data(try Self.session(activatingFrom: services).utf8).write(to: configuration)
+        try Data(try Self.session(activatingFrom: services, openToEveryUser: openToEveryUser).utf8).write(to: configuration)
         daemon = Process()
         daemon.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-daemon")
         daemon.arguments = ["--config-file=\(configuration.path)", "--nofork", "--print-address=1"]

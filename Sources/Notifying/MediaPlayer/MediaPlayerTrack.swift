@@ -1,0 +1,36 @@
+import Recording
+
+/// The recording as an MPRIS player shows it: playing while recording, paused while paused, a title with the
+/// time recorded as of the last transition ("Recording — 2:14": players show it as a track's title, without counting).
+struct MediaPlayerTrack: Equatable {
+    enum PlaybackStatus: String {
+        case playing = "Playing"
+        case paused = "Paused"
+        case stopped = "Stopped"
+    }
+
+    let playbackStatus: PlaybackStatus
+    let title: String
+
+    init(state: RecordingState, elapsed: Duration, texts: NotificationTexts) {
+        let (status, word): (PlaybackStatus, String) =
+            switch state {
+            case .recording: (.playing, texts.recording)
+            case .paused: (.paused, texts.paused)
+            case .processing: (.stopped, texts.transcribing)
+            case .idle: (.stopped, texts.ready)
+            }
+        playbackStatus = status
+        title = state == .idle ? word : "\(word) — \(Self.clock(elapsed))"
+    }
+
+    /// A duration as a player's clock shows it: `2:14`, `1:02:03`.
+    static func clock(_ duration: Duration) -> String {
+        let total = max(0, duration.components.seconds)
+        let seconds = String(total % 60)
+        let minutes = String(total / 60 % 60)
+        let paddedSeconds = (total % 60 < 10 ? "0" : "") + seconds
+        guard total >= 3600 else { return minutes + ":" + paddedSeconds }
+        return String(total / 3600) + ":" + (total / 60 % 60 < 10 ? "0" : "") + minutes + ":" + paddedSeconds
+    }
+}

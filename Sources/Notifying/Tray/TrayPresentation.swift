@@ -1,0 +1,29 @@
+import Recording
+
+/// What the tray item shows of the recorder: its StatusNotifierItem `Status`, icon and tooltip. Hosts hide or
+/// tuck away a Passive item, so it steps forward only while a recording exists.
+struct TrayPresentation: Equatable {
+    enum Status: String {
+        case passive = "Passive"
+        case active = "Active"
+    }
+
+    let status: Status
+    /// A name of the freedesktop icon theme; the symbolic ones are there in GNOME's, KDE's and XFCE's themes alike.
+    let iconName: String
+    let toolTipTitle: String
+    /// The time recorded, as of the last transition, spelled out: hosts cannot count up.
+    let toolTipBody: String
+
+    init(state: RecordingState, elapsed: Duration, texts: NotificationTexts) {
+        status = state == .idle ? .passive : .active
+        (iconName, toolTipTitle) =
+            switch state {
+            case .idle: ("audio-input-microphone-symbolic", texts.ready)
+            case .recording: ("media-record-symbolic", texts.recording)
+            case .paused: ("media-playback-pause-symbolic", texts.paused)
+            case .processing: ("content-loading-symbolic", texts.transcribing)
+            }
+        toolTipBody = state == .idle ? "" : texts.spelled(elapsed)
+    }
+}

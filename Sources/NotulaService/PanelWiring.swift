@@ -1,0 +1,23 @@
+import DBus
+import Notifying
+import Recording
+
+/// What the panels (the tray item, the media player) send back: the recorder's transitions through
+/// `RecorderObject.perform` and the locale pick of its `Locale` property, on the executor they share.
+enum PanelWiring {
+    static func controls(_ recorder: Recorder, locale: LocaleChoice, models: ModelStore, bus: Bus) -> PanelControls {
+        PanelControls(
+            perform: { action throws(BusError) in
+                let outcome = recorder.assumeIsolated { recorder in
+                    Result { () throws(RecordingError) in _ = try RecorderObject.perform(action, on: recorder) }
+                }
+                do throws(RecordingError) { try outcome.get() } catch { throw BusError(error) }
+            },
+            pickLocale: { tag throws(BusError) in try RecorderObject.pickLocale(tag, locale: locale, models: models, bus: bus) },
+            locales: {
+                models.assumeIsolated { models in
+                    LocaleOptions(current: locale.current, supported: models.supportedLocales, installed: Set(models.installedLocales))
+                }
+            })
+    }
+}

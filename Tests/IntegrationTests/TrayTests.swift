@@ -1,0 +1,201 @@
+import DBus
+import Foundation
+import NotulaTestSupport
+import Testing
+
+/// The tray item's objects, as a panel reaches them.
+enum Tray {
+    static let itemPath = ObjectPath("/StatusNotifierItem")!
+    static let itemInterface: InterfaceName = "org.kde.StatusNotifierItem"
+    static let menuPath = ObjectPath("/StatusNotifierItem/Menu")!
+    static let menuInterface: InterfaceName = "com.canonical.dbusmenu"
+}
+
+/// One item of the tray menu, read from `GetLayout`'s `(ia{sv}av)`.
+struct MenuEntry {
+    let id: Int32
+    let properties: [String: Value]
+    let children: [MenuEntry]
+
+    init(_ value: Value) throws {
+        guard case .structure(let fields) = value, fields.count == 3, case .int32(let id) = fields[0],
+            case .array(_, let children) = fields[2]
+        else { throw BusError.invalidArgs("Not a dbusmenu layout: \(value)") }
+        self.id = id
+        properties = try [String: Variant](dbusValue: fields[1]).mapValues(\.value)
+        self.children = try children.map { child in
+            guard case .variant(let inner) = child else { throw BusError.invalidArgs("A child that is not a variant") }
+            return try MenuEntry(inner)
+        }
+    }
+
+    var label: String { if case .string(let label)? = properties["label"] { label } else { "" } }
+    var enabled: Bool { properties["enabled"] != .boolean(false) }
+    func child(_ label: String) -> MenuEntry? { children.first { $0.label == label } }
+}
+
+extension ServiceUnderTest {
+    func trayProperty(_ name: String) async throws -> Value {
+        try await property(name, of: Tray.itemPath, interface: Tray.itemInterface)
+    }
+
+    /// The whole menu, as a host asks for it.
+    func trayMenu() async throws -> MenuEntry {
+        let reply = try await call(Tray.menuPath, Tray.menuInterface, "GetLayout", [.int32(0), .int32(-1), .array(element: "s", [])])
+        return try MenuEntry(reply.body[1])
+    }
+
+    /// A click on the tray menu's item `id`.
+    func clickTrayMenu(_ id: Int32) async throws {
+        _ = try await call(Tray.menuPath, Tray.menuInterface, "Event", [.int32(id), .string("clicked"), .variant(.int32(0)), .uint32(0)])
+    }
+}
+
+/// The names of the signals that come, up to and including `last`.
+private func signalNames(until last: String, in signals: inout AsyncStream<Message>.Iterator) async -> [String] {
+    var seen: [String] = []
+    while seen.last != last, let message = await signals.next() { seen.append(message.member ?? "") }
+    return seen
+}
+
+@Suite("The tray icon: a StatusNotifierItem with a dbusmenu menu, against a mock watcher", .serialized)
+struct TrayTests {
+    @Test func registersWithTheWatcherThereAtStartAndWithOneThatAppearsLater() async throws {
+        let bus = try PrivateBus()
+        let watcher = try await StatusNotifierWatcherMock(on: bus)
+        let service = try await ServiceUnderTest.start(on: bus)
+        let registered = try #require(await watcher.nextRegistration())
+        #expect(registered.hasPrefix("org.kde.StatusNotifierItem-"), "\(registered)")
+        let itemName = try #require(BusName(registered))
+        #expect(try await service.client.owner(of: itemName) == service.client.owner(of: ServiceUnderTest.name))
+        // A host reads the item through the name registered, at the specification's path.
+        let status = try await service.client.call(
+            MethodCall(
+                destination: itemName, path: Tray.itemPath, interface: "org.freedesktop.DBus.Properties", member: "Get",
+                arguments: [.string(Tray.itemInterface.rawValue), .string("Status")]))
+        #expect(try status.argument(0, as: Variant.self).value == .string("Passive"))
+
+        watcher.stop()
+        let restarted = try await StatusNotifierWatcherMock(on: bus)
+        #expect(await restarted.nextRegistration() == registered)
+    }
+
+    @Test func statusIconAndTooltipFollowTheStateAndActivateToggles() async throws {
+        let service = try await ServiceUnderTest.start()
+        var item = try await service.signals(of: Tray.itemPath, interface: Tray.itemInterface).makeAsyncIterator()
+        #expect(try await service.trayProperty("Status") == .string("Passive"))
+        #expect(try await service.trayProperty("IconName") == .string("audio-input-microphone-symbolic"))
+        #expect(try await service.trayProperty("Menu") == .objectPath(Tray.menuPath))
+
+        try await service.recorder("Toggle")
+        let started = await signalNames(until: "NewToolTip", in: &item)
+        #expect(started == ["NewStatus", "NewIcon", "NewToolTip"])
+        #expect(try await service.trayProperty("Status") == .string("Active"))
+        #expect(try await service.trayProperty("IconName") == .string("media-record-symbolic"))
+
+        // The panel's click: the same transition as Toggle.
+        _ = try await service.call(Tray.itemPath, Tray.itemInterface, "Activate", [.int32(0), .int32(0)])
+        #expect(await signalNames(until: "NewToolTip", in: &item) == ["NewIcon", "NewToolTip"])
+        #expect(try await service.property("State") == .string("paused"))
+        guard case .structure(let tip) = try await service.trayProperty("ToolTip"), tip.count == 4 else {
+            Issue.record("ToolTip is not (sa(iiay)ss)")
+            return
+        }
+        #expect(tip[2] == .string("Paused"))
+        guard case .string(let body) = tip[3] else { return }
+        #expect(body.hasSuffix("second") || body.hasSuffix("seconds"), "the time as of the pause, spelled: \(body)")
+
+        try await service.recorder("Discard")
+        let ended = await signalNames(until: "NewToolTip", in: &item)
+        #expect(ended == ["NewStatus", "NewIcon", "NewToolTip"])
+        #expect(try await service.trayProperty("Status") == .string("Passive"))
+    }
+
+    @Test func theMenuOffersWhatTheStateAllowsAndItsClicksDriveTheRecorder() async throws {
+        let service = try await ServiceUnderTest.start()
+        var states = try await service.recorderSignals().makeAsyncIterator()
+        var menuSignals = try await service.signals(of: Tray.menuPath, interface: Tray.menuInterface).makeAsyncIterator()
+
+        let idle = try await service.trayMenu()
+        #expect(idle.children.map(\.label) == ["Record", "Send", "Discard", "", "Language"])
+        #expect(idle.children.map(\.enabled) == [true, false, false, true, true])
+        let locale = try await service.property("Locale")
+        let languages = try #require(idle.child("Language")).children
+        let checked = languages.filter { $0.properties["toggle-state"] == .int32(1) }
+        #expect(checked.count == 1 && Value.string(String(checked[0].label.prefix(5))) == locale, "\(languages.map(\.label))")
+        #expect(languages.allSatisfy { $0.properties["toggle-type"] == .string("radio") })
+
+        try await service.clickTrayMenu(1)
+        #expect(try await NotulaTestSupport.states(until: "recording", in: &states) == ["recording"])
+        // The host is told which items changed, and with what.
+        let updated = try #require(await menuSignals.next())
+        #expect(updated.member == "ItemsPropertiesUpdated")
+        let recording = try await service.trayMenu()
+        #expect(recording.children.map(\.label) == ["Pause", "Send", "Discard", "", "Language"])
+        #expect(recording.children.map(\.enabled) == [true, true, true, true, true])
+
+        // A group of events: the unknown id comes back, the known one is clicked.
+        let group = try await service.call(
+            Tray.menuPath, Tray.menuInterface, "EventGroup",
+            [
+                .array(
+                    element: "(isvu)",
+                    [
+                        .structure([.int32(1), .string("clicked"), .variant(.int32(0)), .uint32(0)]),
+                        .structure([.int32(77), .string("clicked"), .variant(.int32(0)), .uint32(0)]),
+                    ])
+            ])
+        #expect(try group.argument(0, as: [Int32].self) == [77])
+        #expect(try await NotulaTestSupport.states(until: "paused", in: &states) == ["paused"])
+        #expect(try await service.trayMenu().children.first?.label == "Resume")
+
+        try await service.clickTrayMenu(2)
+        #expect(try await NotulaTestSupport.states(until: "idle", in: &states) == ["processing", "idle"])
+
+        // Refusals are named errors a person can read.
+        await #expect(throws: BusError.self) { try await service.clickTrayMenu(42) }
+        do {
+            try await service.clickTrayMenu(3)
+            Issue.record("Discard while idle was accepted")
+        } catch let error as BusError {
+            #expect(error.name.rawValue == "org.notula.Notula1.Error.InvalidState", "\(error.message)")
+        }
+        let aboutToShow = try await service.call(Tray.menuPath, Tray.menuInterface, "AboutToShow", [.int32(0)])
+        #expect(try aboutToShow.argument(0, as: Bool.self) == false, "nothing changed since the host last read it")
+        #expect(try await service.property("Version", of: Tray.menuPath, interface: Tray.menuInterface) == .uint32(3))
+    }
+
+    @Test func aLocaleTheCatalogBringsChangesTheLayoutAndItsItemPicksIt() async throws {
+        let archive = FileManager.default.temporaryDirectory.appendingPathComponent("notula-not-a-model-\(UUID().uuidString).zip")
+        try Data("not a model".utf8).write(to: archive)
+        defer { try? FileManager.default.removeItem(at: archive) }
+        let shop = try ModelShop([ModelShop.Offer(lang: "nl", name: "vosk-model-small-nl-0.22", archive: archive)])
+        let service = try await ServiceUnderTest.start(environment: ["NOTULA_MODEL_CATALOG": shop.catalogAddress])
+        let models = ObjectPath("/org/notula/Notula1/Models")!
+        var modelChanges = try await service.signals(of: models, interface: "org.notula.Notula1.Models").makeAsyncIterator()
+        var menuSignals = try await service.signals(of: Tray.menuPath, interface: Tray.menuInterface).makeAsyncIterator()
+        // The catalog is fetched after the start: wait for the locale it brings, unless it came already.
+        func supported() async throws -> [String] {
+            try [String](dbusValue: try await service.property("SupportedLocales", of: models, interface: "org.notula.Notula1.Models"))
+        }
+        while try await !supported().contains("nl-NL") {
+            guard await modelChanges.next() != nil else { break }
+        }
+
+        // The host opens the menu: the layout it has is older than the catalog, so it is told to fetch it again.
+        let aboutToShow = try await service.call(Tray.menuPath, Tray.menuInterface, "AboutToShow", [.int32(0)])
+        #expect(try aboutToShow.argument(0, as: Bool.self))
+        #expect(await menuSignals.next()?.member == "LayoutUpdated")
+        let languages = try #require(try await service.trayMenu().child("Language")).children
+        let dutch = try #require(languages.first { $0.label.hasPrefix("nl-NL") })
+        #expect(dutch.label == "nl-NL (downloads its model)")
+        #expect(dutch.properties["toggle-state"] == .int32(0))
+
+        try await service.clickTrayMenu(dutch.id)
+        #expect(try await service.property("Locale") == .string("nl-NL"))
+        let checked = try #require(try await service.trayMenu().child("Language")).children.filter {
+            $0.properties["toggle-state"] == .int32(1)
+        }
+        #expect(checked.map(\.label) == ["nl-NL (downloads its model)"])
+    }
+}

@@ -1,0 +1,48 @@
+import DBus
+import Recording
+import Testing
+
+@testable import Notifying
+
+@Suite("The tray's menu and presentation, made from the state")
+struct TrayMenuTests {
+    let locales = LocaleOptions(current: "nl-NL", supported: ["de-DE", "nl-NL"], installed: ["nl-NL"])
+
+    @Test func aTransitionChangesPropertiesOfTheSameItems() {
+        let idle = TrayMenu(state: .idle, locales: locales, texts: .english)
+        let recording = TrayMenu(state: .recording, locales: locales, texts: .english)
+        guard case .properties(let items) = recording.change(from: idle) else {
+            Issue.record("expected a change of properties")
+            return
+        }
+        #expect(items.map(\.id) == [1, 2, 3])
+        #expect(items[0].properties["label"] == .string("Pause"))
+        #expect(recording.change(from: recording) == .none)
+    }
+
+    @Test func anotherLocaleListChangesTheLayout() {
+        let before = TrayMenu(state: .idle, locales: locales, texts: .english)
+        let more = LocaleOptions(current: "nl-NL", supported: ["de-DE", "en-US", "nl-NL"], installed: ["nl-NL"])
+        #expect(TrayMenu(state: .idle, locales: more, texts: .english).change(from: before) == .layout)
+    }
+
+    @Test func localesAreRadioItemsTheCurrentCheckedAndMissingModelsSaidSo() {
+        let menu = TrayMenu(state: .paused, locales: locales, texts: .dutch)
+        let language = menu.item(5)
+        #expect(language?.properties["label"] == .string("Taal"))
+        #expect(language?.children.map { $0.properties["label"] } == [.string("de-DE (model wordt gedownload)"), .string("nl-NL")])
+        #expect(language?.children.map { $0.properties["toggle-state"] } == [.int32(0), .int32(1)])
+        #expect(menu.item(101)?.command == .pickLocale("nl-NL"))
+        #expect(menu.item(1)?.properties["label"] == .string("Hervatten"))
+    }
+
+    @Test func passiveWhenIdleActiveWithARecordingAndTheTimeSpelled() {
+        let idle = TrayPresentation(state: .idle, elapsed: .zero, texts: .english)
+        #expect(idle.status == .passive)
+        let paused = TrayPresentation(state: .paused, elapsed: .seconds(134), texts: .english)
+        #expect(paused.status == .active)
+        #expect(paused.iconName == "media-playback-pause-symbolic")
+        #expect(paused.toolTipTitle == "Paused")
+        #expect(paused.toolTipBody == "2 minutes 14 seconds")
+    }
+}

@@ -1,0 +1,107 @@
+// The GNOME Shell extension's logic against notulad, on the bus in DBUS_SESSION_BUS_ADDRESS, run by IntegrationTests'
+// GnomeShellLogicTests: `gjs -m Tests/gnome-shell/logic-test.js` with notulad running, or with `activation` on a bus
+// that starts it on demand. Prints one line per check passed, and exits 1 at the first that fails.
+
+import GLib from 'gi://GLib';
+import System from 'system';
+
+import * as Notula from '../../desktop/gnome-shell/notula.js';
+
+function check(what, actual, expected) {
+    const [a, e] = [JSON.stringify(actual), JSON.stringify(expected)];
+    if (a !== e)
+        throw new Error(`${what}: got ${a}, expected ${e}`);
+    print(`ok ${what}`);
+}
+
+/** Resolves once `client.status` satisfies `condition`, waiting on the client's change signal. */
+function until(client, condition) {
+    return new Promise(resolve => {
+        if (condition(client.status)) {
+            resolve();
+            return;
+        }
+        const listener = client.connectChanged(() => {
+            if (condition(client.status)) {
+                client.disconnect(listener);
+                resolve();
+            }
+        });
+    });
+}
+
+function pure() {
+    check('a clock', Notula.formatClock(134), '2:14');
+    check('a clock past the hour', Notula.formatClock(3723), '1:02:03');
+    check('time in full units', Notula.spellDuration(134), '2 minutes 14 seconds');
+    check('one of each unit', Notula.spellDuration(3661), '1 hour 1 minute 1 second');
+    const now = 5_000_000_000;
+    const recording = Notula.presentation({state: 'recording', elapsed: 0, timerAnchor: now - 134_000_000}, now);
+    check('the time counted from TimerAnchor', recording.timeText, '2:14');
+    check('the time for a screen reader', recording.accessibleName, 'Notula: Recording, 2 minutes 14 seconds');
+    check('a second later', Notula.presentation({state: 'recording', elapsed: 0, timerAnchor: now - 134_000_000}, now + 1e6).timeText, '2:15');
+    const paused = Notula.presentation({state: 'paused', elapsed: 75.4, timerAnchor: 0}, now);
+    check('paused: the frozen time and Resume', [paused.iconName, paused.timeText, paused.toggleLabel, paused.ticking],
+        ['media-playback-pause-symbolic', '1:15', 'Resume', false]);
+    check('idle: out of the way', [Notula.presentation({state: 'idle', elapsed: 0, timerAnchor: 0}).timeText], ['']);
+    check('locales', Notula.localeItems(
+        {supported: ['nl-NL', 'de-DE', 'en-US'], installed: ['nl-NL'], downloading: 'de-DE', progress: 0.42}, 'nl-NL'),
+    [
+        {locale: 'de-DE', label: 'de-DE — downloading 42%', checked: false, installed: false},
+        {locale: 'en-US', label: 'en-US (downloads its model)', checked: false, installed: false},
+        {locale: 'nl-NL', label: 'nl-NL', checked: true, installed: true},
+    ]);
+}
+
+async function againstTheService() {
+    const client = await Notula.NotulaClient.connect();
+    check('idle at first', client.status.state, 'idle');
+    check('the current locale is listed, checked', client.locales.filter(item => item.checked).map(item => item.locale),
+        [client.status.locale]);
+
+    await client.toggle();
+    await until(client, status => status.state === 'recording');
+    const status = client.status;
+    check('a TimerAnchor while recording', status.timerAnchor > 0, true);
+    const shown = Notula.presentation(status, status.timerAnchor + 5_000_000);
+    check('recording: the record symbol, ticking from the anchor', [shown.iconName, shown.recording, shown.timeText, shown.ticking],
+        ['media-record-symbolic', true, '0:05', true]);
+    check('recording: Send and Discard offered', [shown.canSend, shown.canDiscard, shown.toggleLabel], [true, true, 'Pause']);
+
+    await client.toggle();
+    await until(client, status => status.state === 'paused');
+    check('paused: no anchor, the time frozen', client.status.timerAnchor, 0);
+
+    await client.send();
+    await until(client, status => status.state === 'idle');
+    check('sent: idle again, Send no longer offered', Notula.presentation(client.status).canSend, false);
+    client.destroy();
+}
+
+async function startedByTheFirstClick() {
+    const client = await Notula.NotulaClient.connect();
+    check('showing the indicator starts nothing', client.status.state, Notula.NOT_RUNNING);
+    check('not running: Record offered', Notula.presentation(client.status).toggleLabel, 'Record');
+    await client.toggle();
+    await until(client, status => status.state === 'recording');
+    check('the first click started notulad, which records', client.status.timerAnchor > 0, true);
+    await client.discard();
+    await until(client, status => status.state === 'idle');
+    client.destroy();
+}
+
+let status = 0;
+const loop = new GLib.MainLoop(null, false);
+(async () => {
+    if (System.programArgs[0] === 'activation') {
+        await startedByTheFirstClick();
+        return;
+    }
+    pure();
+    await againstTheService();
+})().catch(error => {
+    printerr(`${error.message}\n${error.stack}`);
+    status = 1;
+}).finally(() => loop.quit());
+loop.run();
+System.exit(status);

@@ -1,0 +1,108 @@
+// Notula's indicator in GNOME Shell's top bar: thin glue between the Shell's widgets and notula.js, which holds
+// the logic (and is tested with gjs outside the Shell).
+
+import Clutter from 'gi://Clutter';
+import GLib from 'gi://GLib';
+import GObject from 'gi://GObject';
+import St from 'gi://St';
+
+import {Extension} from 'resource:///org/gnome/shell/extensions/extension.js';
+import * as Main from 'resource:///org/gnome/shell/ui/main.js';
+import * as PanelMenu from 'resource:///org/gnome/shell/ui/panelMenu.js';
+import * as PopupMenu from 'resource:///org/gnome/shell/ui/popupMenu.js';
+
+import * as Notula from './notula.js';
+
+const NotulaIndicator = GObject.registerClass(
+class NotulaIndicator extends PanelMenu.Button {
+    _init(client) {
+        super._init(0.5, 'Notula');
+        this._client = client;
+        const box = new St.BoxLayout({style_class: 'panel-status-menu-box'});
+        this._icon = new St.Icon({style_class: 'system-status-icon'});
+        this._time = new St.Label({y_align: Clutter.ActorAlign.CENTER});
+        box.add_child(this._icon);
+        box.add_child(this._time);
+        this.add_child(box);
+
+        this._toggle = this.menu.addAction('', () => client.toggle().catch(logError));
+        this._send = this.menu.addAction('Send', () => client.send().catch(logError));
+        this._discard = this.menu.addAction('Discard', () => client.discard().catch(logError));
+        this.menu.addMenuItem(new PopupMenu.PopupSeparatorMenuItem());
+        this._languages = new PopupMenu.PopupSubMenuMenuItem('Language');
+        this.menu.addMenuItem(this._languages);
+        this._transcript = this.menu.addAction('Copy the last transcript', () =>
+            St.Clipboard.get_default().set_text(St.ClipboardType.CLIPBOARD, client.lastTranscript));
+
+        this._listener = client.connectChanged(() => this._sync());
+        this._sync();
+    }
+
+    _sync() {
+        const shown = Notula.presentation(this._client.status);
+        this._icon.icon_name = shown.iconName;
+        this._icon.style = shown.recording ? 'color: #e5484d;' : null;
+        this._time.text = shown.timeText;
+        this._time.visible = shown.timeText !== '';
+        this.accessible_name = shown.accessibleName;
+        this._toggle.label.text = shown.toggleLabel;
+        this._toggle.setSensitive(shown.canToggle);
+        this._send.setSensitive(shown.canSend);
+        this._discard.setSensitive(shown.canDiscard);
+        this._transcript.visible = this._client.lastTranscript !== '';
+        this._syncLanguages();
+        this._tick(shown.ticking);
+    }
+
+    _syncLanguages() {
+        this._languages.menu.removeAll();
+        for (const item of this._client.locales) {
+            const entry = this._languages.menu.addAction(item.label, () => this._client.pickLocale(item.locale).catch(logError));
+            entry.setOrnament(item.checked ? PopupMenu.Ornament.DOT : PopupMenu.Ornament.NONE);
+        }
+    }
+
+    /** Once a second while recording, counted locally from TimerAnchor: the service sends nothing meanwhile. */
+    _tick(ticking) {
+        if (ticking && !this._timer) {
+            this._timer = GLib.timeout_add_seconds(GLib.PRIORITY_DEFAULT, 1, () => {
+                const shown = Notula.presentation(this._client.status);
+                this._time.text = shown.timeText;
+                this.accessible_name = shown.accessibleName;
+                return GLib.SOURCE_CONTINUE;
+            });
+        } else if (!ticking && this._timer) {
+            GLib.source_remove(this._timer);
+            this._timer = null;
+        }
+    }
+
+    destroy() {
+        this._tick(false);
+        this._client.disconnect(this._listener);
+        super.destroy();
+    }
+});
+
+export default class NotulaExtension extends Extension {
+    enable() {
+        this._cancelled = false;
+        Notula.NotulaClient.connect().then(client => {
+            if (this._cancelled) {
+                client.destroy();
+                return;
+            }
+            this._client = client;
+            this._indicator = new NotulaIndicator(client);
+            Main.panel.addToStatusArea(this.uuid, this._indicator);
+        }).catch(logError);
+    }
+
+    disable() {
+        this._cancelled = true;
+        this._indicator?.destroy();
+        this._indicator = null;
+        this._client?.destroy();
+        this._client = null;
+    }
+}
