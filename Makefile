@@ -35,7 +35,7 @@ run: build
 # clients at once), which would slow the timing bounds of others; so must what decodes speech,
 # which fills both cores. The engine tests compare with Vosk's Python package, the `python3` of
 # the project's venv, which also brings the Korean model.
-TIMING_SUITES = AudioTests|RecordingFlowTests
+TIMING_SUITES = AudioTests|RecordingFlowTests|PlaybackTests
 RELIABILITY_SUITES = CallTests|LostInputTests|SleepTests|DiskFullTests|ConcurrentClientsTests|BusFuzzTests
 ALONE_SUITES = $(TIMING_SUITES)|$(RELIABILITY_SUITES)|$(SPEECH_SUITES)
 SPEECH_SUITES = SpeechTests|TranscriptionTests|ModelMemoryTests|ModelDownloadTests
