@@ -32,14 +32,14 @@ struct StatusFeed {
         }
         var status = await recorder.statusIfRunning()
         var ticker = startTicking(status, into: input)
-        show(status)
+        var shown = show(status, after: nil)
         for await next in inputs {
             if case .message(let message) = next {
                 status = await updated(status, by: message)
                 ticker?.cancel()
                 ticker = startTicking(status, into: input)
             }
-            show(status)
+            shown = show(status, after: shown)
         }
         throw BusError(.disconnected, "Lost the connection to the session bus")
     }
@@ -67,8 +67,14 @@ struct StatusFeed {
         }
     }
 
-    private func show(_ status: RecorderStatus) {
-        print(format.line(status, at: monotonicMicroseconds()))
+    /// Prints the line for `status` unless it is the line printed last (`shown`): a change the
+    /// format does not show (the timer's anchor set once the microphone is open, in the plain
+    /// format) is no change to its reader. Returns the line now shown.
+    private func show(_ status: RecorderStatus, after shown: String?) -> String {
+        let line = format.line(status, at: monotonicMicroseconds())
+        guard line != shown else { return line }
+        print(line)
         fflush(nil)
+        return line
     }
 }
