@@ -67,7 +67,9 @@ public actor PulseCapture: Capturing {
             throw .failed(error.message)
         }
         do {
-            try await openInput()
+            // A Start finds out at once that there is no server; waiting for one is for a
+            // Resume after a loss, when the server was there and may be restarting.
+            try await openInput(waitingForServer: false)
         } catch {
             sink.dropFile()
             throw error
@@ -106,7 +108,7 @@ public actor PulseCapture: Capturing {
                 // Lost while uncorking: reopen below.
             }
         }
-        try await openInput()
+        try await openInput(waitingForServer: true)
     }
 
     /// Closes the input, finalizes the WAV header and closes the file; works after a loss too.
@@ -147,13 +149,14 @@ public actor PulseCapture: Capturing {
     }
 
     /// Waits before each further attempt to reach a server that refused: a restarting server
-    /// (PipeWire's takes about a second) is back within them, a stopped one is reported in under 2 s.
+    /// (PipeWire's takes about a second) is back within them, a stopped one is reported in about 2 s.
     private static let reconnectDelays: [Duration] = [.milliseconds(250), .milliseconds(500), .seconds(1)]
 
-    /// Opens the record stream, connecting a new context first unless the current one is healthy.
-    private func openInput() async throws(CaptureError) {
+    /// Opens the record stream, connecting a new context first unless the current one is healthy;
+    /// `waitingForServer`, trying again while nothing listens at the server's address.
+    private func openInput(waitingForServer: Bool) async throws(CaptureError) {
         let session = try runningSession()
-        if !session.isConnected { try await connect(session) }
+        if !session.isConnected { try await connect(session, retrying: waitingForServer) }
         do {
             try await session.openStream(source: source)
         } catch {
@@ -162,9 +165,9 @@ public actor PulseCapture: Capturing {
     }
 
     /// Connects, trying again with growing pauses while nothing listens at the server's address
-    /// (a server that refuses access or never answers is reported at once).
-    private func connect(_ session: PulseSession) async throws(CaptureError) {
-        var delays = Self.reconnectDelays.makeIterator()
+    /// when `retrying` (a server that refuses access or never answers is reported at once).
+    private func connect(_ session: PulseSession, retrying: Bool) async throws(CaptureError) {
+        var delays = (retrying ? Self.reconnectDelays : []).makeIterator()
         while true {
             do {
                 return try await session.connect(server: server, as: client)
