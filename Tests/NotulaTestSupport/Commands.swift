@@ -43,8 +43,8 @@ public struct CommandFailed: Error, CustomStringConvertible {
 public func output(of arguments: String...) throws -> String { try output(of: arguments) }
 
 @discardableResult
-public func output(of arguments: [String]) throws -> String {
-    let result = try run(arguments[0], Array(arguments.dropFirst()))
+public func output(of arguments: [String], environment: [String: String]? = nil) throws -> String {
+    let result = try run(arguments[0], Array(arguments.dropFirst()), environment: environment)
     guard result.status == 0 else { throw CommandFailed(command: arguments, status: result.status, errorOutput: result.errorOutput) }
     return result.output
 }

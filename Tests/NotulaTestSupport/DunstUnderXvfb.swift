@@ -42,11 +42,7 @@ public final class DunstUnderXvfb {
     /// Runs `dunstctl` against this dunst and returns what it printed.
     @discardableResult
     public func dunstctl(_ arguments: String...) throws -> String {
-        let result = try run("/usr/bin/dunstctl", arguments, environment: environment)
-        guard result.status == 0 else {
-            throw CommandFailed(command: ["dunstctl"] + arguments, status: result.status, errorOutput: result.errorOutput)
-        }
-        return result.output
+        try output(of: ["/usr/bin/dunstctl"] + arguments, environment: environment)
     }
 
     /// How many notifications dunst shows now.

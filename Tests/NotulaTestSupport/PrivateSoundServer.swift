@@ -91,11 +91,7 @@ public final class PrivateSoundServer {
     /// Runs pactl against this server; returns its output.
     @discardableResult
     public func pactl(_ arguments: String...) throws -> String {
-        let result = try run("pactl", arguments, environment: environment)
-        guard result.status == 0 else {
-            throw CommandFailed(command: ["pactl"] + arguments, status: result.status, errorOutput: result.errorOutput)
-        }
-        return result.output
+        try output(of: ["pactl"] + arguments, environment: environment)
     }
 
     /// Plays `file` into `mic` with the stream properties `properties` (`media.role=phone`), as a
