@@ -29,8 +29,8 @@ run: build
 	@scripts/private-session --where-missing "$$($(SWIFT) build -c release --show-bin-path)/notulad" $(ARGS)
 
 # The whole suite, under a private session bus and a private PulseAudio, in four passes: the
-# tests that time recorded audio against the clock (the capture's, and the recording flows over
-# the bus) must have the machine to themselves; so must the reliability runs (PulseAudio servers
+# tests that time recorded audio against the clock (the capture's, the recording flows over the
+# bus, playback) must have the machine to themselves, one suite at a time; so must the reliability runs (PulseAudio servers
 # of their own killed and restarted, calls, a disk filling up, thousands of fuzzed messages, eight
 # clients at once), which would slow the timing bounds of others; so must what decodes speech,
 # which fills both cores. The engine tests compare with Vosk's Python package, the `python3` of
@@ -46,7 +46,8 @@ test: test-deps
 	$(SWIFT) build --build-tests
 	@scripts/install-vosk "$$($(SWIFT) build --show-bin-path)" --test
 	$(TEST_ENV) scripts/private-session $(SWIFT) test --skip-build --skip "$(ALONE_SUITES)"
-	$(TEST_ENV) scripts/private-session $(SWIFT) test --skip-build --filter "$(TIMING_SUITES)"
+	for suite in $(subst |, ,$(TIMING_SUITES)); do \
+		$(TEST_ENV) scripts/private-session $(SWIFT) test --skip-build --filter "$$suite" || exit 1; done
 	$(TEST_ENV) scripts/private-session $(SWIFT) test --skip-build --filter "$(RELIABILITY_SUITES)"
 	PATH="$(CURDIR)/.build/venv/bin:$$PATH" $(TEST_ENV) \
 		NOTULA_TEST_MODEL="$(TEST_MODEL)" \

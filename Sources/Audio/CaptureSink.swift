@@ -27,6 +27,8 @@ final class CaptureSink: Sendable {
     private let operation = Mutex<Operation?>(nil)
     /// Separate from `recording` so that reading the level never waits for an fdatasync.
     private let currentLevel = Mutex(LevelMeter.silence)
+    /// Set by the recorder's transitions (`Capturing.holdAudio`): samples arriving meanwhile are dropped.
+    private let held = Atomic<Bool>(false)
 
     init(events: AsyncStream<CaptureEvent>.Continuation, listener: (any CapturedAudioListener)?) {
         self.events = events
@@ -141,7 +143,10 @@ final class CaptureSink: Sendable {
 
     // MARK: Samples (pa thread)
 
+    func hold(_ isHeld: Bool) { held.store(isHeld, ordering: .relaxed) }
+
     func receive(_ samples: UnsafeRawBufferPointer) {
+        guard !held.load(ordering: .relaxed) else { return }
         let outcome: Result<(Double, RecordingID?), FileError>? = recording.withLock { active in
             guard active.file != nil, !active.cannotWrite else { return nil }
             do throws(FileError) {

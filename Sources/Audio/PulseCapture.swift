@@ -76,6 +76,8 @@ public actor PulseCapture: Capturing {
         }
     }
 
+    public nonisolated func holdAudio(_ held: Bool) { sink.hold(held) }
+
     /// Corks the stream; succeeds at once if the input was lost.
     /// - Throws: `.failed` when not recording, or when the server refuses to cork.
     public func pause() async throws(CaptureError) {

@@ -101,7 +101,6 @@ extension Recorder {
     /// paused stays paused: there is no input to go back to.
     func captureLost(_ id: RecordingID?, _ error: RecordingError) {
         if id == nil || id == recording {
-            inputOpen = false
             let reason: PauseReason = if case .noSpace = error { .diskFull } else { .inputLost }
             if state == .recording {
                 pauseRecording(because: reason)

@@ -58,6 +58,11 @@ public protocol Capturing: Sendable {
     func stop() async throws(CaptureError) -> CapturedAudio
     /// Closes the input and deletes the recording's file.
     func discard() async
+    /// Holds back (or lets through) the samples that arrive, at once: the recorder holds them at a
+    /// pause's transition and lets them through when its timer starts, so that the file follows
+    /// the timer even when the capture steps lag behind calls in flight. Held samples are neither
+    /// written nor heard.
+    func holdAudio(_ held: Bool)
     /// Throws `.noSpace` when the recordings folder has no room for more audio: the check before
     /// a start or a resume, so that a full disk is refused at once rather than failing later.
     func checkSpace() throws(CaptureError)

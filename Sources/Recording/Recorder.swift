@@ -13,9 +13,6 @@ public actor Recorder {
     public internal(set) var state: RecordingState = .idle
     /// Why the recording is paused; nil unless paused.
     public internal(set) var pauseReason: PauseReason?
-    /// The capture has the input open for the current recording: the timer counts only then, so
-    /// that Elapsed is the audio in the file even when the capture chain lags behind the calls.
-    var inputOpen = false
     /// The recording in progress (from the start until it is processed or discarded).
     public private(set) var recording: RecordingID?
     var timer = RecordingTimer()
@@ -146,8 +143,8 @@ public actor Recorder {
         recording = id
         awaitingStart.append(id)
         timer.reset()
-        inputOpen = false
         state = .recording
+        capture.holdAudio(true)
         let (confirmation, promise) = Confirmation.pending()
         steps.yield(.start(id, promise))
         report()
@@ -159,6 +156,7 @@ public actor Recorder {
         timer.pause(at: clock.now())
         state = .paused
         pauseReason = reason
+        capture.holdAudio(true)
         steps.yield(.pause(recording))
         report()
     }
@@ -169,7 +167,6 @@ public actor Recorder {
     func resumeRecording() -> Confirmation {
         guard let recording else { return .immediate }
         let (confirmation, promise) = pauseReason == .inputLost ? Confirmation.pending() : (.immediate, nil)
-        if inputOpen { timer.run(at: clock.now()) }
         state = .recording
         pauseReason = nil
         steps.yield(.resume(recording, promise))
@@ -177,13 +174,14 @@ public actor Recorder {
         return confirmation
     }
 
-    /// The capture opened (or reopened) the input of `id`: a running recording's timer starts now.
+    /// The capture opened (or reopened, or uncorked) the input of `id`: if the recording is
+    /// still running, its timer starts now and the audio is let through, together. A pause holds
+    /// the audio and stops the timer together too, at its transition. So Elapsed is the audio in
+    /// the file, however far the capture steps lag behind calls in flight.
     func inputOpened(for id: RecordingID) {
-        guard recording == id else { return }
-        inputOpen = true
-        // Already counting when the input stayed open (a resume that only uncorked): nothing changed.
-        guard state == .recording, timer.anchor == nil else { return }
+        guard recording == id, state == .recording, timer.anchor == nil else { return }
         timer.run(at: clock.now())
+        capture.holdAudio(false)
         reporter.timerStarted(snapshot)
     }
 

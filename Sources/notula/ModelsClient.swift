@@ -94,7 +94,7 @@ struct ModelsClient {
     }
 
     /// Ctrl-C stops the download the command is showing, not just the command.
-    private func cancelOnInterrupt() -> any DispatchSourceSignal {
+    private func cancelOnInterrupt() -> InterruptHandling {
         onInterrupt { [bus] in
             Task {
                 _ = try? await bus.call(

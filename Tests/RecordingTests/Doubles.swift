@@ -36,6 +36,9 @@ actor RecordingCapture: Capturing {
         return CapturedAudio(file: "/recordings/\(current?.rawValue ?? "none").wav", duration: 1.5)
     }
     func discard() async { calls.append("discard") }
+    /// Every `holdAudio` in order: the transitions make them synchronously, apart from the steps.
+    nonisolated let holds = Mutex<[Bool]>([])
+    nonisolated func holdAudio(_ held: Bool) { holds.withLock { $0.append(held) } }
     nonisolated var level: Double { -160 }
     nonisolated func checkSpace() throws(CaptureError) {
         if let error = spaceError.withLock({ $0 }) { throw error }

@@ -53,6 +53,23 @@ struct RecorderTransitionTests {
         }
     }
 
+    @Test("The audio is let through when the timer starts, after the input opened, and held at a pause's transition")
+    func theAudioFollowsTheTimer() async throws {
+        let harness = Harness()
+        let recorder = harness.recorder
+        try await recorder.start().wait()
+        await recorder.settle()
+        #expect(harness.capture.holds.withLock { $0 } == [true, false])
+        #expect(await recorder.snapshot.timerAnchor != nil)
+        try await recorder.pause()
+        #expect(harness.capture.holds.withLock { $0.last } == true)
+        #expect(await recorder.snapshot.timerAnchor == nil)
+        _ = try await recorder.resume()
+        await recorder.settle()
+        #expect(harness.capture.holds.withLock { $0.last } == false)
+        #expect(await recorder.snapshot.timerAnchor != nil)
+    }
+
     @Test func invalidStateMessageSaysWhatIsAllowed() {
         let error = RecordingError.invalidState(current: .paused, action: .start)
         #expect(error.message == "Cannot Start while paused: paused allows Toggle, Resume, Process, Discard")
@@ -72,6 +89,8 @@ struct RecorderTimerTests {
         #expect(await recorder.snapshot.elapsed == .seconds(5))
         #expect(await recorder.snapshot.timerAnchor == nil)
         try await recorder.resume()
+        // The timer starts again once the capture has uncorked the input, as the audio does.
+        await recorder.settle()
         harness.clock.advance(by: .milliseconds(2500))
         let snapshot = await recorder.snapshot
         #expect(snapshot.elapsed == .milliseconds(7500))
