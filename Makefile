@@ -30,10 +30,10 @@ run: build
 
 # The whole suite, under a private session bus and a private PulseAudio, in four passes: the
 # tests that time recorded audio against the clock (the capture's, the recording flows over the
-# bus, playback) must have the machine to themselves, one suite at a time; so must the reliability runs (PulseAudio servers
-# of their own killed and restarted, calls, a disk filling up, thousands of fuzzed messages, eight
-# clients at once), which would slow the timing bounds of others; so must what decodes speech,
-# which fills both cores. The engine tests compare with Vosk's Python package, the `python3` of
+# bus, playback) must have the machine to themselves, one suite at a time; so must the
+# reliability runs (PulseAudio servers of their own killed and restarted, calls, a disk filling
+# up, thousands of fuzzed messages, eight clients at once), which would slow the timing bounds of
+# others; so must what decodes speech, which fills both cores. The engine tests compare with Vosk's Python package, the `python3` of
 # the project's venv, which also brings the Korean model.
 TIMING_SUITES = AudioTests|RecordingFlowTests|PlaybackTests
 RELIABILITY_SUITES = CallTests|LostInputTests|SleepTests|DiskFullTests|ConcurrentClientsTests|BusFuzzTests
