@@ -31,7 +31,7 @@ let package = Package(
         .target(name: "Notifying", dependencies: ["DBus", "Recording"]),
         .target(name: "NotulaService", dependencies: ["DBus", "Recording", "Audio", "Speech", "Library", "Notifying"]),
         .executableTarget(name: "notulad", dependencies: ["NotulaService"]),
-        .executableTarget(name: "notula", dependencies: ["DBus"]),
+        .executableTarget(name: "notula", dependencies: ["DBus", "Recording"]),
         .executableTarget(name: "notula-bench", dependencies: ["DBus", "Speech", "Library", "NotulaTestSupport"]),
         .target(name: "NotulaTestSupport", dependencies: ["DBus", "Recording", "Speech"], path: "Tests/NotulaTestSupport"),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "NotulaTestSupport"]),

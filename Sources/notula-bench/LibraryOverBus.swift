@@ -16,11 +16,11 @@ enum LibraryOverBus {
     ///   - home: The XDG home holding the filled library (`data/notula/library.sqlite3`).
     ///   - emptyHome: A home of its own for the same service over no memos.
     static func run(_ notulad: String, home: URL, emptyHome: URL, queries: [String], bus: Bus) async throws -> String {
-        let (empty, emptyStart) = try await timedStart(notulad, home: emptyHome, bus: bus)
+        let (empty, emptyStart) = try await timed { try await LaunchedService.start(notulad, home: emptyHome, bus: bus) }
         let emptyRSS = residentKilobytes(empty.pid)
         try await empty.stop()
 
-        let (service, start) = try await timedStart(notulad, home: home, bus: bus)
+        let (service, start) = try await timed { try await LaunchedService.start(notulad, home: home, bus: bus) }
         let rssAtStart = residentKilobytes(service.pid)
         let page = try await bus.call(call(libraryPath, libraryInterface, "List", [.uint32(50_000), .uint32(1)]))
         let middle = try page.argument(0, as: [ObjectPath].self)[0]
@@ -29,18 +29,14 @@ enum LibraryOverBus {
             call(middle, "org.freedesktop.DBus.Properties", "GetAll", [.string("org.notula.Notula1.Memo")]),
         ]
         var samples = Array(repeating: [Duration](), count: round.count + 1)
-        let clock = ContinuousClock()
         for query in queries {
-            for (index, call) in round.enumerated() {
-                let begin = clock.now
-                _ = try await bus.call(call)
-                samples[index].append(clock.now - begin)
+            let search = call(libraryPath, libraryInterface, "Search", [.string(query), .uint32(20)])
+            for (index, call) in (round + [search]).enumerated() {
+                samples[index].append(try await timed { try await bus.call(call) }.duration)
             }
-            let begin = clock.now
-            _ = try await bus.call(call(libraryPath, libraryInterface, "Search", [.string(query), .uint32(20)]))
-            samples[round.count].append(clock.now - begin)
         }
-        let (_, managed) = try await timedCall(call(rootPath, "org.freedesktop.DBus.ObjectManager", "GetManagedObjects"), bus)
+        let managed = try await timed { try await bus.call(call(rootPath, "org.freedesktop.DBus.ObjectManager", "GetManagedObjects")) }
+            .duration
         let rssAfter = residentKilobytes(service.pid)
         try await service.stop()
 
@@ -64,20 +60,6 @@ enum LibraryOverBus {
             | RSS at start | \(megabytesText(kilobytes: emptyRSS)) | \(megabytesText(kilobytes: rssAtStart)) |
             | RSS after the calls above and one GetManagedObjects (\(secondsText(managed))) | | \(megabytesText(kilobytes: rssAfter)) |
             """
-    }
-
-    private static func timedStart(_ notulad: String, home: URL, bus: Bus) async throws -> (LaunchedService, Duration) {
-        let clock = ContinuousClock()
-        let begin = clock.now
-        let service = try await LaunchedService.start(notulad, home: home, bus: bus)
-        return (service, clock.now - begin)
-    }
-
-    private static func timedCall(_ call: MethodCall, _ bus: Bus) async throws -> (Message, Duration) {
-        let clock = ContinuousClock()
-        let begin = clock.now
-        let reply = try await bus.call(call)
-        return (reply, clock.now - begin)
     }
 
     private static func call(_ path: ObjectPath, _ interface: InterfaceName, _ member: MemberName, _ arguments: [Value] = [])

@@ -89,15 +89,12 @@ enum RoundTrips {
 
     /// Each call of `round` in turn, `rounds` times: the latencies of each call, and notulad's CPU time.
     private static func measureInterleaved(_ round: [MethodCall], rounds: Int, service: pid_t, bus: Bus) async throws -> Phase {
-        let clock = ContinuousClock()
         for _ in 0..<50 { for call in round { _ = try await bus.call(call) } }  // warm-up
         var samples = Array(repeating: [Duration](), count: round.count)
         let before = sample(service).cpuNanoseconds
         for _ in 0..<rounds {
             for (index, call) in round.enumerated() {
-                let begin = clock.now
-                _ = try await bus.call(call)
-                samples[index].append(clock.now - begin)
+                samples[index].append(try await timed { try await bus.call(call) }.duration)
             }
         }
         return Phase(latencies: samples.map(Latencies.init), cpuNanoseconds: sample(service).cpuNanoseconds - before)

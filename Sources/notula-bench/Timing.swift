@@ -23,3 +23,11 @@ func timed<Value, Failure: Error>(_ body: () throws(Failure) -> Value) throws(Fa
     let value = try body()
     return (value, clock.now - start)
 }
+
+/// `timed` for work that awaits.
+func timed<Value>(_ body: () async throws -> Value) async rethrows -> (value: Value, duration: Duration) {
+    let clock = ContinuousClock()
+    let start = clock.now
+    let value = try await body()
+    return (value, clock.now - start)
+}

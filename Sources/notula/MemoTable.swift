@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Recording
 
 #if canImport(Glibc)
     import Glibc
@@ -45,11 +46,8 @@ enum MemoTable {
         return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday)) \(two(parts.tm_hour)):\(two(parts.tm_min))"
     }
 
-    /// `1:05` for 65 s.
-    static func length(_ seconds: Double) -> String {
-        let whole = Int(seconds.rounded())
-        return "\(whole / 60):\(whole % 60 < 10 ? "0" : "")\(whole % 60)"
-    }
+    /// `1:05` for 65 s, rounded to the second.
+    static func length(_ seconds: Double) -> String { clockText(seconds: Int(seconds.rounded())) }
 
     /// The terminal's columns, or `$COLUMNS`, or 80 when output goes elsewhere.
     static func terminalWidth() -> Int {

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Recording
 
 /// How `notula status` prints the recorder: `recording 12.3`, or one JSON object a line for bars
 /// and scripts, with the fields waybar's custom modules read (`text`, `tooltip`, `class`).
@@ -43,7 +44,7 @@ private struct JSONFields: Encodable {
         elapsed = Double(tenths) / 10
         timerAnchor = status.timerAnchor
         locale = status.locale
-        let clock = Self.clock(tenths / 10)
+        let clock = clockText(seconds: tenths / 10)
         switch status.state {
         case "recording":
             text = "⏺ \(clock)"
@@ -62,13 +63,5 @@ private struct JSONFields: Encodable {
             tooltip = "Notula is not running; click to start it and record"
         }
         `class` = status.state
-    }
-
-    /// 0:07, 12:34, 1:02:03.
-    private static func clock(_ seconds: Int) -> String {
-        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        let hours = seconds / 3600
-        let minutes = seconds / 60 % 60
-        return hours > 0 ? "\(hours):\(two(minutes)):\(two(seconds % 60))" : "\(minutes):\(two(seconds % 60))"
     }
 }

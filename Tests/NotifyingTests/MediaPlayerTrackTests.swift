@@ -13,6 +13,6 @@ struct MediaPlayerTrackTests {
         #expect(paused.playbackStatus == .paused)
         #expect(paused.title == "Gepauzeerd — 1:02:03")
         #expect(MediaPlayerTrack(state: .processing, elapsed: .seconds(5), texts: .english).playbackStatus == .stopped)
-        #expect(MediaPlayerTrack.clock(.seconds(9)) == "0:09")
+        #expect(MediaPlayerTrack(state: .recording, elapsed: .seconds(9), texts: .english).title == "Recording — 0:09")
     }
 }

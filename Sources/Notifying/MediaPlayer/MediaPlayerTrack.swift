@@ -21,16 +21,7 @@ struct MediaPlayerTrack: Equatable {
             case .idle: (.stopped, texts.ready)
             }
         playbackStatus = status
-        title = state == .idle ? word : "\(word) — \(Self.clock(elapsed))"
+        title = state == .idle ? word : "\(word) — \(clockText(seconds: Int(elapsed.components.seconds)))"
     }
 
-    /// A duration as a player's clock shows it: `2:14`, `1:02:03`.
-    static func clock(_ duration: Duration) -> String {
-        let total = max(0, duration.components.seconds)
-        let seconds = String(total % 60)
-        let minutes = String(total / 60 % 60)
-        let paddedSeconds = (total % 60 < 10 ? "0" : "") + seconds
-        guard total >= 3600 else { return minutes + ":" + paddedSeconds }
-        return String(total / 3600) + ":" + (total / 60 % 60 < 10 ? "0" : "") + minutes + ":" + paddedSeconds
-    }
 }
