@@ -36,6 +36,7 @@ public enum Service {
         let places = ModelPlaces(
             all: InstalledModels.defaultPlaces(environment: environment), notula: paths.models, downloads: paths.downloads)
         let libraryCandidates = VoskLibrary.defaultCandidates(environment: environment, executableDirectory: executableDirectory())
+        reportEngine(libraryCandidates)
         let engine = SpeechEngine(libraryCandidates: libraryCandidates, modelPlaces: places.all)
         let catalogAddress =
             environment["NOTULA_MODEL_CATALOG"].flatMap { $0.isEmpty ? nil : $0 } ?? settings.modelCatalog ?? ModelCatalog.address
@@ -133,6 +134,18 @@ public enum Service {
                 }
             },
             open: viewer.open)
+    }
+
+    /// Says which libvosk transcriptions will open, before the name is owned, so that the journal tells an
+    /// installation that lacks it at start and not at the first transcription.
+    private static func reportEngine(_ libraryCandidates: [String]) {
+        if let vosk = VoskLibrary.firstPresent(in: libraryCandidates) {
+            Log.info("Transcription engine: libvosk at \(vosk)")
+        } else {
+            Log.warning(
+                "No libvosk.so in \(libraryCandidates.joined(separator: ", ")): unless the dynamic loader finds one, recordings are kept untranscribed until it is installed (`pip install vosk` and `make`)"
+            )
+        }
     }
 
     /// Whether the model in `path` loads; without libvosk there is nothing to check it with, and it is taken on

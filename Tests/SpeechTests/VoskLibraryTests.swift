@@ -20,6 +20,18 @@ import Testing
         #expect(candidates == ["/work/.build/debug/libvosk.so", "/work/.build/debug/../lib/notula/libvosk.so"])
     }
 
+    @Test func theFirstPresentCandidateIsNamedWithItsLinksResolved() throws {
+        let folder = TemporaryFolder()
+        let library = folder.file("libvosk.so")
+        try "a library".write(toFile: library, atomically: true, encoding: .utf8)
+        try FileManager.default.createDirectory(atPath: folder.file("bin"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: folder.file("link.so"), withDestinationPath: library)
+        let real = URL(fileURLWithPath: library).resolvingSymlinksInPath().path
+
+        #expect(VoskLibrary.firstPresent(in: [folder.file("absent.so"), folder.file("bin") + "/../link.so", library]) == real)
+        #expect(VoskLibrary.firstPresent(in: [folder.file("absent.so")]) == nil)
+    }
+
     @Test(.enabled(if: !dynamicLoaderFindsLibvosk, "a libvosk.so on the loader's path would be found"))
     func aMissingLibraryIsUnavailableNamingWhereItLooked() throws {
         let folder = TemporaryFolder()

@@ -24,10 +24,11 @@ final class SpeechEngine {
     func model(for locale: String) throws(RecordingError) -> SpeechModel {
         if let loaded, loaded.locale == locale { return loaded.model }
         release()
-        let library = try loadedLibrary()
+        // The model first: without one, libvosk is not worth its 26 MB of mappings.
         guard let installed = InstalledModels.scan(places: modelPlaces).first(where: { $0.locale == locale }) else {
             throw .modelUnavailable("No speech model for \(locale) on this machine (looked in \(modelPlaces.joined(separator: ", "))).")
         }
+        let library = try loadedLibrary()
         let started = ContinuousClock.now
         do throws(SpeechError) {
             let model = try SpeechModel(library: library, path: installed.path)
