@@ -17,6 +17,10 @@ final class CaptureSink: Sendable {
         var isWatched = false
         /// Set after a failed write, so the failure is reported once and the rest dropped until a resume.
         var cannotWrite = false
+        /// Samples past the length limit, waiting for the file of the recording they continue as.
+        var overflow: [UInt8] = []
+        /// The limit was reported; set again by a resume, after a split that found no room.
+        var limitReported = false
     }
 
     private let events: AsyncStream<CaptureEvent>.Continuation
@@ -30,9 +34,13 @@ final class CaptureSink: Sendable {
     /// Set by the recorder's transitions (`Capturing.holdAudio`): samples arriving meanwhile are dropped.
     private let held = Atomic<Bool>(false)
 
-    init(events: AsyncStream<CaptureEvent>.Continuation, listener: (any CapturedAudioListener)?) {
+    /// The most sample bytes a recording's file takes: a whole number of samples.
+    private let lengthLimit: UInt64
+
+    init(events: AsyncStream<CaptureEvent>.Continuation, listener: (any CapturedAudioListener)?, lengthLimit: UInt64) {
         self.events = events
         self.listener = listener
+        self.lengthLimit = lengthLimit - lengthLimit % UInt64(RecordingFormat.bytesPerSample)
     }
 
     deinit {
@@ -54,8 +62,39 @@ final class CaptureSink: Sendable {
     }
 
     /// Ends the recording: its file is the caller's to finish, its samples are all delivered.
+    /// Samples past the length limit, a few milliseconds at most, go with it.
     func takeFile() -> RecordingFile? {
-        recording.withLock { $0.file.take() }
+        recording.withLock { active in
+            active.overflow = []
+            return active.file.take()
+        }
+    }
+
+    /// Puts `next` in the place of the recording's file, which is returned for the caller to finish,
+    /// and writes the samples that waited for it first. Nil, with `next` discarded, when not recording.
+    func continueRecording(in next: consuming RecordingFile, as id: RecordingID) -> RecordingFile? {
+        var incoming = Optional(next)
+        var failure: FileError?
+        let first = recording.withLock { active -> RecordingFile? in
+            guard let previous = active.id, active.file != nil else { return nil }
+            let first = active.file.take()
+            active.file = incoming.take()
+            active.id = id
+            active.limitReported = false
+            let waiting = active.overflow
+            active.overflow = []
+            // In the lock, so that the listener hears of the new recording before any of its samples.
+            listener?.captureContinued(previous, as: id)
+            failure = waiting.withUnsafeBytes { samples in
+                let failure = write(samples, to: &active)
+                if failure == nil, !samples.isEmpty { listener?.captured(samples, of: id) }
+                return failure
+            }
+            return first
+        }
+        incoming.take()?.discard()
+        if let failure { report(failure) }
+        return first
     }
 
     /// Ends the recording and deletes its file. A recording whose file was already taken (stopped
@@ -118,9 +157,12 @@ final class CaptureSink: Sendable {
         if recording.withLock({ $0.isWatched }) { events.yield(.moved(source: source)) }
     }
 
-    /// Writing may be tried again (the user resumes after freeing room).
+    /// Writing may be tried again (the user resumes after freeing room), and a limit reached reported again.
     func resumeWriting() {
-        recording.withLock { $0.cannotWrite = false }
+        recording.withLock {
+            $0.cannotWrite = false
+            $0.limitReported = false
+        }
     }
 
     // MARK: Other applications' streams (pa thread)
@@ -147,30 +189,55 @@ final class CaptureSink: Sendable {
 
     func receive(_ samples: UnsafeRawBufferPointer) {
         guard !held.load(ordering: .relaxed) else { return }
-        let outcome: Result<(Double, RecordingID?), FileError>? = recording.withLock { active in
-            guard active.file != nil, !active.cannotWrite else { return nil }
-            do throws(FileError) {
-                try active.file!.append(samples)
-            } catch {
-                active.cannotWrite = true
-                return .failure(error)
+        var limitReached: RecordingID?
+        let outcome: Result<(Double, RecordingID?, Int), FileError>? = recording.withLock { active in
+            guard let written = active.file?.dataBytes, !active.cannotWrite else { return nil }
+            let fitting = Int(min(UInt64(samples.count), lengthLimit - min(written, lengthLimit)))
+            if fitting < samples.count {
+                active.overflow.append(contentsOf: samples[fitting...])
+                if !active.limitReported {
+                    active.limitReported = true
+                    limitReached = active.id
+                }
+            }
+            if let failure = write(UnsafeRawBufferPointer(rebasing: samples[..<fitting]), to: &active) {
+                return .failure(failure)
             }
             active.meter.add(samples)
-            return .success((active.meter.dBFS, active.id))
+            return .success((active.meter.dBFS, active.id, fitting))
         }
         switch outcome {
-        case .success(let (level, id)):
+        case .success(let (level, id, fitting)):
             currentLevel.withLock { $0 = level }
-            if let id { listener?.captured(samples, of: id) }
-        case .failure(let error) where error.isOutOfSpace:
-            silence()
-            events.yield(
-                .outOfSpace(message: "\(error.message). The audio so far is kept; free some space, then Resume, or Send it as it is."))
+            if let id, fitting > 0 { listener?.captured(UnsafeRawBufferPointer(rebasing: samples[..<fitting]), of: id) }
         case .failure(let error):
-            silence()
-            events.yield(.lost(message: "\(error.message). The audio so far is kept."))
+            report(error)
         case nil:
             break
+        }
+        // After the listener has every sample of the full file: the split that follows starts the next.
+        if let limitReached { events.yield(.lengthLimitReached(limitReached)) }
+    }
+
+    /// Appends to the recording's file; a failure is returned once, and the samples after it dropped until a resume.
+    private func write(_ samples: UnsafeRawBufferPointer, to active: inout ActiveRecording) -> FileError? {
+        guard !samples.isEmpty, active.file != nil, !active.cannotWrite else { return nil }
+        do throws(FileError) {
+            try active.file!.append(samples)
+            return nil
+        } catch {
+            active.cannotWrite = true
+            return error
+        }
+    }
+
+    private func report(_ error: FileError) {
+        silence()
+        if error.isOutOfSpace {
+            events.yield(
+                .outOfSpace(message: "\(error.message). The audio so far is kept; free some space, then Resume, or Send it as it is."))
+        } else {
+            events.yield(.lost(message: "\(error.message). The audio so far is kept."))
         }
     }
 }

@@ -17,6 +17,7 @@ public actor PulseCapture: Capturing {
     public nonisolated var unownedExecutor: UnownedSerialExecutor { isolation.unownedExecutor }
 
     private let recordingsDirectory: String
+    private let keptFree: UInt64
     private let source: String?
     private let server: String?
     private let client: ClientIdentity
@@ -34,16 +35,19 @@ public actor PulseCapture: Capturing {
     ///   - isolation: An actor whose executor to share: the recorder's, so that its capture calls
     ///     need no hop to another thread. By default the capture has an executor of its own.
     ///   - listener: Given each recording's samples as they are written, on the PulseAudio thread.
+    ///   - lengthLimit: The most sample bytes in one file; what comes after waits for `split(continuingAs:)`.
+    ///   - keptFree: Bytes a start or a resume leaves free on the recordings' disk (the memo library's reserve).
     public init(
         recordingsDirectory: String, source: String? = nil, server: String? = nil,
         applicationName: String = "Notula", applicationID: String = "org.notula.Notula", isolation: (any Actor)? = nil,
-        listener: (any CapturedAudioListener)? = nil
+        listener: (any CapturedAudioListener)? = nil, lengthLimit: UInt64 = WAVHeader.largestDataSize, keptFree: UInt64 = 0
     ) {
+        self.keptFree = keptFree
         self.isolation = isolation ?? OwnIsolation()
         let (events, continuation) = AsyncStream.makeStream(
             of: CaptureEvent.self, bufferingPolicy: .bufferingNewest(16))
         self.events = events
-        self.sink = CaptureSink(events: continuation, listener: listener)
+        self.sink = CaptureSink(events: continuation, listener: listener, lengthLimit: min(lengthLimit, WAVHeader.largestDataSize))
         self.recordingsDirectory = recordingsDirectory
         self.source = source
         self.server = server
@@ -119,6 +123,25 @@ public actor PulseCapture: Capturing {
     public func stop() async throws(CaptureError) -> CapturedAudio {
         session?.closeStream()
         guard let file = sink.takeFile() else { throw .failed("Not capturing") }
+        return try Self.finish(file)
+    }
+
+    /// Makes `<recordingsDirectory>/<next>.wav` and writes on into it from the sample after the
+    /// last of the current file, which is finished and handed back.
+    /// - Throws: `.noSpace` or `.failed` when the new file cannot be made; the current one stays.
+    public func split(continuingAs next: RecordingID) async throws(CaptureError) -> CapturedAudio {
+        let file: RecordingFile
+        do {
+            file = try RecordingFile(directory: recordingsDirectory, name: next.rawValue + ".wav")
+        } catch {
+            let message = "Cannot go on into a new memo: \(error.message)."
+            throw error.isOutOfSpace ? .noSpace(message + " The audio so far is kept; free some space, then Resume.") : .failed(message)
+        }
+        guard let first = sink.continueRecording(in: file, as: next) else { throw .failed("Not capturing") }
+        return try Self.finish(first)
+    }
+
+    private static func finish(_ file: consuming RecordingFile) throws(CaptureError) -> CapturedAudio {
         let path = file.path
         do {
             let dataBytes = try file.finish()
@@ -135,7 +158,8 @@ public actor PulseCapture: Capturing {
     }
 
     /// Refuses when the recordings folder (or, before it exists, the folder it will be made in)
-    /// has less free space than a second of audio: recording there would fail at once.
+    /// has less free space than a second of audio besides what is kept free: recording there would
+    /// fail at once, or take the room the library keeps to save its memos.
     public nonisolated func checkSpace() throws(CaptureError) {
         var folder = recordingsDirectory
         var space = statvfs()
@@ -144,9 +168,9 @@ public actor PulseCapture: Capturing {
             folder = String(folder[..<parent])
         }
         let free = UInt64(space.f_bavail) * UInt64(space.f_frsize)
-        guard free < UInt64(RecordingFormat.bytesPerSecond) else { return }
+        guard free < UInt64(RecordingFormat.bytesPerSecond) + keptFree else { return }
         throw .noSpace(
-            "No room left for recordings in \(recordingsDirectory) (\(free / 1024) kB free). Free some space, then try again; Send and Discard still work."
+            "No room left for recordings in \(recordingsDirectory) (\(free / 1024) kB free\(keptFree > 0 ? ", \(keptFree / 1024) kB of it kept for the memo library" : "")). Free some space, then try again; Send and Discard still work."
         )
     }
 

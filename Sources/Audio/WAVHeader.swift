@@ -1,19 +1,21 @@
 /// The one format Notula records in: what the speech engine reads without resampling.
-enum RecordingFormat {
+public enum RecordingFormat {
     static let sampleRate = 16_000
     static let channels = 1
     static let bytesPerSample = 2
-    static let bytesPerSecond = sampleRate * channels * bytesPerSample
+    public static let bytesPerSecond = sampleRate * channels * bytesPerSample
 }
 
 /// The 44-byte header of a canonical PCM WAV file in `RecordingFormat`.
 ///
 /// Only the two size fields change while recording, so a file can be kept valid
 /// by rewriting them in place.
-enum WAVHeader {
+public enum WAVHeader {
     static let size = 44
     static let riffSizeOffset = 4
     static let dataSizeOffset = 40
+    /// The most sample bytes a file can declare (its RIFF size is a 32-bit count): 37 hours of audio.
+    public static let largestDataSize = UInt64(UInt32.max) - UInt64(size - 8)
 
     /// The whole header for a file holding `dataSize` bytes of samples.
     static func bytes(dataSize: UInt64) -> [UInt8] {

@@ -7,6 +7,8 @@ import Recording
 /// Not thread-safe: owned by one actor.
 public final class MemoStore {
     private let connection: SQLiteConnection
+    /// Room kept for the library's own writes on a disk that fills up; none for a reading connection.
+    private let reserve: SpaceReserve?
     private static let columns = "id, title, created, duration, locale, status, audio_file, transcript, words, failure"
     private static let summaryColumns = "id, title, created, duration, locale, status, audio_file, '', '[]', failure"
 
@@ -17,12 +19,24 @@ public final class MemoStore {
         connection = try SQLiteConnection(path: path)
         try connection.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON")
         try Schema.migrate(connection)
+        reserve = SpaceReserve(path: Self.reservePath(besides: path))
+        reserve?.ensure()
     }
+
+    /// Where the reserve of the library at `path` is: the bytes a recording must leave free on that
+    /// disk are `SpaceReserve.size(on:)` its folder.
+    public static func reservePath(besides path: String) -> String {
+        String(path[..<(path.lastIndex(of: ".") ?? path.endIndex)]) + ".reserve"
+    }
+
+    /// The bytes the reserve of a library in `folder` takes.
+    public static func reserveSize(inFolder folder: String) -> UInt64 { SpaceReserve.size(on: folder) }
 
     /// Opens a second connection to the store another `MemoStore` opened, for reading only: in
     /// WAL mode it reads while that one writes, so a long search holds up nothing.
     public init(readingFrom path: String) throws(LibraryError) {
         connection = try SQLiteConnection(path: path, readOnly: true)
+        reserve = nil
     }
 
     /// Memos are clinical notes: the folder is the user's alone (0700) and so is the file (0600),
@@ -208,9 +222,21 @@ public final class MemoStore {
         ]
     }
 
-    /// Runs `body` in one transaction; nested calls join the outer one.
+    /// Runs `body` in one transaction; nested calls join the outer one. A transaction the disk
+    /// has no room for runs again once the reserve has given its room back.
     private var depth = 0
     private func transaction<T>(_ body: () throws(LibraryError) -> T) throws(LibraryError) -> T {
+        guard depth == 0 else { return try attempt(body) }
+        do throws(LibraryError) {
+            let result = try attempt(body)
+            reserve?.ensure()
+            return result
+        } catch .storage(let code, _) where code & 0xff == SQLITE_FULL_CODE && reserve?.release() == true {
+            return try attempt(body)
+        }
+    }
+
+    private func attempt<T>(_ body: () throws(LibraryError) -> T) throws(LibraryError) -> T {
         if depth == 0 { try connection.execute("BEGIN IMMEDIATE") }
         depth += 1
         defer { depth -= 1 }

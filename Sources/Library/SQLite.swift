@@ -156,3 +156,4 @@ final class Statement {
 /// SQLite's result codes the rest of the module names, without importing the C module there.
 let SQLITE_ERROR_CODE = SQLITE_ERROR
 let SQLITE_CANTOPEN_CODE = SQLITE_CANTOPEN
+let SQLITE_FULL_CODE = SQLITE_FULL

@@ -11,6 +11,9 @@ struct CaptureListeners: CapturedAudioListener {
         listeners.forEach { $0.captured(samples, of: recording) }
     }
     func captureDropped(_ recording: RecordingID) { listeners.forEach { $0.captureDropped(recording) } }
+    func captureContinued(_ previous: RecordingID, as next: RecordingID) {
+        listeners.forEach { $0.captureContinued(previous, as: next) }
+    }
 }
 
 /// The library hears of a recording's start on the capture's thread, which must not wait: the
@@ -19,4 +22,8 @@ extension MemoLibrary: CapturedAudioListener {
     nonisolated func captureStarted(_ recording: RecordingID) { Task { await recordingStarted(recording) } }
     nonisolated func captured(_ samples: UnsafeRawBufferPointer, of recording: RecordingID) {}
     nonisolated func captureDropped(_ recording: RecordingID) { Task { await recordingDropped(recording) } }
+    nonisolated func captureContinued(_ previous: RecordingID, as next: RecordingID) {
+        Log.info("Recording \(previous) is as long as a memo may be: it goes on as memo \(next)")
+        Task { await recordingStarted(next) }
+    }
 }

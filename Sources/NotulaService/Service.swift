@@ -63,7 +63,8 @@ public enum Service {
             return 1
         }
         let capture = PulseCapture(
-            recordingsDirectory: paths.recordings, source: source, isolation: bus, listener: CaptureListeners([transcriber, memos]))
+            recordingsDirectory: paths.recordings, source: source, isolation: bus, listener: CaptureListeners([transcriber, memos]),
+            lengthLimit: settings.memoLengthLimit, keptFree: roomKeptForLibrary(paths))
         let tray = TrayItem(bus: bus, texts: .forEnvironment(environment), log: { Log.info($0) })
         let mediaPlayer =
             settings.mpris == true

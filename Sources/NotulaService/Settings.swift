@@ -1,3 +1,4 @@
+import Audio
 import FoundationEssentials
 
 #if canImport(Glibc)
@@ -16,19 +17,30 @@ public struct Settings: Codable, Sendable, Equatable {
     public var modelCatalog: String?
     /// Whether a recording under way is also an MPRIS media player (media keys, lock screens); off when absent.
     public var mpris: Bool?
+    /// Seconds of audio one memo holds at most: a longer recording goes on, without a gap, as a new
+    /// memo. What a WAV file holds (about 37 hours) when absent, and at most.
+    public var longestMemoSeconds: Double?
 
     public init(
-        source: String? = nil, locale: String? = nil, modelIdleSeconds: Double? = nil, modelCatalog: String? = nil, mpris: Bool? = nil
+        source: String? = nil, locale: String? = nil, modelIdleSeconds: Double? = nil, modelCatalog: String? = nil, mpris: Bool? = nil,
+        longestMemoSeconds: Double? = nil
     ) {
         self.source = source
         self.locale = locale
         self.modelIdleSeconds = modelIdleSeconds
         self.modelCatalog = modelCatalog
         self.mpris = mpris
+        self.longestMemoSeconds = longestMemoSeconds
     }
 
     /// How long a loaded speech model stays in memory unused.
     public var modelIdleRelease: Duration { .seconds(max(0, modelIdleSeconds ?? 600)) }
+
+    /// The most sample bytes of one memo's file (16 kHz, 16-bit mono): at least a second, at most a WAV file's.
+    public var memoLengthLimit: UInt64 {
+        guard let seconds = longestMemoSeconds, seconds.isFinite else { return WAVHeader.largestDataSize }
+        return min(UInt64(max(1, seconds) * Double(RecordingFormat.bytesPerSecond)), WAVHeader.largestDataSize)
+    }
 
     /// Reads the settings; a missing file gives the defaults, a broken one too, with a warning.
     public static func load(from path: String) -> Settings {

@@ -5,6 +5,8 @@ enum CaptureStep: Sendable {
     /// With a promise when the caller waits for the input to reopen.
     case resume(RecordingID, Promise?)
     case stop(RecordingID)
+    /// The first recording's file is full: the audio goes on as the second.
+    case split(RecordingID, next: RecordingID)
     case discard(RecordingID)
     /// Closes the file for the service's exit and hands the audio back instead of on.
     case close(RecordingID, @Sendable (CapturedAudio?) -> Void)
@@ -57,6 +59,14 @@ extension Recorder {
             } catch {
                 if recording == id { finish() }
                 reporter.failed(RecordingError(error))
+            }
+        case .split(let id, let next):
+            // Even when the second part was discarded meanwhile: the first is a memo by now.
+            do throws(CaptureError) {
+                let first = try await capture.split(continuingAs: next)
+                continued(id, as: next, after: first)
+            } catch {
+                splitFailed(id, as: next, RecordingError(error))
             }
         case .discard:
             await capture.discard()
@@ -120,6 +130,7 @@ extension Recorder {
             case .moved(let source): reporter.inputMoved(to: source)
             case .callStarted: interrupt(.call)
             case .callEnded: interruptionEnded(.call)
+            case .lengthLimitReached(let id): continueAsNewMemo(id)
             }
         }
     }

@@ -29,6 +29,9 @@ public enum CaptureEvent: Sendable, Equatable {
     case callStarted
     /// The last stream of a call closed.
     case callEnded
+    /// The file of `recording` holds as much audio as a memo may (at most what a WAV file can): the
+    /// samples that come next wait, in memory, for `split(continuingAs:)` to give them a file.
+    case lengthLimitReached(RecordingID)
 }
 
 /// Why a capture call failed, in words a person can act on.
@@ -56,6 +59,11 @@ public protocol Capturing: Sendable {
     func resume() async throws(CaptureError)
     /// Closes the input and the file and hands the file on.
     func stop() async throws(CaptureError) -> CapturedAudio
+    /// Ends the recording's file where it is and goes on, without a gap, into a new file for
+    /// `next`, starting with the samples that waited for it.
+    /// - Returns: the audio of the file ended, complete.
+    /// - Throws: when the new file cannot be made; nothing changed then.
+    func split(continuingAs next: RecordingID) async throws(CaptureError) -> CapturedAudio
     /// Closes the input and deletes the recording's file.
     func discard() async
     /// Holds back (or lets through) the samples that arrive, at once: the recorder holds them at a
@@ -82,4 +90,6 @@ public protocol CapturedAudioListener: Sendable {
     func captured(_ samples: UnsafeRawBufferPointer, of recording: RecordingID)
     /// `recording` was discarded, or its capture failed to start: nothing more of it comes.
     func captureDropped(_ recording: RecordingID)
+    /// `previous` reached the length limit and is complete; its audio goes on as `next`, whose samples follow.
+    func captureContinued(_ previous: RecordingID, as next: RecordingID)
 }

@@ -14,14 +14,14 @@ public actor Recorder {
     /// Why the recording is paused; nil unless paused.
     public internal(set) var pauseReason: PauseReason?
     /// The recording in progress (from the start until it is processed or discarded).
-    public private(set) var recording: RecordingID?
+    public internal(set) var recording: RecordingID?
     var timer = RecordingTimer()
 
     let clock: any MonotonicClock
     let capture: any Capturing
     let processing: any Processing
     let reporter: any Reporting
-    private let makeRecordingID: @Sendable () -> RecordingID
+    let makeRecordingID: @Sendable () -> RecordingID
     let steps: AsyncStream<CaptureStep>.Continuation
     /// Recordings discarded, or whose capture never started: their remaining steps only clean up.
     var abandoned: Set<RecordingID> = []

@@ -24,6 +24,9 @@ struct RecordingTimer {
 
     mutating func reset() { self = RecordingTimer() }
 
+    /// Counts `duration` less, as if the recording had begun that much later.
+    mutating func drop(_ duration: Duration) { accumulated -= duration }
+
     func elapsed(at now: Duration) -> Duration {
         accumulated + (stretchStart.map { now - $0 } ?? .zero)
     }

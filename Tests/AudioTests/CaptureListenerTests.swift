@@ -10,10 +10,18 @@ import Testing
 final class ListenerDouble: CapturedAudioListener {
     private let log = Mutex<[String]>([])
     var calls: [String] { log.withLock { $0 } }
+    private let bytes = Mutex<[RecordingID: Int]>([:])
+    /// The sample bytes heard of each recording.
+    var bytesHeard: [RecordingID: Int] { bytes.withLock { $0 } }
 
     func captureStarted(_ recording: RecordingID) { log.withLock { $0.append("started \(recording)") } }
-    func captured(_ samples: UnsafeRawBufferPointer, of recording: RecordingID) {}
+    func captured(_ samples: UnsafeRawBufferPointer, of recording: RecordingID) {
+        bytes.withLock { $0[recording, default: 0] += samples.count }
+    }
     func captureDropped(_ recording: RecordingID) { log.withLock { $0.append("dropped \(recording)") } }
+    func captureContinued(_ previous: RecordingID, as next: RecordingID) {
+        log.withLock { $0.append("continued \(previous) as \(next)") }
+    }
 }
 
 @Suite struct CaptureListenerTests {

@@ -64,5 +64,37 @@ struct DiskFullTests {
         try await service.recorder("Discard")
     }
 
+    /// The library and the recordings on one tmpfs of 512 kB, as they are in one data folder: the
+    /// library keeps a reserve (an eighth of the disk) that a recording cannot take, and spends it
+    /// on saving what became of the memo the full disk cut short.
+    @Test func aDiskFullUnderTheLibraryTooStillSavesTheMemoFromTheReserve() async throws {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("notula-test-\(UUID().uuidString)")
+        let disk = try SmallFileSystem(at: home.appendingPathComponent("data/notula"), kilobytes: 512)
+        let service = try await ServiceUnderTest.start(home: home)
+        defer {
+            _ = service.stop(with: SIGKILL)
+            disk.unmount()
+            try? FileManager.default.removeItem(at: home)
+        }
+        let reserve = disk.folder.appendingPathComponent("library.reserve").path
+        let attributes = try FileManager.default.attributesOfItem(atPath: reserve)
+        #expect(attributes[.size] as? Int == 64 * 1024 && attributes[.posixPermissions] as? Int == 0o600)
+        var events = try await service.recorderSignals().makeAsyncIterator()
+
+        try await service.recorder("Start")
+        let filled = await events.events { if case .failed = $0 { true } else { false } }
+        #expect(filled.dropLast() == [.state("recording", reason: ""), .state("paused", reason: "disk-full")])
+        let memo = try await service.recorder("Process").argument(0, as: ObjectPath.self)
+        _ = await events.events(until: .state("idle", reason: ""))
+
+        // No model here: the memo failed to transcribe, and the library could say so.
+        #expect(try await service.memoProperty("Status", of: memo) == .string("failed"), "\(service.log)")
+        guard case .double(let duration) = try await service.memoProperty("Duration", of: memo) else { Issue.record("no Duration"); return }
+        #expect(duration > 5, "\(duration) s")
+        #expect(!FileManager.default.fileExists(atPath: reserve), "the reserve was spent")
+        let refusal = await busError { try await service.recorder("Start") }
+        #expect(refusal?.name.rawValue == Self.noSpace && refusal?.message.contains("kept for the memo library") == true, "\(String(describing: refusal))")
+    }
+
     private struct DiscardedFileKept: Error {}
 }

@@ -20,7 +20,11 @@ actor RecordingCapture: Capturing {
 
     init() { (events, eventSink) = AsyncStream.makeStream(of: CaptureEvent.self) }
 
+    /// What `split` throws: set while the double's disk has no room for another file.
+    var splitError: CaptureError?
+
     func failStarts(with error: CaptureError?) { startError = error }
+    func failSplits(with error: CaptureError?) { splitError = error }
     func lose(_ message: String) { eventSink.yield(.lost(message: message)) }
     func report(_ event: CaptureEvent) { eventSink.yield(event) }
 
@@ -34,6 +38,13 @@ actor RecordingCapture: Capturing {
     func stop() async throws(CaptureError) -> CapturedAudio {
         calls.append("stop")
         return CapturedAudio(file: "/recordings/\(current?.rawValue ?? "none").wav", duration: 1.5)
+    }
+    /// The first part is 2 s long.
+    func split(continuingAs next: RecordingID) async throws(CaptureError) -> CapturedAudio {
+        calls.append("split")
+        if let splitError { throw splitError }
+        defer { current = next }
+        return CapturedAudio(file: "/recordings/\(current?.rawValue ?? "none").wav", duration: 2)
     }
     func discard() async { calls.append("discard") }
     /// Every `holdAudio` in order: the transitions make them synchronously, apart from the steps.

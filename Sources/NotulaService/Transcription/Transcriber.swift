@@ -24,6 +24,8 @@ final class Transcriber: CapturedAudioListener {
     private struct Work {
         let engine: SpeechEngine
         var live: LiveTranscription?
+        /// The text of recordings that went on as another at the length limit, until their memo asks for it.
+        var continued: [RecordingID: Transcript] = [:]
         /// Counts uses of the model, so that a release scheduled before the last use lets it be.
         var uses = 0
     }
@@ -84,6 +86,21 @@ final class Transcriber: CapturedAudioListener {
         }
     }
 
+    func captureContinued(_ previous: RecordingID, as next: RecordingID) {
+        let locale = recordingLocales.withLock { locales in
+            let locale = locales[previous] ?? currentLocale()
+            locales[next] = locale
+            return locale
+        }
+        queue.async { [self] in
+            work.withLock { work in
+                guard let live = work.live, live.recording == previous else { return }
+                if let transcript = live.finish() { work.continued[previous] = transcript }
+                work.live = LiveTranscription(recording: next, locale: locale, recognition: try? Self.recognition(of: locale, by: work.engine))
+            }
+        }
+    }
+
     func captureDropped(_ recording: RecordingID) {
         recordingLocales.withLock { $0[recording] = nil }
         queue.async { [self] in
@@ -106,7 +123,8 @@ final class Transcriber: CapturedAudioListener {
         let locale = chosenLocale ?? locale(of: recording)
         defer { recordingLocales.withLock { $0[recording] = nil } }
         let outcome = await onQueue { work in
-            let streamed = work.live?.recording == recording ? work.live?.finish() : nil
+            let streamed =
+                work.live?.recording == recording ? work.live?.finish() : work.continued.removeValue(forKey: recording)
             if work.live?.recording == recording { work.live = nil }
             if let streamed {
                 Log.info("Recording \(recording): the text decoded while it was captured is complete")

@@ -1,0 +1,43 @@
+import DBus
+import Foundation
+import NotulaTestSupport
+import Testing
+
+/// A recording longer than a memo may be goes on as consecutive memos; here a memo holds a second
+/// (`longestMemoSeconds`), where it holds what a WAV file can, 37 hours, by default.
+@Suite("A recording past the length limit goes on as consecutive memos")
+struct LongRecordingTests {
+    @Test func eachFullSecondBecomesAMemoWhileTheRecordingGoesOnAndSendingMakesTheLast() async throws {
+        let service = try await ServiceUnderTest.start(settings: [#""longestMemoSeconds": 1"#])
+        defer { _ = service.stop(with: SIGKILL) }
+        var events = try await service.recorderSignals().makeAsyncIterator()
+
+        try await service.recorder("Start")
+        // Each full part is sent on its own, and reports as a sent recording does (no model here: Failed).
+        var seen: [RecorderEvent] = []
+        for _ in 1...2 { seen += await events.events { if case .failed = $0 { true } else { false } } }
+        #expect(seen.filter { if case .state = $0 { true } else { false } }.allSatisfy { $0 == .state("recording", reason: "") })
+        #expect(try await service.property("State") == .string("recording"))
+        guard case .double(let elapsed) = try await service.property("Elapsed") else { Issue.record("no Elapsed"); return }
+        #expect(elapsed < 1, "the timer counts the memo under way: \(elapsed) s")
+
+        let last = try await service.recorder("Process").argument(0, as: ObjectPath.self)
+        _ = await events.events(until: .state("idle", reason: ""))
+        let listed = try await service.call(libraryPath, libraryInterface, "List", [.uint32(0), .uint32(10)])
+        let memos = try listed.argument(0, as: [ObjectPath].self)
+        #expect(memos.count == 3 && memos.first == last, "\(memos)")
+        var total = 0.0
+        for (index, memo) in memos.reversed().enumerated() {
+            guard case .string(let file) = try await service.memoProperty("AudioFile", of: memo),
+                case .double(let duration) = try await service.memoProperty("Duration", of: memo)
+            else { Issue.record("memo \(memo) lacks its audio"); continue }
+            let audio = try WAVReader(path: file)
+            #expect(audio.duration == duration && audio.declaredDataBytes == audio.fileSize - 44)
+            if index < 2 { #expect(duration == 1, "a full part holds the limit") }
+            let mode = try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? Int
+            #expect(mode == 0o600, "clinical notes are the user's alone")
+            total += duration
+        }
+        #expect(total > 2, "\(total) s in all")
+    }
+}

@@ -1,0 +1,82 @@
+import Testing
+
+@testable import Recording
+
+/// A recording that reaches the length limit goes on as a new memo, against the recorder's doubles.
+@Suite struct MemoSplitTests {
+    private let first = CapturedAudio(file: "/recordings/r1.wav", duration: 2)
+
+    private func waitFor(_ expected: RecordingReporter.Report, in harness: Harness) async {
+        for await report in harness.reporter.stream where report == expected { break }
+    }
+
+    @Test func theFirstPartIsProcessedWhileTheSecondRecordsOnFromTheLimit() async throws {
+        let harness = Harness()
+        try await harness.bring(to: .recording)
+        harness.clock.advance(by: .seconds(5))
+
+        await harness.capture.report(.lengthLimitReached(RecordingID("r1")))
+        await waitFor(.processed(RecordingID("r1")), in: harness)
+
+        #expect(await harness.recorder.recording == RecordingID("r2"))
+        #expect(await harness.recorder.state == .recording)
+        #expect(await harness.recorder.snapshot.elapsed == .seconds(3), "the second part's timer counts its own audio")
+        #expect(await harness.processing.processed == [first])
+        #expect(try await harness.recorder.process() == RecordingID("r2"))
+        await harness.recorder.settle()
+        #expect(await harness.processing.processed.last == CapturedAudio(file: "/recordings/r2.wav", duration: 1.5))
+        #expect(await harness.capture.calls == ["start", "split", "stop"])
+    }
+
+    @Test func aPausedRecordingAtTheLimitGoesOnPaused() async throws {
+        let harness = Harness()
+        try await harness.bring(to: .paused)
+        await harness.capture.report(.lengthLimitReached(RecordingID("r1")))
+        await waitFor(.processed(RecordingID("r1")), in: harness)
+        #expect(await harness.recorder.recording == RecordingID("r2"))
+        #expect(await harness.recorder.snapshot.pauseReason == .user)
+    }
+
+    @Test func discardingTheSecondPartKeepsTheFirst() async throws {
+        let harness = Harness()
+        try await harness.bring(to: .recording)
+        await harness.capture.report(.lengthLimitReached(RecordingID("r1")))
+        // Queued behind the split the limit brings.
+        await harness.capture.report(.moved(source: "sync"))
+        await waitFor(.moved("sync"), in: harness)
+        try await harness.recorder.discard()
+        await waitFor(.processed(RecordingID("r1")), in: harness)
+        await harness.recorder.settle()
+
+        #expect(await harness.processing.processed == [first])
+        #expect(await harness.processing.discarded == [])
+        #expect(await harness.capture.calls == ["start", "split", "discard"])
+        #expect(await harness.recorder.state == .idle)
+    }
+
+    @Test func aLimitOfARecordingNoLongerUnderWayChangesNothing() async throws {
+        let harness = Harness()
+        try await harness.bring(to: .recording)
+        await harness.capture.report(.lengthLimitReached(RecordingID("r0")))
+        await harness.capture.report(.moved(source: "sync"))
+        await waitFor(.moved("sync"), in: harness)
+        await harness.recorder.settle()
+        #expect(await harness.recorder.recording == RecordingID("r1"))
+        #expect(await harness.capture.calls == ["start"])
+    }
+
+    @Test func noRoomForTheNextFileLeavesTheFirstRecordingPausedForTheDisk() async throws {
+        let harness = Harness()
+        try await harness.bring(to: .recording)
+        let full = CaptureError.noSpace("No room")
+        await harness.capture.failSplits(with: full)
+
+        await harness.capture.report(.lengthLimitReached(RecordingID("r1")))
+        await waitFor(.failed(RecordingError(full)), in: harness)
+
+        #expect(await harness.recorder.recording == RecordingID("r1"))
+        #expect(await harness.recorder.state == .paused)
+        #expect(await harness.recorder.snapshot.pauseReason == .diskFull)
+        #expect(await harness.processing.processed == [])
+    }
+}
