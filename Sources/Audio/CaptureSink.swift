@@ -75,14 +75,18 @@ final class CaptureSink: Sendable {
     func continueRecording(in next: consuming RecordingFile, as id: RecordingID) -> RecordingFile? {
         var incoming = Optional(next)
         var failure: FileError?
+        var fullAgain = false
         let first = recording.withLock { active -> RecordingFile? in
             guard let previous = active.id, active.file != nil else { return nil }
             let first = active.file.take()
             active.file = incoming.take()
             active.id = id
-            active.limitReported = false
-            let waiting = active.overflow
-            active.overflow = []
+            // More waiting than a file holds (a split that came late after a short limit) fills this one too.
+            let fitting = Int(min(UInt64(active.overflow.count), lengthLimit))
+            let waiting = Array(active.overflow[..<fitting])
+            active.overflow.removeFirst(fitting)
+            fullAgain = !active.overflow.isEmpty
+            active.limitReported = fullAgain
             // In the lock, so that the listener hears of the new recording before any of its samples.
             listener?.captureContinued(previous, as: id)
             failure = waiting.withUnsafeBytes { samples in
@@ -94,6 +98,7 @@ final class CaptureSink: Sendable {
         }
         incoming.take()?.discard()
         if let failure { report(failure) }
+        if fullAgain { events.yield(.lengthLimitReached(id)) }
         return first
     }
 

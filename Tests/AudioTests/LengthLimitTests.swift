@@ -7,7 +7,10 @@ import Testing
 
 /// A recording at the length limit goes on into the next file without a sample lost, against the real server.
 @Suite struct LengthLimitTests {
-    @Test func aToneRecordedAcrossTwoSplitsIsContinuousAndEachFullFileHoldsTheLimit() async throws {
+    /// Split at once, or only once the tone has ended (two seconds past the limit wait in memory, and
+    /// the next file is full as soon as it is made).
+    @Test(arguments: [false, true])
+    func aToneRecordedAcrossTwoSplitsIsContinuousAndEachFullFileHoldsTheLimit(splitsLate: Bool) async throws {
         let sink = try NullSink()
         let folder = TemporaryFolder()
         defer { folder.remove() }
@@ -22,6 +25,7 @@ import Testing
         var parts: [CapturedAudio] = []
         for await event in capture.events {
             guard case .lengthLimitReached(let full) = event else { continue }
+            if splitsLate { try await playing.value }
             parts.append(try await capture.split(continuingAs: RecordingID(full == RecordingID("a") ? "b" : "c")))
             if parts.count == 2 { break }
         }

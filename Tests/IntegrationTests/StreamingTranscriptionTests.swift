@@ -45,6 +45,43 @@ struct StreamingTranscriptionTests {
     }
 }
 
+extension StreamingTranscriptionTests {
+    /// A recording split at the length limit (2 s here) is followed live part by part: each part's text is that
+    /// of its own file decoded whole.
+    @Test func eachPartOfASplitRecordingHasTheTextOfItsOwnFile() async throws {
+        let place = try modelPlace()
+        defer { try? FileManager.default.removeItem(at: place) }
+        let service = try await ServiceUnderTest.start(
+            environment: ["VOSK_MODEL_PATH": place.path, "LANG": "ko_KR.UTF-8"], settings: [#""longestMemoSeconds": 2"#])
+        let sink = try #require(service.sink)
+        let signals = try await service.recorderSignals()
+
+        try await service.recorder("Start")
+        try sink.play(try speech("annyeong haseyo"))
+        try sink.play(try speech("notula imnida, gamsa hamnida"))
+        let last = try await service.recorder("Process").argument(0, as: ObjectPath.self)
+        for await message in signals where message.member == "Processed" {
+            if (try? message.argument(0, as: ObjectPath.self)) == last { break }
+        }
+
+        let listed = try await service.call(libraryPath, libraryInterface, "List", [.uint32(0), .uint32(10)])
+        let memos = try listed.argument(0, as: [ObjectPath].self)
+        #expect(memos.count >= 2, "\(memos)")
+        let followed = service.log.components(separatedBy: "the text decoded while it was captured is complete").count - 1
+        #expect(followed == memos.count, "\(service.log)")
+        let model = try #require(ProcessInfo.processInfo.environment["NOTULA_TEST_MODEL"])
+        for memo in memos {
+            #expect(try await service.memoProperty("Status", of: memo) == .string("done"))
+            let streamed = try await service.call(memo, memoInterface, "GetTranscript").argument(0, as: String.self)
+            guard case .string(let path) = try await service.memoProperty("AudioFile", of: memo) else {
+                Issue.record("no audio file")
+                continue
+            }
+            #expect(streamed == (try await ReferenceTranscriber.transcribe(wavFile: path, model: model)).text, "\(path)")
+        }
+    }
+}
+
 @Suite("The speech model is held while useful", .serialized)
 struct ModelMemoryTests {
     /// The model loads when the locale is picked, is released after the idle time the settings give, and loads
