@@ -58,6 +58,16 @@ private func signalNames(until last: String, in signals: inout AsyncStream<Messa
     return seen
 }
 
+/// notulad with a panel's watcher on its bus, which it has registered its tray icon with: the item tells of its
+/// changes only while there is one.
+private func serviceWithWatcher(environment: [String: String] = [:]) async throws -> (ServiceUnderTest, StatusNotifierWatcherMock) {
+    let bus = try PrivateBus()
+    let watcher = try await StatusNotifierWatcherMock(on: bus)
+    let service = try await ServiceUnderTest.start(environment: environment, on: bus)
+    _ = await watcher.nextRegistration()
+    return (service, watcher)
+}
+
 @Suite("The tray icon: a StatusNotifierItem with a dbusmenu menu, against a mock watcher", .serialized)
 struct TrayTests {
     @Test func registersWithTheWatcherThereAtStartAndWithOneThatAppearsLater() async throws {
@@ -81,7 +91,8 @@ struct TrayTests {
     }
 
     @Test func statusIconAndTooltipFollowTheStateAndActivateToggles() async throws {
-        let service = try await ServiceUnderTest.start()
+        let (service, watcher) = try await serviceWithWatcher()
+        defer { withExtendedLifetime(watcher) {} }
         var item = try await service.signals(of: Tray.itemPath, interface: Tray.itemInterface).makeAsyncIterator()
         #expect(try await service.trayProperty("Status") == .string("Passive"))
         #expect(try await service.trayProperty("IconName") == .string("audio-input-microphone-symbolic"))
@@ -112,7 +123,8 @@ struct TrayTests {
     }
 
     @Test func theMenuOffersWhatTheStateAllowsAndItsClicksDriveTheRecorder() async throws {
-        let service = try await ServiceUnderTest.start()
+        let (service, watcher) = try await serviceWithWatcher()
+        defer { withExtendedLifetime(watcher) {} }
         var states = try await service.recorderSignals().makeAsyncIterator()
         var menuSignals = try await service.signals(of: Tray.menuPath, interface: Tray.menuInterface).makeAsyncIterator()
 
@@ -170,7 +182,8 @@ struct TrayTests {
         try Data("not a model".utf8).write(to: archive)
         defer { try? FileManager.default.removeItem(at: archive) }
         let shop = try ModelShop([ModelShop.Offer(lang: "nl", name: "vosk-model-small-nl-0.22", archive: archive)])
-        let service = try await ServiceUnderTest.start(environment: ["NOTULA_MODEL_CATALOG": shop.catalogAddress])
+        let (service, watcher) = try await serviceWithWatcher(environment: ["NOTULA_MODEL_CATALOG": shop.catalogAddress])
+        defer { withExtendedLifetime(watcher) {} }
         let models = ObjectPath("/org/notula/Notula1/Models")!
         var modelChanges = try await service.signals(of: models, interface: "org.notula.Notula1.Models").makeAsyncIterator()
         var menuSignals = try await service.signals(of: Tray.menuPath, interface: Tray.menuInterface).makeAsyncIterator()

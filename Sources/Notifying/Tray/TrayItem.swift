@@ -31,6 +31,9 @@ public actor TrayItem {
     /// The menu as the hosts last had it, and its revision (`LayoutUpdated` counts up).
     private(set) var menu: TrayMenu
     private(set) var revision: UInt32 = 1
+    /// A panel's watcher is on the bus: without one there is no host to tell of changes, and one that
+    /// comes reads the item afresh when it registers.
+    private var watched = false
 
     public init(bus: Bus, texts: NotificationTexts, log: @escaping @Sendable (String) -> Void) {
         self.bus = bus
@@ -49,7 +52,12 @@ public actor TrayItem {
         do throws(BusError) {
             _ = try await bus.requestName(itemName)
             let presence = try await bus.ownerPresence(of: Self.watcherName)
-            Task { for await present in presence where present { await register() } }
+            Task {
+                for await present in presence {
+                    watched = present
+                    if present { await register() }
+                }
+            }
         } catch {
             log("No tray icon: \(error.message)")
         }
@@ -84,6 +92,7 @@ public actor TrayItem {
     }
 
     private func emitItemSignal(_ member: MemberName, _ arguments: [Value] = []) {
+        guard watched else { return }
         bus.assumeIsolated {
             try? $0.emit(path: Self.itemPath, interface: StatusNotifierItemInterface.name, member: member, arguments: arguments)
         }
@@ -114,6 +123,7 @@ public actor TrayItem {
     }
 
     private func emitMenuSignal(_ member: MemberName, _ arguments: [Value]) {
+        guard watched else { return }
         bus.assumeIsolated { try? $0.emit(path: Self.menuPath, interface: DBusMenuInterface.name, member: member, arguments: arguments) }
     }
 
