@@ -38,7 +38,7 @@ let package = Package(
         .testTarget(name: "RecordingTests", dependencies: ["Recording"]),
         .testTarget(name: "NotifyingTests", dependencies: ["Notifying", "Recording", "DBus"]),
         .testTarget(name: "AudioTests", dependencies: ["Audio", "Recording", "NotulaTestSupport"]),
-        .testTarget(name: "LibraryTests", dependencies: ["Library", "Recording"]),
+        .testTarget(name: "LibraryTests", dependencies: ["Library", "Recording", "NotulaTestSupport"]),
         .testTarget(name: "SpeechTests", dependencies: ["Speech", "Recording", "NotulaTestSupport"]),
         .testTarget(name: "NotulaServiceTests", dependencies: ["NotulaService"]),
         .testTarget(name: "IntegrationTests", dependencies: ["DBus", "Speech", "Library", "NotulaTestSupport"]),

@@ -8,6 +8,12 @@ public enum LibraryError: Error, Equatable, CustomStringConvertible {
     /// No memo has this id.
     case noSuchMemo(String)
 
+    /// SQLite found no room on the disk for the write.
+    public var isDiskFull: Bool {
+        guard case .storage(let code, _) = self else { return false }
+        return code & 0xff == SQLITE_FULL_CODE
+    }
+
     public var description: String {
         switch self {
         case .storage(let code, let message): "SQLite error \(code): \(message)"

@@ -88,7 +88,8 @@ actor MemoLibrary: Processing {
     func process(_ audio: CapturedAudio, recording: RecordingID) async throws(RecordingError) {
         let id = recording.rawValue
         if summary(id) == nil { recordingStarted(recording) }
-        advance(id) {
+        // A library too full for this is told by the save of the outcome, which needs the same room.
+        try? advance(id) {
             $0.status = .transcribing
             $0.duration = audio.duration
             $0.audioFile = audio.file
@@ -100,14 +101,14 @@ actor MemoLibrary: Processing {
             await models.settled(locale)
             guard !Task.isCancelled else { throw RecordingError.failed("The recording was discarded.") }
             let transcript = try await transcriber.transcript(of: recording, file: audio.file)
-            advance(id) {
+            try advance(id) {
                 $0.status = .done
                 $0.transcript = transcript.text
                 $0.words = transcript.words
             }
         } catch {
             failures[id] = error
-            advance(id) {
+            try? advance(id) {
                 $0.status = .failed
                 $0.failure = error.message
             }
@@ -230,10 +231,17 @@ actor MemoLibrary: Processing {
         bus.assumeIsolated { $0.emitPropertiesChanged(path: Self.path(of: id), interface: NotulaBus.memoInterface, names: names) }
     }
 
-    /// `change` for the flow, where a memo deleted meanwhile is no failure of the recording.
-    func advance(_ id: String, _ body: (inout Memo) -> Void) {
-        do throws(LibraryError) { try change(id, emitting: ["Status", "Duration"], body) } catch {
+    /// `change` for the flow, where a memo deleted meanwhile is no failure of the recording, and a library that
+    /// cannot be written is: the row keeps its last state, which the next start repairs.
+    func advance(_ id: String, _ body: (inout Memo) -> Void) throws(RecordingError) {
+        do throws(LibraryError) { try change(id, emitting: ["Status", "Duration"], body) } catch .noSuchMemo {
+            return
+        } catch {
             Log.warning("Memo \(id) not updated: \(error)")
+            let kept = "Its audio is kept, and it is transcribed again at the next start."
+            throw error.isDiskFull
+                ? .noSpace("The disk is full: memo \(id) could not be saved to the library. Free some space. \(kept)")
+                : .failed("Memo \(id) could not be saved to the library (\(error)). \(kept)")
         }
     }
 

@@ -49,7 +49,7 @@ extension MemoLibrary {
         await models.settled(memo.locale)
         do throws(RecordingError) {
             let transcript = try await transcriber.transcript(of: RecordingID(memo.id), file: memo.audioFile, in: memo.locale)
-            advance(memo.id) {
+            try advance(memo.id) {
                 $0.transcript = transcript.text
                 $0.words = transcript.words
             }
