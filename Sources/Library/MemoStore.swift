@@ -23,13 +23,12 @@ public final class MemoStore {
         reserve?.ensure()
     }
 
-    /// Where the reserve of the library at `path` is: the bytes a recording must leave free on that
-    /// disk are `SpaceReserve.size(on:)` its folder.
+    /// Where the reserve of the library at `path` is: `library.reserve` beside `library.sqlite3`.
     public static func reservePath(besides path: String) -> String {
         String(path[..<(path.lastIndex(of: ".") ?? path.endIndex)]) + ".reserve"
     }
 
-    /// The bytes the reserve of a library in `folder` takes.
+    /// The bytes the reserve of a library in `folder` takes: what a recording on the same disk leaves free.
     public static func reserveSize(inFolder folder: String) -> UInt64 { SpaceReserve.size(on: folder) }
 
     /// Opens a second connection to the store another `MemoStore` opened, for reading only: in
@@ -231,7 +230,7 @@ public final class MemoStore {
             let result = try attempt(body)
             reserve?.ensure()
             return result
-        } catch .storage(let code, _) where code & 0xff == SQLITE_FULL_CODE && reserve?.release() == true {
+        } catch where error.isDiskFull && reserve?.release() == true {
             return try attempt(body)
         }
     }
