@@ -22,6 +22,16 @@ import Testing
         #expect(Array(header[40..<44]) == [0x00, 0x7D, 0x00, 0x00])  // 32000
     }
 
+    /// The length limit's default: the most data whose RIFF size (data + 36) still fits 32 bits, 37 h 16 min.
+    @Test func theLargestFileDeclaresItsSizesExactly() {
+        let header = WAVHeader.bytes(dataSize: WAVHeader.largestDataSize)
+
+        #expect(WAVHeader.largestDataSize == 4_294_967_259)
+        #expect(Array(header[4..<8]) == [0xFF, 0xFF, 0xFF, 0xFF])
+        #expect(Array(header[40..<44]) == [0xDB, 0xFF, 0xFF, 0xFF])
+        #expect(Int(WAVHeader.largestDataSize) / RecordingFormat.bytesPerSecond / 60 == 37 * 60 + 16)
+    }
+
     @Test func sizeFieldsSitWhereTheyArePatched() {
         let header = WAVHeader.bytes(dataSize: 0x0102_0304)
 
