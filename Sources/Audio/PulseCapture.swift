@@ -161,12 +161,8 @@ public actor PulseCapture: Capturing {
     /// has less free space than a second of audio besides what is kept free: recording there would
     /// fail at once, or take the room the library keeps to save its memos.
     public nonisolated func checkSpace() throws(CaptureError) {
-        var folder = recordingsDirectory
         var space = statvfs()
-        while statvfs(folder, &space) != 0 {
-            guard errno == ENOENT, let parent = folder.lastIndex(of: "/"), parent != folder.startIndex else { return }
-            folder = String(folder[..<parent])
-        }
+        guard let folder = nearestExistingFolder(of: recordingsDirectory), statvfs(folder, &space) == 0 else { return }
         let free = UInt64(space.f_bavail) * UInt64(space.f_frsize)
         guard free < UInt64(RecordingFormat.bytesPerSecond) + keptFree else { return }
         throw .noSpace(

@@ -13,7 +13,11 @@ struct SpaceReserve {
     static func size(on folder: String) -> UInt64 {
         var space = statvfs()
         guard statvfs(folder, &space) == 0 else { return 0 }
-        return min(8 << 20, UInt64(space.f_blocks) * UInt64(space.f_frsize) / 8)
+        return size(of: space)
+    }
+
+    private static func size(of space: statvfs) -> UInt64 {
+        min(8 << 20, UInt64(space.f_blocks) * UInt64(space.f_frsize) / 8)
     }
 
     var folder: String { String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)]) }
@@ -22,9 +26,10 @@ struct SpaceReserve {
     /// cannot be made now is made after a later write.
     func ensure() {
         guard access(path, F_OK) != 0 else { return }
-        let size = Self.size(on: folder)
         var space = statvfs()
-        guard size > 0, statvfs(folder, &space) == 0, UInt64(space.f_bavail) * UInt64(space.f_frsize) >= 2 * size else { return }
+        guard statvfs(folder, &space) == 0 else { return }
+        let size = Self.size(of: space)
+        guard size > 0, UInt64(space.f_bavail) * UInt64(space.f_frsize) >= 2 * size else { return }
         let staging = path + ".new"
         let descriptor = open(staging, O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { return }

@@ -1,3 +1,4 @@
+import Audio
 import Glibc
 import Library
 
@@ -8,13 +9,9 @@ func roomKeptForLibrary(_ paths: Paths) -> UInt64 {
     return MemoStore.reserveSize(inFolder: paths.data)
 }
 
-/// The file system of `path`, or of its nearest folder that exists.
+/// The file system of `path`, or of the nearest folder above it that exists.
 private func device(of path: String) -> UInt64? {
-    var folder = path
     var status = stat()
-    while stat(folder, &status) != 0 {
-        guard let parent = folder.lastIndex(of: "/"), parent != folder.startIndex else { return nil }
-        folder = String(folder[..<parent])
-    }
+    guard let folder = nearestExistingFolder(of: path), stat(folder, &status) == 0 else { return nil }
     return UInt64(status.st_dev)
 }

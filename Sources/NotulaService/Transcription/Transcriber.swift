@@ -64,16 +64,7 @@ final class Transcriber: CapturedAudioListener {
         let locale = currentLocale()
         recordingLocales.withLock { $0[recording] = locale }
         queue.async { [self] in
-            work.withLock { work in
-                let recognition: BlockRecognition?
-                do throws(RecordingError) {
-                    recognition = try Self.recognition(of: locale, by: work.engine)
-                } catch {
-                    Log.info("Recording \(recording) is transcribed from its file once sent: \(error)")
-                    recognition = nil
-                }
-                work.live = LiveTranscription(recording: recording, locale: locale, recognition: recognition)
-            }
+            work.withLock { work in work.live = Self.follow(recording, in: locale, by: work.engine) }
         }
     }
 
@@ -96,7 +87,7 @@ final class Transcriber: CapturedAudioListener {
             work.withLock { work in
                 guard let live = work.live, live.recording == previous else { return }
                 if let transcript = live.finish() { work.continued[previous] = transcript }
-                work.live = LiveTranscription(recording: next, locale: locale, recognition: try? Self.recognition(of: locale, by: work.engine))
+                work.live = Self.follow(next, in: locale, by: work.engine)
             }
         }
     }
@@ -152,6 +143,16 @@ final class Transcriber: CapturedAudioListener {
                 }
                 continuation.resume(returning: result)
             }
+        }
+    }
+
+    /// The live transcription of a capture that starts; without a model, the recording waits for its file.
+    private static func follow(_ recording: RecordingID, in locale: String, by engine: SpeechEngine) -> LiveTranscription {
+        do throws(RecordingError) {
+            return LiveTranscription(recording: recording, locale: locale, recognition: try recognition(of: locale, by: engine))
+        } catch {
+            Log.info("Recording \(recording) is transcribed from its file once sent: \(error)")
+            return LiveTranscription(recording: recording, locale: locale, recognition: nil)
         }
     }
 
