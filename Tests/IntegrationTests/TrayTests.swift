@@ -211,4 +211,50 @@ struct TrayTests {
         }
         #expect(checked.map(\.label) == ["nl-NL (downloads its model)"])
     }
+
+    @Test func theMenuAnswersEdgeNumbersAndHugeListsAndStaysUp() async throws {
+        let service = try await ServiceUnderTest.start()
+        func layout(_ parent: Int32, depth: Int32) async throws -> MenuEntry {
+            let reply = try await service.call(
+                Tray.menuPath, Tray.menuInterface, "GetLayout", [.int32(parent), .int32(depth), .array(element: "s", [])])
+            return try MenuEntry(reply.body[1])
+        }
+        // Any negative depth is "all levels", as −1 is; a depth of 0 is the item alone.
+        let whole = try await layout(0, depth: -1)
+        for depth in [Int32.min, -2, Int32.max] {
+            let entry = try await layout(0, depth: depth)
+            #expect(entry.children.map(\.label) == whole.children.map(\.label), "depth \(depth)")
+            #expect(entry.children.last?.children.count == whole.children.last?.children.count, "depth \(depth)")
+        }
+        #expect(try await layout(0, depth: 0).children.isEmpty)
+        #expect(try await layout(1, depth: 1).children.isEmpty)
+        for parent in [Int32.min, -1, Int32.max] {
+            await #expect(throws: BusError(.invalidArgs, "The tray menu has no item \(parent)")) { _ = try await layout(parent, depth: -1) }
+        }
+
+        // A million copies of two ids and of one name: each item once, with that property alone.
+        let repeated = Value.array(element: "i", (0..<1_000_000).map { .int32($0 % 2 == 0 ? 1 : 2) })
+        let group = try await service.call(
+            Tray.menuPath, Tray.menuInterface, "GetGroupProperties",
+            [repeated, .array(element: "s", Array(repeating: .string("label"), count: 100_000))])
+        let items = try group.argument(0, as: [DBusStruct<Int32, [String: Variant]>].self)
+        #expect(items.map(\.fields.0) == [1, 2])
+        #expect(items.allSatisfy { $0.fields.1.keys.sorted() == ["label"] })
+        let aboutToShow = try await service.call(Tray.menuPath, Tray.menuInterface, "AboutToShowGroup", [repeated])
+        #expect(try aboutToShow.argument(1, as: [Int32].self).isEmpty)
+        #expect(try aboutToShow.argument(0, as: [Int32].self).count <= 2)
+
+        // A million events, each for another item, are refused at once; a host's handful is handled.
+        func events(_ ids: some Sequence<Int32>, _ kind: String) -> Value {
+            .array(element: "(isvu)", ids.map { .structure([.int32($0), .string(kind), .variant(.int32(0)), .uint32(.max)]) })
+        }
+        await #expect(throws: BusError(.invalidArgs, "EventGroup takes at most 64 events at once, got 1000000")) {
+            _ = try await service.call(Tray.menuPath, Tray.menuInterface, "EventGroup", [events(Int32(1_000)..<1_001_000, "clicked")])
+        }
+        let unknown = try await service.call(
+            Tray.menuPath, Tray.menuInterface, "EventGroup", [events([1, 1, 500, 500, Int32.min, Int32.max], "hovered")])
+        #expect(try unknown.argument(0, as: [Int32].self) == [500, Int32.min, Int32.max])
+        #expect(try await service.property("State") == .string("idle"))
+        _ = try await service.call(Tray.menuPath, "org.freedesktop.DBus.Peer", "Ping")
+    }
 }

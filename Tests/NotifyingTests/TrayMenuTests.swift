@@ -36,6 +36,15 @@ struct TrayMenuTests {
         #expect(menu.item(1)?.properties["label"] == .string("Hervatten"))
     }
 
+    @Test(arguments: [Int32.min, -2, -1, Int32.max])
+    func anyNegativeDepthIsTheWholeTreeAndNoDepthOverflows(depth: Int32) {
+        let root = TrayMenu(state: .idle, locales: locales, texts: .english).root
+        #expect(root.layout(properties: [], depth: depth) == root.layout(properties: [], depth: 2))
+        #expect(
+            root.layout(properties: ["label"], depth: 0)
+                == .structure([.int32(0), .dictionary(key: "s", value: "v", []), .array(element: "v", [])]))
+    }
+
     @Test func passiveWhenIdleActiveWithARecordingAndTheTimeSpelled() {
         let idle = TrayPresentation(state: .idle, elapsed: .zero, texts: .english)
         #expect(idle.status == .passive)

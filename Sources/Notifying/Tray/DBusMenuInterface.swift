@@ -3,6 +3,8 @@ import DBus
 /// `com.canonical.dbusmenu` (version 3): the tray item's menu, read by the host and clicked through it.
 enum DBusMenuInterface {
     static let name: InterfaceName = "com.canonical.dbusmenu"
+    /// The most events one `EventGroup` may carry.
+    static let maximumEventsPerGroup = 64
 
     static func make(_ item: TrayItem) -> Interface {
         @Sendable func menu() -> TrayMenu { item.assumeIsolated { $0.menu } }
@@ -22,17 +24,19 @@ enum DBusMenuInterface {
                     outputs: [Argument("revision", "u"), Argument("layout", "(ia{sv}av)")]
                 ) { call throws(BusError) in
                     let parent = try existing(try call.argument(0, as: Int32.self))
-                    let layout = parent.layout(properties: try call.argument(2), depth: try call.argument(1, as: Int32.self))
+                    let names = Set(try call.argument(2, as: [String].self))
+                    let layout = parent.layout(properties: names, depth: try call.argument(1, as: Int32.self))
                     return .now([.uint32(item.assumeIsolated { $0.revision }), layout])
                 },
                 Method(
                     "GetGroupProperties", inputs: [Argument("ids", "ai"), Argument("property_names", "as")],
                     outputs: [Argument("properties", "a(ia{sv})")]
                 ) { call throws(BusError) in
-                    let ids = try call.argument(0, as: [Int32].self)
-                    let names = try call.argument(1, as: [String].self)
+                    let ids = firstOfEach(try call.argument(0, as: [Int32].self))
+                    let names = Set(try call.argument(1, as: [String].self))
                     let menu = menu()
-                    // As libdbusmenu does: no ids asks for every item; an unknown id is left out.
+                    // As libdbusmenu does: no ids asks for every item; an unknown id is left out. Each item
+                    // comes once however often it is named, so the reply is never larger than the menu.
                     let items = ids.isEmpty ? menu.allItems : ids.compactMap(menu.item)
                     return .now([
                         .array(
@@ -64,12 +68,19 @@ enum DBusMenuInterface {
                 Method("EventGroup", inputs: [Argument("events", "a(isvu)")], outputs: [Argument("id_errors", "ai")]) {
                     call throws(BusError) in
                     let events = try call.argument(0, as: [DBusStruct<Int32, String, Variant, UInt32>].self)
-                    let unknown = events.map(\.fields.0).filter { menu().item($0) == nil }
-                    guard unknown.count < events.count || events.isEmpty else {
+                    // A host sends the few events of one gesture; thousands of clicks in one message would
+                    // each run a transition.
+                    guard events.count <= maximumEventsPerGroup else {
+                        throw BusError.invalidArgs(
+                            "EventGroup takes at most \(maximumEventsPerGroup) events at once, got \(events.count)")
+                    }
+                    let known = menu().itemIDs
+                    let unknown = firstOfEach(events.map(\.fields.0).filter { !known.contains($0) })
+                    guard unknown.count < Set(events.map(\.fields.0)).count || events.isEmpty else {
                         throw BusError.invalidArgs(
                             "The tray menu has none of the items \(unknown.map(String.init).joined(separator: ", "))")
                     }
-                    for event in events where event.fields.1 == "clicked" && !unknown.contains(event.fields.0) {
+                    for event in events where event.fields.1 == "clicked" && known.contains(event.fields.0) {
                         try click(event.fields.0)
                     }
                     return .now([.array(element: "i", unknown.map(Value.int32))])
@@ -83,10 +94,11 @@ enum DBusMenuInterface {
                     "AboutToShowGroup", inputs: [Argument("ids", "ai")],
                     outputs: [Argument("updates_needed", "ai"), Argument("id_errors", "ai")]
                 ) { call throws(BusError) in
-                    let ids = try call.argument(0, as: [Int32].self)
+                    let ids = firstOfEach(try call.argument(0, as: [Int32].self))
                     let changed = item.assumeIsolated { $0.refreshMenu() }
-                    let known = ids.filter { menu().item($0) != nil }
-                    let unknown = ids.filter { menu().item($0) == nil }
+                    let menuIDs = menu().itemIDs
+                    let known = ids.filter { menuIDs.contains($0) }
+                    let unknown = ids.filter { !menuIDs.contains($0) }
                     return .now([
                         .array(element: "i", (changed ? known : []).map(Value.int32)), .array(element: "i", unknown.map(Value.int32)),
                     ])
@@ -105,4 +117,10 @@ enum DBusMenuInterface {
                 SignalDeclaration("ItemActivationRequested", [Argument("id", "i"), Argument("timestamp", "u")]),
             ])
     }
+}
+
+/// `ids` without repeats, in the order first named: a peer's list of a million copies of one id costs one entry.
+private func firstOfEach(_ ids: [Int32]) -> [Int32] {
+    var seen = Set<Int32>()
+    return ids.filter { seen.insert($0).inserted }
 }

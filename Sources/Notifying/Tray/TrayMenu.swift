@@ -89,6 +89,9 @@ struct TrayMenu: Equatable, Sendable {
         return .properties(zip(mine, theirs).filter { $0.properties != $1.properties }.map(\.0))
     }
 
+    /// The ids of every item: what a request naming thousands of ids is checked against, once each.
+    var itemIDs: Set<Int32> { Set(allItems.map(\.id)) }
+
     /// Every item, the root first, each before its children.
     var allItems: [Item] { Self.flattened(root) }
 
@@ -97,16 +100,17 @@ struct TrayMenu: Equatable, Sendable {
 
 extension TrayMenu.Item {
     /// The item as `GetLayout` returns it, `(ia{sv}av)`: only the properties named (all when none are), and
-    /// children `depth` levels down (all when it is −1).
-    func layout(properties names: [String], depth: Int32) -> Value {
-        let children = depth == 0 ? [] : children.map { Value.variant($0.layout(properties: names, depth: depth - 1)) }
+    /// children `depth` levels down (all when it is negative: the specification's −1, and any other a peer sends).
+    func layout(properties names: Set<String>, depth: Int32) -> Value {
+        let childDepth: Int32 = depth < 0 ? -1 : depth - 1
+        let children = depth == 0 ? [] : children.map { Value.variant($0.layout(properties: names, depth: childDepth)) }
         return .structure([
             .int32(id), propertyDictionary(names), .array(element: "v", children),
         ])
     }
 
     /// The properties named (all when none are), as `a{sv}`.
-    func propertyDictionary(_ names: [String]) -> Value {
+    func propertyDictionary(_ names: Set<String>) -> Value {
         let chosen = properties.filter { names.isEmpty || names.contains($0.key) }.sorted { $0.key < $1.key }
         return .dictionary(key: "s", value: "v", chosen.map { DictionaryEntry(key: .string($0.key), value: .variant($0.value)) })
     }
