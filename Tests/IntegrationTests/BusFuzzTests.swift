@@ -32,18 +32,26 @@ struct BusFuzzTests {
     @Test func everyRandomMessageIsAnsweredAndTheServiceStaysConsistent() async throws {
         let sound = try PrivateSoundServer()
         let service = try await ServiceUnderTest.start(
-            .named("mic.monitor"), environment: ["PULSE_SERVER": sound.address, "NOTULA_MODEL_CATALOG": "http://127.0.0.1:9/none.json"])
+            .named("mic.monitor"), environment: ["PULSE_SERVER": sound.address, "NOTULA_MODEL_CATALOG": "http://127.0.0.1:9/none.json"],
+            settings: [#""mpris": true"#])
         let seed = ProcessInfo.processInfo.environment["NOTULA_FUZZ_SEED"].flatMap { UInt64($0) } ?? UInt64.random(in: 0...UInt64.max)
         var values = RandomValues(random: SeededGenerator(seed: seed))
         var memos = try await recordMemos(2, on: service)
+        let targets = try await everyExportedMember(of: service, memos: memos)
+        #expect(Set(targets.methods.map(\.interface)).isSuperset(of: Self.exportedInterfaces), "\(Set(targets.methods.map(\.interface)))")
+        var perInterface: [String: Int] = [:]
 
         var answers: [String: Int] = [:]
         /// One message of each of Notula's own errors, to show what a caller reads.
         var examples: [String: String] = [:]
         var unanswered: [String] = []
         let started = ContinuousClock.now
-        for index in 0..<Self.messages {
-            let call = message(index, &values, memos: memos)
+        let edges = edgeCalls(targets.methods, targets.properties, &values)
+        for index in 0..<(edges.count + Self.messages) {
+            let call =
+                index < edges.count
+                ? edges[index] : values.chance(50) ? typedMessage(targets, &values) : message(index, &values, memos: memos)
+            perInterface[call.interface?.rawValue ?? "-", default: 0] += 1
             do {
                 _ = try await service.client.call(call, timeout: .seconds(10))
                 answers["reply", default: 0] += 1
@@ -52,7 +60,7 @@ struct BusFuzzTests {
                 if error.name.rawValue.hasPrefix("org.notula.") {
                     examples[error.name.rawValue] = examples[error.name.rawValue] ?? error.message
                 }
-                if [.noReply, .timeout, .disconnected].contains(error.name) || error.message.isEmpty {
+                if [.noReply, .timeout, .disconnected, .serviceUnknown].contains(error.name) || error.message.isEmpty {
                     unanswered.append("\(call.interface?.rawValue ?? "-").\(call.member) at \(call.path): \(error)")
                 }
             }
@@ -61,9 +69,10 @@ struct BusFuzzTests {
         let elapsed = (ContinuousClock.now - started).components
         let seconds = Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
         print(
-            "FUZZ seed \(seed): \(Self.messages) messages in \(String(format: "%.1f", seconds)) s; answers \(answers.sorted { $0.key < $1.key })"
+            "FUZZ seed \(seed): \(edges.count) edge calls and \(Self.messages) messages in \(String(format: "%.1f", seconds)) s; answers \(answers.sorted { $0.key < $1.key })"
         )
 
+        print("FUZZ per interface \(perInterface.sorted { $0.key < $1.key })")
         print("FUZZ examples \(examples.sorted { $0.key < $1.key })")
         #expect(unanswered.isEmpty, "\(unanswered.prefix(5))")
         let unnamed = answers.keys.filter {
@@ -73,6 +82,48 @@ struct BusFuzzTests {
         _ = try await service.call(ServiceUnderTest.recorderPath, "org.freedesktop.DBus.Peer", "Ping")
         try await checkConsistent(service)
         try expectOnlyItsOwnFiles(in: service.home)
+    }
+
+    /// Every interface notulad exports, which the fuzz must reach with arguments of the right types.
+    private static let exportedInterfaces: Set<InterfaceName> = [
+        "org.notula.Notula1.Recorder", "org.notula.Notula1.Library", "org.notula.Notula1.Models", "org.notula.Notula1.Memo",
+        "org.kde.StatusNotifierItem", "com.canonical.dbusmenu", "org.mpris.MediaPlayer2", "org.mpris.MediaPlayer2.Player",
+        "org.freedesktop.DBus.Properties", "org.freedesktop.DBus.Introspectable", "org.freedesktop.DBus.Peer",
+        "org.freedesktop.DBus.ObjectManager",
+    ]
+
+    /// The members of every object the service exports: its own, a memo's, the tray's, and the media
+    /// player's, which exists only while a recording does.
+    private func everyExportedMember(of service: ServiceUnderTest, memos: [ObjectPath]) async throws -> (
+        methods: [FuzzMethod], properties: [FuzzProperty]
+    ) {
+        try await service.recorder("Start")
+        let paths = [
+            ServiceUnderTest.recorderPath, ObjectPath("/org/notula/Notula1/Library")!, ObjectPath("/org/notula/Notula1/Models")!,
+            ObjectPath("/org/notula/Notula1")!, ObjectPath("/StatusNotifierItem")!, ObjectPath("/StatusNotifierItem/Menu")!,
+            ObjectPath("/org/mpris/MediaPlayer2")!,
+        ]
+        let targets = try await fuzzTargets(of: service, at: paths + memos.prefix(1))
+        try await service.recorder("Discard")
+        return targets
+    }
+
+    /// A call of a member the service exports with arguments of the types it takes (integers at
+    /// their edges, large arrays now and then), or a property read or written with a value of its type.
+    private func typedMessage(_ targets: (methods: [FuzzMethod], properties: [FuzzProperty]), _ values: inout RandomValues) -> MethodCall {
+        if values.chance(25), !targets.properties.isEmpty {
+            let property = targets.properties[values.count(0...(targets.properties.count - 1))]
+            let set = values.chance(50)
+            let arguments: [Value] =
+                [.string(property.interface.rawValue), .string(property.name)] + (set ? [.variant(values.value(of: property.type))] : [])
+            return MethodCall(
+                destination: ServiceUnderTest.name, path: property.path, interface: "org.freedesktop.DBus.Properties",
+                member: set ? "Set" : "Get", arguments: arguments)
+        }
+        let method = targets.methods[values.count(0...(targets.methods.count - 1))]
+        return MethodCall(
+            destination: ServiceUnderTest.name, path: method.path, interface: method.interface, member: method.member,
+            arguments: method.inputTypes.map { values.value(of: $0) })
     }
 
     /// Whatever the messages asked (titles like "../../x", exports, locales), the service wrote only

@@ -59,8 +59,11 @@ public final class ServiceUnderTest {
         if case .fromSettings(let name) = source { members.append(#""source": "\#(name)""#) }
         if !members.isEmpty {
             let config = service.home.appendingPathComponent("config/notula")
-            try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
-            try Data("{\(members.joined(separator: ", "))}".utf8).write(to: config.appendingPathComponent("settings.json"))
+            // Private, as the service keeps its own files: the fuzz checks every file's mode afterwards.
+            try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            let file = config.appendingPathComponent("settings.json")
+            try Data("{\(members.joined(separator: ", "))}".utf8).write(to: file)
+            try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path)
         }
         try await service.waitUntilReady()
         return service
