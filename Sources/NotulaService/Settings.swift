@@ -1,5 +1,6 @@
 import Audio
 import FoundationEssentials
+import Recording
 
 #if canImport(Glibc)
     import Glibc
@@ -54,20 +55,12 @@ public struct Settings: Codable, Sendable, Equatable {
     }
 
     /// Writes the settings at once or not at all (a new file renamed over the old), readable by
-    /// the user only, in a folder only the user can enter.
-    public func save(to path: String) throws {
-        let folder = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    /// the user only from its first byte, in a folder only the user can enter.
+    public func save(to path: String) throws(FileError) {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        let staging = path + ".new"
-        guard FileManager.default.createFile(atPath: staging, contents: try encoder.encode(self), attributes: [.posixPermissions: 0o600]),
-            rename(staging, path) == 0
-        else { throw SettingsNotSaved(path: path) }
+        let bytes: [UInt8]
+        do { bytes = Array(try encoder.encode(self)) } catch { throw FileError(path: path, code: EINVAL) }
+        try PrivateFiles.replace(path, with: bytes)
     }
-}
-
-struct SettingsNotSaved: Error, CustomStringConvertible {
-    let path: String
-    var description: String { "cannot write \(path)" }
 }
