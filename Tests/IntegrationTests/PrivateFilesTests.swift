@@ -3,9 +3,26 @@ import Foundation
 import NotulaTestSupport
 import Testing
 
-/// Memos are clinical notes: notulad's files are the user's alone from their first byte.
-@Suite("Private files", .serialized)
+/// Memos are clinical notes: notulad's files are the user's alone from their first byte, and no
+/// settings.json can keep it from starting.
+@Suite("Private files and sturdy settings", .serialized)
 struct PrivateFilesTests {
+    @Test(arguments: [
+        (#""modelIdleSeconds": 1e30"#, "modelIdleSeconds"), (#""longestMemoSeconds": 1e15"#, "longestMemoSeconds"),
+        (#""modelIdleSeconds": -5"#, "modelIdleSeconds"), (#""longestMemoSeconds": -5"#, "longestMemoSeconds"),
+        (#""modelIdleSeconds": "abc""#, "modelIdleSeconds"), (#""mpris": "yes""#, "mpris"), (#""locale": 42"#, "locale"),
+    ])
+    func aBadSettingIsWarnedAboutAndTheRestIsUsed(setting: String, field: String) async throws {
+        // The source, named only in the settings, is the one the failed Start names: the good fields are read.
+        let service = try await ServiceUnderTest.start(.fromSettings("microphone_from_settings"), settings: [setting])
+        let warning = service.log.split(separator: "\n").first { $0.hasPrefix("<4>") && $0.contains(field) }
+        #expect(warning != nil, "no warning about \(field):\n\(service.log)")
+        #expect(warning?.contains("default") == true, "\(String(describing: warning))")
+        let error = await busError { try await service.recorder("Start") }
+        #expect(error?.message.contains("microphone_from_settings") == true, "\(String(describing: error))")
+        #expect(try await service.property("State") == .string("idle"))
+    }
+
     @Test func everyFileIsPrivateFromItsFirstByte() async throws {
         let catalog = FileManager.default.temporaryDirectory.appendingPathComponent("notula-catalog-\(UUID().uuidString).json")
         try Data(
