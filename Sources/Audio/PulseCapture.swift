@@ -34,7 +34,7 @@ public actor PulseCapture: Capturing {
     ///   - applicationID: The client's `application.id`, matching its desktop file.
     ///   - isolation: An actor whose executor to share: the recorder's, so that its capture calls
     ///     need no hop to another thread. By default the capture has an executor of its own.
-    ///   - listener: Given each recording's samples as they are written, on the PulseAudio thread.
+    ///   - listener: Given each recording's samples as they are written, on the capture's writer queue.
     ///   - lengthLimit: The most sample bytes in one file; what comes after waits for `split(continuingAs:)`.
     ///   - keptFree: Bytes a start or a resume leaves free on the recordings' disk (the memo library's reserve).
     public init(
