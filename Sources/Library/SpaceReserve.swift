@@ -32,7 +32,7 @@ struct SpaceReserve {
         let size = Self.size(of: space)
         guard size > 0, UInt64(space.f_bavail) * UInt64(space.f_frsize) >= 2 * size else { return }
         let staging = path + ".new"
-        unlink(staging)
+        unlink(staging)  // what a crash left of an earlier attempt
         guard let descriptor = try? PrivateFiles.create(staging) else { return }
         // Real blocks, not a hole: a sparse file would give nothing back.
         let made = posix_fallocate(descriptor, 0, off_t(size)) == 0 && fsync(descriptor) == 0

@@ -28,7 +28,7 @@ public enum PrivateFiles {
     public static func create(_ path: String) throws(FileError) -> Int32 {
         let descriptor = open(path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw FileError(path: path, code: errno) }
-        // A umask wider than 077 (0277, say) may have taken the owner's write bit; never add a bit beyond 0600.
+        // A umask masking more than 077 (0277, say) may have taken the owner's write bit: exactly 0600, never more.
         var status = stat()
         var code: Int32 = 0
         if fstat(descriptor, &status) != 0 {
