@@ -26,6 +26,8 @@ final class CaptureSink: Sendable {
         var overflow: [UInt8] = []
         /// The limit was reported; set again by a resume, after a split that found no room.
         var limitReported = false
+        /// The disk took nothing for as long as the patience; cleared by a resume.
+        var diskStalled = false
     }
 
     /// The recording's file, touched only by the writer queue (and by the capture once that queue is empty).
@@ -51,9 +53,15 @@ final class CaptureSink: Sendable {
     /// The most sample bytes a recording's file takes: a whole number of samples.
     private let lengthLimit: UInt64
 
-    init(events: AsyncStream<CaptureEvent>.Continuation, listener: (any CapturedAudioListener)?, lengthLimit: UInt64) {
+    /// Sample bytes handed to the writer and not written yet.
+    private let unwritten = Atomic<Int>(0)
+    /// The most bytes that wait for a stalled disk: past them the recording is stopped as lost.
+    private let mostUnwritten: Int
+
+    init(events: AsyncStream<CaptureEvent>.Continuation, listener: (any CapturedAudioListener)?, lengthLimit: UInt64, mostUnwritten: Int) {
         self.events = events
         self.listener = listener
+        self.mostUnwritten = mostUnwritten
         self.lengthLimit = lengthLimit - lengthLimit % UInt64(RecordingFormat.bytesPerSample)
     }
 
@@ -105,9 +113,9 @@ final class CaptureSink: Sendable {
             writer.async { [self] in
                 handover.swap(with: output)
                 listener?.captureContinued(previous, as: id)
-                write(waiting, of: id)
-                if fullAgain { events.yield(.lengthLimitReached(id)) }
             }
+            queue(waiting, of: id)
+            if fullAgain { writer.async { [self] in events.yield(.lengthLimitReached(id)) } }
             return true
         }
         guard switched else {
@@ -183,7 +191,10 @@ final class CaptureSink: Sendable {
     /// Writing may be tried again (the user resumes after freeing room), and a limit reached reported again.
     /// Samples that came before the resume and waited for the writer are still dropped.
     func resumeWriting() {
-        recording.withLock { $0.limitReported = false }
+        recording.withLock {
+            $0.limitReported = false
+            $0.diskStalled = false
+        }
         writer.async { [self] in output.withLock { $0.cannotWrite = false } }
     }
 
@@ -212,6 +223,7 @@ final class CaptureSink: Sendable {
     /// Takes what fits the file and hands it to the writer; what does not waits for a split.
     func receive(_ samples: UnsafeRawBufferPointer) {
         guard !held.load(ordering: .relaxed) else { return }
+        var stalled = false
         let level = recording.withLock { active -> Double? in
             guard let id = active.id else { return nil }
             let fitting = Int(min(UInt64(samples.count), lengthLimit - min(active.accepted, lengthLimit)))
@@ -221,23 +233,38 @@ final class CaptureSink: Sendable {
                 limitReached = !active.limitReported
                 active.limitReported = true
             }
-            active.accepted += UInt64(fitting)
             active.meter.add(samples)
-            // Queued in the lock, so that a split queues its switch between the same samples it counted.
-            if fitting > 0 {
-                let taken = Array(samples[..<fitting])
-                writer.async { [self] in write(taken, of: id) }
+            if fitting > 0, active.diskStalled || unwritten.load(ordering: .relaxed) + fitting > mostUnwritten {
+                // The disk took nothing for as long as the patience: the rest is dropped until a resume.
+                stalled = !active.diskStalled
+                active.diskStalled = true
+            } else if fitting > 0 {
+                active.accepted += UInt64(fitting)
+                // Queued in the lock, so that a split queues its switch between the same samples it counted.
+                queue(Array(samples[..<fitting]), of: id)
             }
             // After the listener has every sample of the full file: the split that follows starts the next.
             if limitReached { writer.async { [self] in events.yield(.lengthLimitReached(id)) } }
             return active.meter.dBFS
         }
         if let level { currentLevel.withLock { $0 = level } }
+        if stalled {
+            silence()
+            let seconds = mostUnwritten / RecordingFormat.bytesPerSecond
+            events.yield(.lost(message: "The disk has taken none of the audio for \(seconds) s. The audio so far is kept."))
+        }
+    }
+
+    /// Hands samples to the writer, counting them until they are written.
+    private func queue(_ samples: [UInt8], of id: RecordingID) {
+        unwritten.add(samples.count, ordering: .relaxed)
+        writer.async { [self] in write(samples, of: id) }
     }
 
     /// Appends to the recording's file and hands the samples to the listener (writer queue). A failure
     /// is reported once, and the samples after it dropped until a resume, uncounted.
     private func write(_ samples: [UInt8], of id: RecordingID) {
+        defer { unwritten.subtract(samples.count, ordering: .relaxed) }
         guard !samples.isEmpty else { return }
         let outcome = samples.withUnsafeBytes { bytes in
             output.withLock { output -> Result<Bool, FileError> in

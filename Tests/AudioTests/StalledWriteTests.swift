@@ -64,3 +64,36 @@ final class StalledListener: CapturedAudioListener {
         #expect(audio.duration > 0)
     }
 }
+
+@Suite(.serialized) struct StalledDiskPatienceTests {
+    /// A disk that takes nothing for longer than the patience stops the recording as lost, rather than
+    /// fill the memory; what reached the file is kept.
+    @Test func aDiskStalledPastThePatienceLosesTheInputAndKeepsTheFile() async throws {
+        let sink = try NullSink()
+        let folder = TemporaryFolder()
+        defer { folder.remove() }
+        let listener = StalledListener(stall: .seconds(3))
+        let capture = PulseCapture(
+            recordingsDirectory: folder.recordings, source: sink.monitor, listener: listener, stalledDiskPatience: .seconds(1))
+        try await capture.start(recording: RecordingID("stalled"))
+        let firstEvent = Task { () -> CaptureEvent? in
+            for await event in capture.events { return event }
+            return nil
+        }
+        let deadline = Task {
+            try await Task.sleep(for: .seconds(10))
+            firstEvent.cancel()
+        }
+        defer { deadline.cancel() }
+        let event = await firstEvent.value
+        let lost: String? = if case .lost(let message) = event { message } else { nil }
+        try await capture.pause()
+        let audio = try await capture.stop()
+
+        #expect(lost?.contains("disk") == true, "\(String(describing: lost))")
+        let wav = try WAVReader(path: audio.file)
+        #expect(wav.declaredDataBytes == wav.fileSize - 44)
+        #expect(listener.heard.bytesHeard[RecordingID("stalled")] == wav.declaredDataBytes)
+        #expect(audio.duration < 2, "no more than the patience waited in memory: \(audio.duration) s")
+    }
+}
