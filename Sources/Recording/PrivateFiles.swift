@@ -77,6 +77,7 @@ public enum PrivateFiles {
 
     /// Makes `folder` and any missing parent with mode 0700; an existing `folder` of other modes is
     /// tightened to 0700 (its parents, which may be the user's own XDG folders, are left as they are).
+    /// Only for Notula's own folders, and so `replace` only for files in them.
     public static func makeFolder(_ folder: String) throws(FileError) {
         guard !folder.isEmpty else { return }
         var status = stat()
