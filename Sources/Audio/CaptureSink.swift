@@ -1,26 +1,40 @@
+import Dispatch
 import Recording
 import Synchronization
 
 /// Where the PulseAudio thread delivers what it produces (samples, the outcome of the
 /// operation being awaited, losses), and where the capture picks it up from any thread.
 ///
+/// The samples go to the file and the listener on a queue of their own, in the order they came:
+/// the PulseAudio thread holds the main loop's lock, which Pause and Resume need, and must never
+/// wait for a write or an fdatasync.
+///
 /// libpulse callbacks reach it through an unretained pointer; `PulseSession` keeps it alive
 /// until the main loop thread has stopped.
 final class CaptureSink: Sendable {
     typealias Operation = CheckedContinuation<Result<Void, PulseError>, Never>
 
-    private struct ActiveRecording: ~Copyable {
-        var file: RecordingFile?
+    /// What the PulseAudio thread decides for each delivery; never locked for longer than a copy.
+    private struct ActiveRecording {
         var id: RecordingID?
+        /// Sample bytes of this recording's file, written or on their way: the length limit counts them.
+        var accepted: UInt64 = 0
         var meter = LevelMeter()
         /// A stream feeds this recording, so losing it is news worth an event.
         var isWatched = false
-        /// Set after a failed write, so the failure is reported once and the rest dropped until a resume.
-        var cannotWrite = false
         /// Samples past the length limit, waiting for the file of the recording they continue as.
         var overflow: [UInt8] = []
         /// The limit was reported; set again by a resume, after a split that found no room.
         var limitReported = false
+        /// The disk took nothing for as long as the patience; cleared by a resume.
+        var diskStalled = false
+    }
+
+    /// The recording's file, touched only by the writer queue (and by the capture once that queue is empty).
+    fileprivate struct Output: ~Copyable {
+        var file: RecordingFile?
+        /// Set after a failed write, so the failure is reported once and the rest dropped until a resume.
+        var cannotWrite = false
     }
 
     private let events: AsyncStream<CaptureEvent>.Continuation
@@ -28,8 +42,10 @@ final class CaptureSink: Sendable {
     private let calls = CallStreams()
     private let listener: (any CapturedAudioListener)?
     private let recording = Mutex(ActiveRecording())
+    private let output = Mutex(Output())
+    /// Writes the samples and hands them to the listener, in the order they came.
+    private let writer = DispatchQueue(label: "org.notula.capture-writer")
     private let operation = Mutex<Operation?>(nil)
-    /// Separate from `recording` so that reading the level never waits for an fdatasync.
     private let currentLevel = Mutex(LevelMeter.silence)
     /// Set by the recorder's transitions (`Capturing.holdAudio`): samples arriving meanwhile are dropped.
     private let held = Atomic<Bool>(false)
@@ -37,80 +53,90 @@ final class CaptureSink: Sendable {
     /// The most sample bytes a recording's file takes: a whole number of samples.
     private let lengthLimit: UInt64
 
-    init(events: AsyncStream<CaptureEvent>.Continuation, listener: (any CapturedAudioListener)?, lengthLimit: UInt64) {
+    /// Sample bytes handed to the writer and not written yet.
+    private let unwritten = Atomic<Int>(0)
+    /// The most bytes that wait for a stalled disk: past them the recording is stopped as lost.
+    private let mostUnwritten: Int
+
+    init(events: AsyncStream<CaptureEvent>.Continuation, listener: (any CapturedAudioListener)?, lengthLimit: UInt64, mostUnwritten: Int) {
         self.events = events
         self.listener = listener
+        self.mostUnwritten = mostUnwritten
         self.lengthLimit = lengthLimit - lengthLimit % UInt64(RecordingFormat.bytesPerSample)
     }
 
     deinit {
         events.finish()
-        // The capture went away mid-recording: keep what was recorded.
-        if let file = recording.withLock({ $0.file.take() }) {
+        // The capture went away mid-recording: keep what was recorded. (The writer's work holds the sink: it is done.)
+        if let file = output.withLock({ $0.file.take() }) {
             _ = try? file.finish()
         }
     }
 
     var level: Double { currentLevel.withLock { $0 } }
 
-    var isRecording: Bool { recording.withLock { $0.file != nil } }
+    var isRecording: Bool { recording.withLock { $0.id != nil } }
 
     func begin(_ file: consuming RecordingFile, of id: RecordingID) {
         var incoming = Optional(file)
-        recording.withLock { $0 = ActiveRecording(file: incoming.take(), id: id) }
+        // What the writer still has of an earlier recording goes to that one's file, not this one's.
+        writer.sync {}
+        output.withLock { $0 = Output(file: incoming.take()) }
+        recording.withLock { $0 = ActiveRecording(id: id) }
         listener?.captureStarted(id)
     }
 
-    /// Ends the recording: its file is the caller's to finish, its samples are all delivered.
+    /// Ends the recording: its file is the caller's to finish, its samples are all written and delivered.
     /// Samples past the length limit, a few milliseconds at most, go with it.
     func takeFile() -> RecordingFile? {
-        recording.withLock { active in
-            active.overflow = []
-            return active.file.take()
-        }
+        recording.withLock { $0 = ActiveRecording() }
+        writer.sync {}
+        return output.withLock { $0.file.take() }
     }
 
-    /// Puts `next` in the place of the recording's file, which is returned for the caller to finish,
-    /// and writes the samples that waited for it first. Nil, with `next` discarded, when not recording.
+    /// Puts `next` in the place of the recording's file, which is returned for the caller to finish
+    /// once the samples before it are written, and writes the samples that waited for it first.
+    /// Nil, with `next` discarded, when not recording.
     func continueRecording(in next: consuming RecordingFile, as id: RecordingID) -> RecordingFile? {
-        var incoming = Optional(next)
-        var failure: FileError?
-        var fullAgain = false
-        let first = recording.withLock { active -> RecordingFile? in
-            guard let previous = active.id, active.file != nil else { return nil }
-            let first = active.file.take()
-            active.file = incoming.take()
+        let handover = FileHandover(next)
+        let switched = recording.withLock { active -> Bool in
+            guard let previous = active.id else { return false }
             active.id = id
             // More waiting than a file holds (a split that came late after a short limit) fills this one too.
             let fitting = Int(min(UInt64(active.overflow.count), lengthLimit))
             let waiting = Array(active.overflow[..<fitting])
             active.overflow.removeFirst(fitting)
-            fullAgain = !active.overflow.isEmpty
+            active.accepted = UInt64(fitting)
+            let fullAgain = !active.overflow.isEmpty
             active.limitReported = fullAgain
-            // In the lock, so that the listener hears of the new recording before any of its samples.
-            listener?.captureContinued(previous, as: id)
-            failure = waiting.withUnsafeBytes { samples in
-                let failure = write(samples, to: &active)
-                if failure == nil, !samples.isEmpty { listener?.captured(samples, of: id) }
-                return failure
+            // Queued in the lock, after every sample of the previous file and before any of the next.
+            writer.async { [self] in
+                handover.swap(with: output)
+                listener?.captureContinued(previous, as: id)
             }
-            return first
+            queue(waiting, of: id)
+            if fullAgain { writer.async { [self] in events.yield(.lengthLimitReached(id)) } }
+            return true
         }
-        incoming.take()?.discard()
-        if let failure { report(failure) }
-        if fullAgain { events.yield(.lengthLimitReached(id)) }
-        return first
+        guard switched else {
+            handover.take()?.discard()
+            return nil
+        }
+        writer.sync {}
+        return handover.take()
     }
 
     /// Ends the recording and deletes its file. A recording whose file was already taken (stopped
     /// and handed on) is not this capture's to drop: its memo owns the file now.
     func dropFile() {
         let id = recording.withLock { active -> RecordingID? in
-            guard let file = active.file.take() else { return nil }
-            file.discard()
+            defer { active = ActiveRecording() }
             return active.id
         }
-        if let id { listener?.captureDropped(id) }
+        guard let id else { return }
+        writer.sync {}
+        output.withLock { $0.file.take() }?.discard()
+        listener?.captureDropped(id)
     }
 
     // MARK: Awaiting libpulse operations
@@ -151,8 +177,8 @@ final class CaptureSink: Sendable {
         }
         if wasWatched {
             silence()
-            // Valid on disk now, not at the next second of audio: none may come for a long time.
-            recording.withLock { _ = try? $0.file?.checkpoint() }
+            // Valid on disk once what came before is written, not at the next second of audio: none may come for a long time.
+            writer.async { [self] in output.withLock { _ = try? $0.file?.checkpoint() } }
             events.yield(.lost(message: message))
         }
     }
@@ -163,11 +189,13 @@ final class CaptureSink: Sendable {
     }
 
     /// Writing may be tried again (the user resumes after freeing room), and a limit reached reported again.
+    /// Samples that came before the resume and waited for the writer are still dropped.
     func resumeWriting() {
         recording.withLock {
-            $0.cannotWrite = false
             $0.limitReported = false
+            $0.diskStalled = false
         }
+        writer.async { [self] in output.withLock { $0.cannotWrite = false } }
     }
 
     // MARK: Other applications' streams (pa thread)
@@ -192,47 +220,79 @@ final class CaptureSink: Sendable {
 
     func hold(_ isHeld: Bool) { held.store(isHeld, ordering: .relaxed) }
 
+    /// Takes what fits the file and hands it to the writer; what does not waits for a split.
     func receive(_ samples: UnsafeRawBufferPointer) {
         guard !held.load(ordering: .relaxed) else { return }
-        var limitReached: RecordingID?
-        let outcome: Result<(Double, RecordingID?, Int), FileError>? = recording.withLock { active in
-            guard let written = active.file?.dataBytes, !active.cannotWrite else { return nil }
-            let fitting = Int(min(UInt64(samples.count), lengthLimit - min(written, lengthLimit)))
+        var stalled = false
+        let level = recording.withLock { active -> Double? in
+            guard let id = active.id else { return nil }
+            let fitting = Int(min(UInt64(samples.count), lengthLimit - min(active.accepted, lengthLimit)))
+            var limitReached = false
             if fitting < samples.count {
                 active.overflow.append(contentsOf: samples[fitting...])
-                if !active.limitReported {
-                    active.limitReported = true
-                    limitReached = active.id
-                }
-            }
-            if let failure = write(UnsafeRawBufferPointer(rebasing: samples[..<fitting]), to: &active) {
-                return .failure(failure)
+                limitReached = !active.limitReported
+                active.limitReported = true
             }
             active.meter.add(samples)
-            return .success((active.meter.dBFS, active.id, fitting))
+            if fitting > 0, active.diskStalled || unwritten.load(ordering: .relaxed) + fitting > mostUnwritten {
+                // The disk took nothing for as long as the patience: the rest is dropped until a resume.
+                stalled = !active.diskStalled
+                active.diskStalled = true
+            } else if fitting > 0 {
+                active.accepted += UInt64(fitting)
+                // Queued in the lock, so that a split queues its switch between the same samples it counted.
+                queue(Array(samples[..<fitting]), of: id)
+            }
+            // After the listener has every sample of the full file: the split that follows starts the next.
+            if limitReached { writer.async { [self] in events.yield(.lengthLimitReached(id)) } }
+            return active.meter.dBFS
         }
-        switch outcome {
-        case .success(let (level, id, fitting)):
-            currentLevel.withLock { $0 = level }
-            if let id, fitting > 0 { listener?.captured(UnsafeRawBufferPointer(rebasing: samples[..<fitting]), of: id) }
-        case .failure(let error):
-            report(error)
-        case nil:
-            break
+        if let level { currentLevel.withLock { $0 = level } }
+        if stalled {
+            silence()
+            let seconds = mostUnwritten / RecordingFormat.bytesPerSecond
+            events.yield(.lost(message: "The disk has taken none of the audio for \(seconds) s. The audio so far is kept."))
         }
-        // After the listener has every sample of the full file: the split that follows starts the next.
-        if let limitReached { events.yield(.lengthLimitReached(limitReached)) }
     }
 
-    /// Appends to the recording's file; a failure is returned once, and the samples after it dropped until a resume.
-    private func write(_ samples: UnsafeRawBufferPointer, to active: inout ActiveRecording) -> FileError? {
-        guard !samples.isEmpty, active.file != nil, !active.cannotWrite else { return nil }
-        do throws(FileError) {
-            try active.file!.append(samples)
-            return nil
-        } catch {
-            active.cannotWrite = true
-            return error
+    /// Hands samples to the writer, counting them until they are written.
+    private func queue(_ samples: [UInt8], of id: RecordingID) {
+        unwritten.add(samples.count, ordering: .relaxed)
+        writer.async { [self] in write(samples, of: id) }
+    }
+
+    /// Appends to the recording's file and hands the samples to the listener (writer queue). A failure
+    /// is reported once, and the samples after it dropped until a resume, uncounted.
+    private func write(_ samples: [UInt8], of id: RecordingID) {
+        defer { unwritten.subtract(samples.count, ordering: .relaxed) }
+        guard !samples.isEmpty else { return }
+        let outcome = samples.withUnsafeBytes { bytes in
+            output.withLock { output -> Result<Bool, FileError> in
+                guard output.file != nil, !output.cannotWrite else { return .success(false) }
+                do throws(FileError) {
+                    try output.file!.append(bytes)
+                    return .success(true)
+                } catch {
+                    output.cannotWrite = true
+                    return .failure(error)
+                }
+            }
+        }
+        switch outcome {
+        case .success(true):
+            samples.withUnsafeBytes { listener?.captured($0, of: id) }
+        case .success(false):
+            uncount(samples.count, of: id)
+        case .failure(let error):
+            uncount(samples.count, of: id)
+            report(error)
+        }
+    }
+
+    /// Samples that did not reach the file leave room in it for later ones.
+    private func uncount(_ bytes: Int, of id: RecordingID) {
+        recording.withLock { active in
+            if active.id == id { active.accepted -= min(active.accepted, UInt64(bytes)) }
         }
     }
 
@@ -245,4 +305,24 @@ final class CaptureSink: Sendable {
             events.yield(.lost(message: "\(error.message). The audio so far is kept."))
         }
     }
+}
+
+/// Moves a file into the writer's hands and the previous one out, across the queue.
+private final class FileHandover: Sendable {
+    private let slot: Mutex<RecordingFile?>
+
+    init(_ file: consuming RecordingFile) { slot = Mutex(Optional(file)) }
+
+    /// Puts the file held here in `output`, and holds the one that was there.
+    func swap(with output: borrowing Mutex<CaptureSink.Output>) {
+        slot.withLock { held in
+            output.withLock { output in
+                let previous = output.file.take()
+                output.file = held.take()
+                held = previous
+            }
+        }
+    }
+
+    func take() -> RecordingFile? { slot.withLock { $0.take() } }
 }

@@ -34,20 +34,25 @@ public actor PulseCapture: Capturing {
     ///   - applicationID: The client's `application.id`, matching its desktop file.
     ///   - isolation: An actor whose executor to share: the recorder's, so that its capture calls
     ///     need no hop to another thread. By default the capture has an executor of its own.
-    ///   - listener: Given each recording's samples as they are written, on the PulseAudio thread.
+    ///   - listener: Given each recording's samples as they are written, on the capture's writer queue.
     ///   - lengthLimit: The most sample bytes in one file; what comes after waits for `split(continuingAs:)`.
     ///   - keptFree: Bytes a start or a resume leaves free on the recordings' disk (the memo library's reserve).
+    ///   - stalledDiskPatience: How much audio waits in memory for a disk that takes none before the
+    ///     recording is stopped as lost (10 minutes, 19 MB).
     public init(
         recordingsDirectory: String, source: String? = nil, server: String? = nil,
         applicationName: String = "Notula", applicationID: String = "org.notula.Notula", isolation: (any Actor)? = nil,
-        listener: (any CapturedAudioListener)? = nil, lengthLimit: UInt64 = WAVHeader.largestDataSize, keptFree: UInt64 = 0
+        listener: (any CapturedAudioListener)? = nil, lengthLimit: UInt64 = WAVHeader.largestDataSize, keptFree: UInt64 = 0,
+        stalledDiskPatience: Duration = .seconds(600)
     ) {
         self.keptFree = keptFree
         self.isolation = isolation ?? OwnIsolation()
         let (events, continuation) = AsyncStream.makeStream(
             of: CaptureEvent.self, bufferingPolicy: .bufferingNewest(16))
         self.events = events
-        self.sink = CaptureSink(events: continuation, listener: listener, lengthLimit: min(lengthLimit, WAVHeader.largestDataSize))
+        self.sink = CaptureSink(
+            events: continuation, listener: listener, lengthLimit: min(lengthLimit, WAVHeader.largestDataSize),
+            mostUnwritten: RecordingFormat.bytesPerSecond * Int(stalledDiskPatience.components.seconds))
         self.recordingsDirectory = recordingsDirectory
         self.source = source
         self.server = server

@@ -1,15 +1,5 @@
 import Glibc
-
-/// A file operation that failed, with the `errno` it failed with.
-public struct FileError: Error, Sendable {
-    public let path: String
-    public let code: Int32
-
-    public var message: String { "Cannot write \(path): \(String(cString: strerror(code)))" }
-
-    /// The file system is full (or the user's quota is).
-    var isOutOfSpace: Bool { code == ENOSPC || code == EDQUOT }
-}
+import Recording
 
 /// A WAV file being recorded into, kept valid on disk as it grows.
 ///
@@ -28,17 +18,14 @@ struct RecordingFile: ~Copyable {
     /// The directory (and any missing parent) is created with mode 0700, and
     /// tightened to 0700 if it exists with other modes: recordings are private.
     init(directory: String, name: String) throws(FileError) {
-        try Self.preparePrivateDirectory(directory)
+        try PrivateFiles.makeFolder(directory)
         let path = directory.hasSuffix("/") ? directory + name : directory + "/" + name
-        let descriptor = open(path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw FileError(path: path, code: errno) }
+        let descriptor = try PrivateFiles.create(path)
         do throws(FileError) {
-            // The umask may only narrow the mode; fchmod makes it exactly 0600 either way.
-            try Self.check(fchmod(descriptor, 0o600), path)
             try WAVHeader.bytes(dataSize: 0).withUnsafeBytes { header in
-                Result { () throws(FileError) in try Self.writeAll(descriptor, header, path) }
+                Result { () throws(FileError) in try PrivateFiles.writeAll(descriptor, header, path) }
             }.get()
-            try Self.syncDirectoryEntry(of: directory)
+            try PrivateFiles.syncEntries(of: directory)
         } catch {
             close(descriptor)
             unlink(path)
@@ -52,7 +39,7 @@ struct RecordingFile: ~Copyable {
     /// A write that fails leaves the file as it was before it: a valid WAV of what was written.
     mutating func append(_ samples: UnsafeRawBufferPointer) throws(FileError) {
         do throws(FileError) {
-            try Self.writeAll(descriptor, samples, path)
+            try PrivateFiles.writeAll(descriptor, samples, path)
         } catch {
             keepValidEnd()
             throw error
@@ -98,20 +85,6 @@ struct RecordingFile: ~Copyable {
         try Self.check(fdatasync(descriptor), path)
     }
 
-    private static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, _ path: String)
-        throws(FileError)
-    {
-        var offset = 0
-        while offset < bytes.count {
-            let written = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-            if written < 0 {
-                if errno == EINTR { continue }
-                throw FileError(path: path, code: errno)
-            }
-            offset += written
-        }
-    }
-
     private static func patchSizes(_ descriptor: Int32, dataBytes: UInt64, path: String) throws(FileError) {
         try pwriteAll(
             descriptor, WAVHeader.littleEndian(WAVHeader.riffSize(dataSize: dataBytes)),
@@ -126,39 +99,6 @@ struct RecordingFile: ~Copyable {
     {
         let written = bytes.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, off_t(offset)) }
         guard written == bytes.count else { throw FileError(path: path, code: written < 0 ? errno : EIO) }
-    }
-
-    private static func preparePrivateDirectory(_ directory: String) throws(FileError) {
-        var status = stat()
-        if stat(directory, &status) == 0 {
-            if status.st_mode & 0o777 != 0o700 {
-                try check(chmod(directory, 0o700), directory)
-            }
-            return
-        }
-        guard errno == ENOENT else { throw FileError(path: directory, code: errno) }
-        let parent = parentDirectory(of: directory)
-        if !parent.isEmpty && stat(parent, &status) != 0 {
-            try preparePrivateDirectory(parent)
-        }
-        if mkdir(directory, 0o700) != 0 && errno != EEXIST {
-            throw FileError(path: directory, code: errno)
-        }
-        try check(chmod(directory, 0o700), directory)
-    }
-
-    private static func parentDirectory(of path: String) -> String {
-        let trimmed = path.hasSuffix("/") ? String(path.dropLast()) : path
-        guard let slash = trimmed.lastIndex(of: "/") else { return "" }
-        return String(trimmed[..<slash])
-    }
-
-    /// Makes the new file's name survive a power cut, not only its contents.
-    private static func syncDirectoryEntry(of directory: String) throws(FileError) {
-        let descriptor = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw FileError(path: directory, code: errno) }
-        defer { close(descriptor) }
-        try check(fsync(descriptor), directory)
     }
 
     static func check(_ result: Int32, _ path: String) throws(FileError) {

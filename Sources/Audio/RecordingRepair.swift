@@ -1,4 +1,5 @@
 import Glibc
+import Recording
 
 /// Makes a recording whose writer died (a kill, a power cut) a valid WAV file again.
 ///

@@ -1,6 +1,10 @@
 import FoundationEssentials
 import Recording
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// The memo library on disk: one SQLite file in WAL mode (a reader never waits for the writer,
 /// and a killed process loses no committed row), with full-text search over titles and transcripts.
 ///
@@ -41,17 +45,11 @@ public final class MemoStore {
     /// Memos are clinical notes: the folder is the user's alone (0700) and so is the file (0600),
     /// which SQLite's -wal and -shm files copy their permissions from.
     private static func createPrivately(_ path: String) throws(LibraryError) {
-        let manager = FileManager.default
-        guard !manager.fileExists(atPath: path) else { return }
-        let folder = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
-        do {
-            if !folder.isEmpty {
-                try manager.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-            }
-        } catch { throw .storage(code: SQLITE_CANTOPEN_CODE, message: "Cannot create \(folder): \(error)") }
-        guard manager.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600]) else {
-            throw .storage(code: SQLITE_CANTOPEN_CODE, message: "Cannot create \(path)")
-        }
+        guard !FileManager.default.fileExists(atPath: path) else { return }
+        do throws(FileError) {
+            try PrivateFiles.makeFolder(PrivateFiles.parent(of: path))
+            close(try PrivateFiles.create(path))
+        } catch { throw .storage(code: SQLITE_CANTOPEN_CODE, message: error.message) }
     }
 
     /// Adds a memo; its id must be new.

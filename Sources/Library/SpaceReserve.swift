@@ -1,4 +1,5 @@
 import Glibc
+import Recording
 
 /// A file of zeros beside the library, given up the moment a write finds the disk full, so that the
 /// library can still record what became of a memo (sent, transcribed, failed) on a disk a recording
@@ -31,8 +32,8 @@ struct SpaceReserve {
         let size = Self.size(of: space)
         guard size > 0, UInt64(space.f_bavail) * UInt64(space.f_frsize) >= 2 * size else { return }
         let staging = path + ".new"
-        let descriptor = open(staging, O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { return }
+        unlink(staging)  // what a crash left of an earlier attempt
+        guard let descriptor = try? PrivateFiles.create(staging) else { return }
         // Real blocks, not a hole: a sparse file would give nothing back.
         let made = posix_fallocate(descriptor, 0, off_t(size)) == 0 && fsync(descriptor) == 0
         close(descriptor)

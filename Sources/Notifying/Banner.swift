@@ -32,21 +32,21 @@ extension DesktopNotification {
     /// Banners go away by themselves after a few seconds where the server honours a timeout, and stay out of its history.
     static let bannerTimeout: Int32 = 6000
 
-    static func banner(_ kind: BannerKind, _ summary: String, _ body: String, capabilities: Set<String>) -> DesktopNotification {
+    static func banner(_ kind: BannerKind, _ summary: String, _ body: String) -> DesktopNotification {
         DesktopNotification(
-            summary: summary, body: serverBody(body, capabilities), icon: kind.icon,
+            summary: summary, body: body, icon: kind.icon,
             hints: NotificationHints(urgency: kind.urgency, transient: true), expireTimeout: bannerTimeout)
     }
 
-    static func download(_ event: DownloadEvent, texts: NotificationTexts, capabilities: Set<String>) -> DesktopNotification {
+    static func download(_ event: DownloadEvent, texts: NotificationTexts) -> DesktopNotification {
         switch event {
         case .started(let locale, let name, let bytes):
             let megabytes = (bytes + 500_000) / 1_000_000
-            return banner(.info, texts.downloadStarted(locale), bytes > 0 ? "\(name), \(megabytes) MB" : name, capabilities: capabilities)
+            return banner(.info, texts.downloadStarted(locale), bytes > 0 ? "\(name), \(megabytes) MB" : name)
         case .cancelled(let locale):
-            return banner(.warning, texts.downloadCancelled(locale), texts.downloadAgain(locale), capabilities: capabilities)
+            return banner(.warning, texts.downloadCancelled(locale), texts.downloadAgain(locale))
         case .failed(let locale, let reason):
-            return banner(.error, texts.downloadFailed(locale), reason + "\n" + texts.downloadAgain(locale), capabilities: capabilities)
+            return banner(.error, texts.downloadFailed(locale), reason + "\n" + texts.downloadAgain(locale))
         }
     }
 
@@ -55,16 +55,14 @@ extension DesktopNotification {
     /// result from the server's list to open it (its `default` action).
     static func transcribed(_ text: String, texts: NotificationTexts, capabilities: Set<String>) -> DesktopNotification {
         DesktopNotification(
-            summary: texts.transcribed, body: serverBody(text.isEmpty ? texts.noSpeech : text, capabilities),
+            summary: texts.transcribed, body: text.isEmpty ? texts.noSpeech : text,
             icon: "dialog-information",
             actions: capabilities.contains("actions") ? [NotificationAction(defaultAction, texts.open)] : [],
             hints: NotificationHints(urgency: .normal, category: "x-notula.transcript"), expireTimeout: -1)
     }
 
     /// A failure no caller waits for, with the next step; nil for a refused action, which its caller already heard of.
-    static func failure(_ error: RecordingError, locale: String, texts: NotificationTexts, capabilities: Set<String>)
-        -> DesktopNotification?
-    {
+    static func failure(_ error: RecordingError, locale: String, texts: NotificationTexts) -> DesktopNotification? {
         let summary: String
         let nextStep: String?
         switch error {
@@ -77,6 +75,6 @@ extension DesktopNotification {
         case .failed: (summary, nextStep) = (texts.recordingFailed, nil)
         }
         let body = [error.message, nextStep].compactMap { $0 }.joined(separator: "\n")
-        return banner(.error, summary, body, capabilities: capabilities)
+        return banner(.error, summary, body)
     }
 }

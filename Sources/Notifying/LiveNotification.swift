@@ -32,7 +32,7 @@ extension DesktopNotification {
         let allowed = recording.state.allowedActions.map(\.rawValue)
         return DesktopNotification(
             summary: summary,
-            body: serverBody(texts.recordedSince(texts.spelled(recording.elapsed), recording.start.description), capabilities),
+            body: texts.recordedSince(texts.spelled(recording.elapsed), recording.start.description),
             icon: "audio-input-microphone",
             actions: capabilities.contains("actions") ? buttons.filter { allowed.contains($0.key) } : [],
             hints: NotificationHints(urgency: .normal, category: "x-notula.recording", resident: true, suppressSound: true),
@@ -54,19 +54,29 @@ extension NotificationTexts {
     }
 }
 
-/// A body as the server takes it: escaped where the server reads markup, so that a transcript
-/// holding `<b>` or `&` shows literally (and a `<` does not swallow the rest).
-func serverBody(_ text: String, _ capabilities: Set<String>) -> String {
-    guard capabilities.contains("body-markup") else { return text }
-    var escaped = ""
-    escaped.reserveCapacity(text.utf8.count)
-    for character in text {
-        switch character {
-        case "&": escaped += "&amp;"
-        case "<": escaped += "&lt;"
-        case ">": escaped += "&gt;"
-        default: escaped.append(character)
-        }
+extension DesktopNotification {
+    /// The notification as the server takes it: summary and body escaped where the server reads
+    /// markup, so that a transcript or a device name holding `<b>` or `&` shows literally (and a `<`
+    /// does not swallow the rest).
+    func escaped(for capabilities: Set<String>) -> DesktopNotification {
+        guard capabilities.contains("body-markup") else { return self }
+        var escaped = self
+        escaped.summary = Self.escape(summary)
+        escaped.body = Self.escape(body)
+        return escaped
     }
-    return escaped
+
+    private static func escape(_ text: String) -> String {
+        var escaped = ""
+        escaped.reserveCapacity(text.utf8.count)
+        for character in text {
+            switch character {
+            case "&": escaped += "&amp;"
+            case "<": escaped += "&lt;"
+            case ">": escaped += "&gt;"
+            default: escaped.append(character)
+            }
+        }
+        return escaped
+    }
 }

@@ -125,18 +125,18 @@ public actor Notifier {
     /// A failure no caller is waiting for; `locale` is the one recordings are transcribed in, for the next step.
     public func failed(_ error: RecordingError, locale: String) {
         let texts = self.texts
-        jobs.yield(.banner({ .failure(error, locale: locale, texts: texts, capabilities: $0) }, opens: nil))
+        jobs.yield(.banner({ _ in .failure(error, locale: locale, texts: texts) }, opens: nil))
     }
 
     /// The recording goes on from `source`, another than it started from.
     public func inputMoved(to source: String) {
         let texts = self.texts
-        jobs.yield(.banner({ .banner(.warning, texts.inputMoved(source), texts.inputMovedBody, capabilities: $0) }, opens: nil))
+        jobs.yield(.banner({ _ in .banner(.warning, texts.inputMoved(source), texts.inputMovedBody) }, opens: nil))
     }
 
     public func downloadChanged(_ event: DownloadEvent) {
         let texts = self.texts
-        jobs.yield(.banner({ .download(event, texts: texts, capabilities: $0) }, opens: nil))
+        jobs.yield(.banner({ _ in .download(event, texts: texts) }, opens: nil))
     }
 
     // MARK: What the server says
@@ -213,7 +213,7 @@ public actor Notifier {
             do throws(BusError) { try await server.close(id) } catch { failedToPost(error) }
             return
         }
-        let wanted = DesktopNotification.live(live, texts: texts, capabilities: capabilities)
+        let wanted = DesktopNotification.live(live, texts: texts, capabilities: capabilities).escaped(for: capabilities)
         guard wanted != shownLive || liveID == nil else { return }
         do throws(BusError) {
             let id = try await server.notify(wanted, replacing: liveID ?? 0)
@@ -226,7 +226,7 @@ public actor Notifier {
     }
 
     private func post(_ make: @Sendable (Set<String>) -> DesktopNotification?, opens recording: RecordingID?) async {
-        guard let capabilities, let notification = make(capabilities) else { return }
+        guard let capabilities, let notification = make(capabilities)?.escaped(for: capabilities) else { return }
         let generation = serverGeneration
         do throws(BusError) {
             let id = try await server.notify(notification, replacing: 0)

@@ -20,12 +20,9 @@ struct MemoViewer: Sendable {
             return Log.warning("Memo \(recording) has no text to open")
         }
         let file = folder + "/" + recording.rawValue + ".txt"
-        let manager = FileManager.default
-        guard
-            (try? manager.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700]))
-                != nil,
-            manager.createFile(atPath: file, contents: Data(text.utf8), attributes: [.posixPermissions: 0o600])
-        else { return Log.warning("Cannot write \(file) to open memo \(recording)") }
+        do throws(FileError) { try PrivateFiles.replace(file, with: Array(text.utf8)) } catch {
+            return Log.warning("Cannot write \(file) to open memo \(recording): \(error.message)")
+        }
         launch(["xdg-open", file])
     }
 

@@ -1,5 +1,6 @@
 import Audio
 import FoundationEssentials
+import Recording
 
 #if canImport(Glibc)
     import Glibc
@@ -33,41 +34,89 @@ public struct Settings: Codable, Sendable, Equatable {
         self.longestMemoSeconds = longestMemoSeconds
     }
 
+    /// A model kept for up to a year unused; longer is no setting anyone means (and past 10^20 s no `Duration` holds it).
+    static let modelIdleRange: ClosedRange<Double> = 0...31_536_000
+    static let defaultModelIdleSeconds: Double = 600
+    /// From a second to what a WAV file holds.
+    static let longestMemoRange: ClosedRange<Double> =
+        1...(Double(WAVHeader.largestDataSize) / Double(RecordingFormat.bytesPerSecond)).rounded(.down)
+
     /// How long a loaded speech model stays in memory unused.
-    public var modelIdleRelease: Duration { .seconds(max(0, modelIdleSeconds ?? 600)) }
+    public var modelIdleRelease: Duration {
+        .seconds(modelIdleSeconds.flatMap { Self.modelIdleRange.contains($0) ? $0 : nil } ?? Self.defaultModelIdleSeconds)
+    }
 
     /// The most sample bytes of one memo's file (16 kHz, 16-bit mono): at least a second, at most a WAV file's.
     public var memoLengthLimit: UInt64 {
-        guard let seconds = longestMemoSeconds, seconds.isFinite else { return WAVHeader.largestDataSize }
-        return min(UInt64(max(1, seconds) * Double(RecordingFormat.bytesPerSecond)), WAVHeader.largestDataSize)
+        guard let seconds = longestMemoSeconds, Self.longestMemoRange.contains(seconds) else { return WAVHeader.largestDataSize }
+        return min(UInt64(seconds * Double(RecordingFormat.bytesPerSecond)), WAVHeader.largestDataSize)
     }
 
-    /// Reads the settings; a missing file gives the defaults, a broken one too, with a warning.
-    public static func load(from path: String) -> Settings {
+    /// Reads the settings; a missing file gives the defaults, a broken one too, and a field of the
+    /// wrong type or out of its range its default, each with a warning: no file keeps notulad from starting.
+    public static func load(from path: String, warn: (String) -> Void = { Log.warning($0) }) -> Settings {
         guard let data = FileManager.default.contents(atPath: path) else { return Settings() }
-        do {
-            return try JSONDecoder().decode(Settings.self, from: data)
-        } catch {
-            Log.warning("Ignoring \(path): it is not valid settings JSON (\(error))")
+        let fields: Fields
+        do { fields = try JSONDecoder().decode(Fields.self, from: data) } catch {
+            warn("Ignoring \(path): it is not valid settings JSON (\(error))")
             return Settings()
         }
+        func warnAbout(_ name: String, _ problem: String) { warn("\(path): \(name) \(problem); using its default") }
+        return Settings(
+            source: fields.source?.value(of: "source", warnAbout),
+            locale: fields.locale?.value(of: "locale", warnAbout),
+            modelIdleSeconds: fields.modelIdleSeconds?.value(of: "modelIdleSeconds", within: modelIdleRange, warnAbout),
+            modelCatalog: fields.modelCatalog?.value(of: "modelCatalog", warnAbout),
+            mpris: fields.mpris?.value(of: "mpris", warnAbout),
+            longestMemoSeconds: fields.longestMemoSeconds?.value(of: "longestMemoSeconds", within: longestMemoRange, warnAbout))
     }
 
     /// Writes the settings at once or not at all (a new file renamed over the old), readable by
-    /// the user only, in a folder only the user can enter.
-    public func save(to path: String) throws {
-        let folder = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    /// the user only from its first byte, in a folder only the user can enter.
+    public func save(to path: String) throws(FileError) {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        let staging = path + ".new"
-        guard FileManager.default.createFile(atPath: staging, contents: try encoder.encode(self), attributes: [.posixPermissions: 0o600]),
-            rename(staging, path) == 0
-        else { throw SettingsNotSaved(path: path) }
+        let bytes: [UInt8]
+        do { bytes = Array(try encoder.encode(self)) } catch { throw FileError(path: path, code: EINVAL) }
+        try PrivateFiles.replace(path, with: bytes)
     }
 }
 
-struct SettingsNotSaved: Error, CustomStringConvertible {
-    let path: String
-    var description: String { "cannot write \(path)" }
+/// settings.json as written, each field read on its own: one of the wrong type spoils no other.
+private struct Fields: Decodable {
+    var source: Field<String>?
+    var locale: Field<String>?
+    var modelIdleSeconds: Field<Double>?
+    var modelCatalog: Field<String>?
+    var mpris: Field<Bool>?
+    var longestMemoSeconds: Field<Double>?
+}
+
+/// One field's value, or the fact that it is not of its type (`null` is an absent field).
+private enum Field<Value: Decodable>: Decodable {
+    case value(Value)
+    case wrongType
+
+    init(from decoder: any Decoder) {
+        self = (try? decoder.singleValueContainer().decode(Value.self)).map { .value($0) } ?? .wrongType
+    }
+
+    func value(of name: String, _ warn: (String, String) -> Void) -> Value? {
+        guard case .value(let value) = self else {
+            warn(name, "is not \(Value.self == Bool.self ? "true or false" : Value.self == Double.self ? "a number" : "a string")")
+            return nil
+        }
+        return value
+    }
+}
+
+extension Field where Value == Double {
+    func value(of name: String, within range: ClosedRange<Double>, _ warn: (String, String) -> Void) -> Double? {
+        guard let value = value(of: name, warn) else { return nil }
+        guard range.contains(value) else {
+            warn(name, "is \(value), outside \(Int(range.lowerBound))…\(Int(range.upperBound))")
+            return nil
+        }
+        return value
+    }
 }

@@ -4,6 +4,9 @@ import NotulaService
     import Glibc
 #endif
 
+// Memos are clinical notes: whatever notulad or a library it loads creates is the user's alone.
+umask(0o077)
+
 // A parent may have blocked these (test runners do); the service must still hear them to stop cleanly.
 var stopSignals = sigset_t()
 sigemptyset(&stopSignals)

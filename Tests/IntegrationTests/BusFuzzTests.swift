@@ -126,22 +126,6 @@ struct BusFuzzTests {
             arguments: method.inputTypes.map { values.value(of: $0) })
     }
 
-    /// Whatever the messages asked (titles like "../../x", exports, locales), the service wrote only
-    /// in its own folders, folders 0700 and files 0600 — and libpulse its cookie, as every
-    /// PulseAudio client makes one where there is none.
-    private func expectOnlyItsOwnFiles(in home: URL) throws {
-        let own = ["data/notula", "config/notula", "cache/notula", "config/pulse"]
-        let walker = FileManager.default.enumerator(at: home, includingPropertiesForKeys: nil)
-        while let url = walker?.nextObject() as? URL {
-            let relative = String(url.path.dropFirst(home.path.count + 1))
-            guard relative != "notulad.log", !own.contains(where: { $0.hasPrefix(relative) }) else { continue }
-            #expect(own.contains { relative.hasPrefix($0 + "/") || relative == $0 }, "written outside its folders: \(relative)")
-            let attributes = try FileManager.default.attributesOfItem(atPath: url.path)
-            let isFolder = attributes[.type] as? FileAttributeType == .typeDirectory
-            #expect((attributes[.posixPermissions] as? Int) == (isFolder ? 0o700 : 0o600), "\(relative)")
-        }
-    }
-
     /// The `index`th message: mostly real members on real objects with random arguments, every
     /// 250th one deep or huge.
     private func message(_ index: Int, _ values: inout RandomValues, memos: [ObjectPath]) -> MethodCall {

@@ -111,4 +111,17 @@ struct TextTests {
         #expect(live?.body == "1 minuut 15 seconden opgenomen, begonnen om 14:03")
         #expect(live?.actions.map(\.label) == ["Hervatten", "Versturen", "Weggooien"])
     }
+
+    @Test func theSummaryIsEscapedForMarkupAsTheBodyIs() async {
+        for (capabilities, summary) in [
+            (["body", "body-markup"], "Recording from &lt;b&gt;mic &amp; co&lt;/b&gt; now"),
+            (["body"], "Recording from <b>mic & co</b> now"),
+        ] {
+            let server = NotificationServerDouble(capabilities: Set(capabilities))
+            let (notifier, _) = await startedNotifier(server)
+            await notifier.inputMoved(to: "<b>mic & co</b>")
+            await notifier.settle()
+            #expect(await server.notified.map(\.0.summary) == [summary])
+        }
+    }
 }

@@ -35,4 +35,27 @@ struct ServiceConfigurationTests {
         try Data("{not json".utf8).write(to: URL(fileURLWithPath: file))
         #expect(Settings.load(from: file) == Settings())
     }
+
+    @Test func settingsOutOfRangeOrOfTheWrongTypeGiveTheDefaults() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("notula-settings-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("settings.json").path
+        let defaults = Settings()
+        for value in ["1e30", "1e15", "-5", "-1e308", "1e309", "0.5", #""abc""#, "true", "[]", "null"] {
+            try Data(#"{"source": "usb_mic", "modelIdleSeconds": \#(value), "longestMemoSeconds": \#(value)}"#.utf8)
+                .write(to: URL(fileURLWithPath: file))
+            var warnings: [String] = []
+            let settings = Settings.load(from: file) { warnings.append($0) }
+            #expect(settings.source == "usb_mic", "\(value): the good fields stay")
+            #expect(settings.modelIdleRelease == defaults.modelIdleRelease || value == "0.5", "\(value)")
+            #expect(settings.memoLengthLimit == defaults.memoLengthLimit, "\(value)")
+            #expect(warnings.contains { $0.contains("longestMemoSeconds") } || value == "null", "\(value): \(warnings)")
+        }
+        try Data(#"{"source": 7, "locale": ["nl"], "mpris": "yes", "modelCatalog": {}, "modelIdleSeconds": 30}"#.utf8)
+            .write(to: URL(fileURLWithPath: file))
+        var warnings: [String] = []
+        #expect(Settings.load(from: file) { warnings.append($0) } == Settings(modelIdleSeconds: 30))
+        #expect(warnings.count == 4, "\(warnings)")
+    }
 }
