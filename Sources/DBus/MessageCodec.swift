@@ -101,6 +101,7 @@ private func append(_ value: Value, to iter: UnsafeMutablePointer<DBusMessageIte
     case .objectPath(let v): return appendString(iter, TypeCode.objectPath, v.rawValue)
     case .signature(let v): return appendString(iter, TypeCode.signature, v.rawValue)
     case .unixFD(let v): return appendBasic(iter, TypeCode.unixFD, v.rawValue)
+    case .scalars(let array): return array.append(to: iter)
     case .array(let element, let values):
         return appendContainer(iter, TypeCode.array, element.rawValue) { sub in
             values.allSatisfy { append($0, to: sub) }
@@ -191,6 +192,7 @@ private func read(_ iter: UnsafeMutablePointer<DBusMessageIter>) -> Value? {
             }
             return .dictionary(key: inner[0], value: inner[1], entries)
         }
+        if let scalars = ScalarArray(reading: iter, elementCode: dbus_message_iter_get_element_type(iter)) { return .scalars(scalars) }
         return .array(element: Signature(unchecked: element), readContents(iter))
     case TypeCode.dictEntry: return .structure(readContents(iter))
     default: return nil
