@@ -192,22 +192,34 @@ public actor Bus {
             handleMethodCall(raw)
             return DBUS_HANDLER_RESULT_HANDLED
         case DBUS_MESSAGE_TYPE_SIGNAL:
-            deliverSignal(Message(raw))
+            deliverSignal(raw)
             return DBUS_HANDLER_RESULT_NOT_YET_HANDLED
         default:
             return DBUS_HANDLER_RESULT_NOT_YET_HANDLED
         }
     }
 
-    private func deliverSignal(_ message: Message) {
-        if message.interface == "org.freedesktop.DBus.Local", message.member == "Disconnected" {
+    /// Hands a signal to the subscriptions that want it, matched on its header; one nobody wants is
+    /// dropped without reading its body.
+    private func deliverSignal(_ raw: OpaquePointer) {
+        let header = MessageHeader(raw)
+        if header.interface == "org.freedesktop.DBus.Local", header.member == "Disconnected" {
             isDisconnected = true
             for waiter in disconnectWaiters { waiter.resume() }
             disconnectWaiters.removeAll()
         }
-        for subscription in subscriptions.values where subscription.rules.contains(where: { $0.matches(message) }) {
-            subscription.continuation.yield(message)
+        var firstArgument: String??
+        func firstString() -> String? {
+            if let firstArgument { return firstArgument }
+            var reader = ArgumentReader(raw)
+            let read: String? = if case .string(let first)? = reader.next() { first } else { nil }
+            firstArgument = read
+            return read
         }
+        let takers = subscriptions.values.filter { $0.rules.contains { $0.matches(header, firstString: firstString) } }
+        guard !takers.isEmpty else { return }
+        let message = Message(header, reading: raw)
+        for subscription in takers { subscription.continuation.yield(message) }
     }
 
     // MARK: Sending
@@ -254,10 +266,16 @@ public actor Bus {
         continuation.resume(returning: .success(Message(reply)))
     }
 
-    /// Emits a signal from `path`.
+    /// Emits a signal from `path`: to every subscriber, or only to `destination` (a unicast signal).
     /// - Throws: `InvalidArgs` when the arguments cannot be marshalled.
-    public func emit(path: ObjectPath, interface: InterfaceName, member: MemberName, arguments: [Value] = []) throws(BusError) {
+    public func emit(
+        path: ObjectPath, interface: InterfaceName, member: MemberName, arguments: [Value] = [], destination: BusName? = nil
+    ) throws(BusError) {
         guard let signal = dbus_message_new_signal(path.rawValue, interface.rawValue, member.rawValue) else {
+            throw BusError(.noMemory, "Out of memory")
+        }
+        if let destination, dbus_message_set_destination(signal, destination.rawValue) == 0 {
+            dbus_message_unref(signal)
             throw BusError(.noMemory, "Out of memory")
         }
         do { try appendBody(arguments, to: signal) } catch {

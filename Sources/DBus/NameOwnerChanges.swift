@@ -3,9 +3,7 @@ extension Bus {
     /// panel's tray watcher, a notification server). Subscribed before the owner is asked, so no change is missed.
     /// The corresponding bus signal is `org.freedesktop.DBus.NameOwnerChanged`.
     public func ownerPresence(of name: BusName) async throws(BusError) -> AsyncStream<Bool> {
-        let changes = try await signals(
-            matching: MatchRule(
-                sender: "org.freedesktop.DBus", interface: "org.freedesktop.DBus", member: "NameOwnerChanged", arg0: name.rawValue))
+        let changes = try await signals(matching: .ownerChanges(of: name))
         let owned = try await owner(of: name) != nil
         return AsyncStream { continuation in
             continuation.yield(owned)
