@@ -50,7 +50,7 @@ public actor Bus {
     /// Between `holdCalls()` and `answerHeldCalls()`: the method calls that arrived, in order.
     var heldCalls: [OpaquePointer]?
     var nextToken = 0
-    private var subscriptions: [Int: (rules: [MatchRule], continuation: AsyncStream<Message>.Continuation)] = [:]
+    var subscriptions: [Int: Subscription] = [:]
     private var disconnectWaiters: [CheckedContinuation<Void, Never>] = []
     private var isDisconnected = false
 
@@ -208,6 +208,7 @@ public actor Bus {
             for waiter in disconnectWaiters { waiter.resume() }
             disconnectWaiters.removeAll()
         }
+        noteOwnerChange(header, raw)
         var firstArgument: String??
         func firstString() -> String? {
             if let firstArgument { return firstArgument }
@@ -216,7 +217,7 @@ public actor Bus {
             firstArgument = read
             return read
         }
-        let takers = subscriptions.values.filter { $0.rules.contains { $0.matches(header, firstString: firstString) } }
+        let takers = subscriptions.values.filter { $0.wants(header, firstString: firstString) }
         guard !takers.isEmpty else { return }
         let message = Message(header, reading: raw)
         for subscription in takers { subscription.continuation.yield(message) }
@@ -289,14 +290,17 @@ public actor Bus {
 
     /// Signals matching any of `rules`, in the order they arrived, from the moment this returns
     /// (the matches are in place at the daemon). The subscription ends when the stream's consumer stops.
+    /// A rule naming a well-known sender takes only the signals of that name's owner: the owner is asked
+    /// first, then followed as it changes.
     public func signals(matching rules: MatchRule...) async throws(BusError) -> AsyncStream<Message> {
         let (stream, continuation) = AsyncStream.makeStream(of: Message.self)
         let token = takeToken()
-        subscriptions[token] = (rules, continuation)
+        subscriptions[token] = Subscription(rules: rules, continuation: continuation)
         continuation.onTermination = { [weak self] _ in
             Task { await self?.unsubscribe(token) }
         }
         do {
+            try await followOwners(for: token)
             for rule in rules { _ = try await callDaemon("AddMatch", [.string(rule.ruleString)]) }
         } catch {
             await unsubscribe(token)
@@ -307,7 +311,9 @@ public actor Bus {
 
     private func unsubscribe(_ token: Int) async {
         guard let subscription = subscriptions.removeValue(forKey: token) else { return }
-        for rule in subscription.rules { _ = try? await callDaemon("RemoveMatch", [.string(rule.ruleString)]) }
+        for rule in subscription.rules + subscription.ownerRules {
+            _ = try? await callDaemon("RemoveMatch", [.string(rule.ruleString)])
+        }
     }
 
     func takeToken() -> Int {

@@ -121,6 +121,7 @@ func withOptionalCString<R>(_ string: String?, _ body: (UnsafePointer<CChar>?) -
 
 /// Which signals a subscription receives; the bus daemon filters by the same rule.
 public struct MatchRule: Sendable, Hashable {
+    /// A unique name, the bus daemon, or a well-known name: then only its current owner's signals match.
     public var sender: BusName?
     public var path: ObjectPath?
     public var interface: InterfaceName?
@@ -160,11 +161,21 @@ public struct MatchRule: Sendable, Hashable {
         return parts.joined(separator: ",")
     }
 
-    /// Client-side check on the header alone: a well-known sender is left to the daemon, which knows who owns it.
-    /// - Parameter firstString: the first argument, read only when `arg0` is asked and the signature starts with a string.
-    func matches(_ signal: MessageHeader, firstString: () -> String?) -> Bool {
+    /// The well-known name whose owner alone may send the signals of this rule.
+    var followedSender: BusName? {
+        guard let sender, !sender.isUnique, sender != .daemon else { return nil }
+        return sender
+    }
+
+    /// Client-side check on the header alone: the daemon also delivers unicast signals sent to us by anyone.
+    /// - Parameters:
+    ///   - owner: the current owner of `followedSender`, nil when it has none.
+    ///   - firstString: the first argument, read only when `arg0` is asked and the signature starts with a string.
+    func matches(_ signal: MessageHeader, owner: String?, firstString: () -> String?) -> Bool {
         guard signal.kind == .signal else { return false }
-        if let sender, sender.isUnique || sender == .daemon, signal.sender != sender.rawValue { return false }
+        if let sender {
+            guard let expected = followedSender == nil ? sender.rawValue : owner, signal.sender == expected else { return false }
+        }
         if let path, signal.path != path { return false }
         if let interface, signal.interface != interface.rawValue { return false }
         if let member, signal.member != member.rawValue { return false }
