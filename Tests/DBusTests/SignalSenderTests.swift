@@ -13,7 +13,8 @@ private struct Room {
     let listener: Bus
     let signals: AsyncStream<Message>
 
-    static func make(rule: MatchRule = MatchRule(sender: speaker, path: speakerPath, interface: speakerInterface, member: "Said")) async throws
+    static func make(rule: MatchRule = MatchRule(sender: speaker, path: speakerPath, interface: speakerInterface, member: "Said"))
+        async throws
         -> Room
     {
         let daemon = try PrivateBus()
@@ -27,7 +28,8 @@ private struct Room {
         try await bus.emit(path: speakerPath, interface: speakerInterface, member: "Said", arguments: [text], destination: destination)
         // The listener reads its messages in order: its answer to a later call means the signal was judged.
         _ = try? await bus.call(
-            MethodCall(destination: BusName(await listener.uniqueName), path: .root, interface: "org.freedesktop.DBus.Peer", member: "Ping"))
+            MethodCall(destination: BusName(await listener.uniqueName), path: .root, interface: "org.freedesktop.DBus.Peer", member: "Ping")
+        )
     }
 
     /// What the listener received, up to and including `last`.

@@ -50,12 +50,16 @@ struct BigMessageTests {
         let idle = try await service.peakResidentBytes()
 
         // One signal of a kind nobody subscribed to, one shaped as logind's but from a stranger and of another type.
-        try await stranger.emit(path: ObjectPath("/org/example/Junk")!, interface: "org.example.Junk", member: "Junk", arguments: [Self.strings], destination: target)
         try await stranger.emit(
-            path: ObjectPath("/org/freedesktop/login1")!, interface: "org.freedesktop.login1.Manager", member: "PrepareForSleep", arguments: [Self.bytes],
+            path: ObjectPath("/org/example/Junk")!, interface: "org.example.Junk", member: "Junk", arguments: [Self.strings],
+            destination: target)
+        try await stranger.emit(
+            path: ObjectPath("/org/freedesktop/login1")!, interface: "org.freedesktop.login1.Manager", member: "PrepareForSleep",
+            arguments: [Self.bytes],
             destination: target)
         // The service reads its messages in order: an answer to a later call means both signals were handled.
-        _ = try? await stranger.call(MethodCall(destination: target, path: ObjectPath("/")!, interface: "org.freedesktop.DBus.Peer", member: "Ping"))
+        _ = try? await stranger.call(
+            MethodCall(destination: target, path: ObjectPath("/")!, interface: "org.freedesktop.DBus.Peer", member: "Ping"))
         let afterSignals = try await service.peakResidentBytes()
         Self.report(idle: idle, ["two signals": afterSignals])
 
