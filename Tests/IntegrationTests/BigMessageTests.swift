@@ -17,7 +17,7 @@ struct BigMessageTests {
     /// the message it is copied to), and 20 MB for notulad.
     static let allowance = 2 * size + 20_000_000
 
-    @Test func callsToAnUnknownMemberAndToAMethodWithoutArgumentsAreRefusedUnread() async throws {
+    @Test func callsToAnUnknownMemberAMethodWithoutArgumentsOrAPropertyOfAnotherTypeAreRefusedUnread() async throws {
         let service = try await ServiceUnderTest.start()
         _ = try await service.property("State")
         let idle = try await service.peakResidentBytes()
@@ -30,11 +30,33 @@ struct BigMessageTests {
             try await service.recorder("Toggle", [Self.strings])
         }
         let afterToggle = try await service.peakResidentBytes()
-        Self.report(idle: idle, ["unknown member": afterUnknown, "Toggle": afterToggle])
+        await #expect(throws: BusError.self) {
+            try await service.call(
+                ServiceUnderTest.recorderPath, "org.freedesktop.DBus.Properties", "Set",
+                [.string(ServiceUnderTest.recorderInterface.rawValue), .string("Locale"), .variant(Self.strings)])
+        }
+        let afterSet = try await service.peakResidentBytes()
+        Self.report(idle: idle, ["unknown member": afterUnknown, "Toggle": afterToggle, "Set Locale": afterSet])
 
         #expect(try await service.property("State") == .string("idle"), "the refused Toggle did nothing")
         #expect(afterUnknown - idle < Self.allowance)
         #expect(afterToggle - idle < Self.allowance)
+        #expect(afterSet - idle < Self.allowance)
+    }
+
+    @Test func bigCallsOneAfterAnotherDoNotRaiseThePeakFurther() async throws {
+        let service = try await ServiceUnderTest.start()
+        _ = try await service.property("State")
+        let idle = try await service.peakResidentBytes()
+        var peaks: [Int] = []
+        for _ in 0..<8 {
+            await #expect(throws: BusError.self) {
+                try await service.recorder("NoSuchMethod", [Self.bytes])
+            }
+            peaks.append(try await service.peakResidentBytes())
+        }
+        Self.report(idle: idle, ["8 calls": peaks.max() ?? idle])
+        #expect(peaks.max()! - idle < Self.allowance, "peaks: \(peaks.map { $0 >> 20 }) MiB")
     }
 
     @Test func aSignalNobodyWantsOnTheSystemBusIsDroppedUnread() async throws {
