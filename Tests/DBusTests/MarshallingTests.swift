@@ -147,6 +147,7 @@ struct MarshallingTests {
             .structure([]),
             .dictionary(key: "s", value: "s", [DictionaryEntry(key: .int32(1), value: .string("x"))]),
             tooDeep,
+            .scalars(.int32s(Array(repeating: 0, count: (1 << 24) + 1))),  // past the spec's 64 MiB for one array
         ]
         for value in refused {
             await #expect(throws: BusError.self) { try await pair.call("Echo", [.variant(value)]) }
