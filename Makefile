@@ -36,7 +36,7 @@ run: build
 # others; so must what decodes speech, which fills both cores. The engine tests compare with Vosk's Python package, the `python3` of
 # the project's venv, which also brings the Korean model.
 TIMING_SUITES = AudioTests|RecordingFlowTests|PlaybackTests
-RELIABILITY_SUITES = CallTests|LostInputTests|SleepTests|DiskFullTests|ConcurrentClientsTests|BusFuzzTests
+RELIABILITY_SUITES = CallTests|LostInputTests|SleepTests|DiskFullTests|ConcurrentClientsTests|BusFuzzTests|BigMessageTests
 ALONE_SUITES = $(TIMING_SUITES)|$(RELIABILITY_SUITES)|$(SPEECH_SUITES)
 SPEECH_SUITES = SpeechTests|TranscriptionTests|ModelMemoryTests|ModelDownloadTests
 TEST_ENV = NOTULA_BIN_DIR="$$($(SWIFT) build --show-bin-path)"

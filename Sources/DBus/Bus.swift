@@ -50,7 +50,7 @@ public actor Bus {
     /// Between `holdCalls()` and `answerHeldCalls()`: the method calls that arrived, in order.
     var heldCalls: [OpaquePointer]?
     var nextToken = 0
-    private var subscriptions: [Int: (rules: [MatchRule], continuation: AsyncStream<Message>.Continuation)] = [:]
+    var subscriptions: [Int: Subscription] = [:]
     private var disconnectWaiters: [CheckedContinuation<Void, Never>] = []
     private var isDisconnected = false
 
@@ -192,22 +192,35 @@ public actor Bus {
             handleMethodCall(raw)
             return DBUS_HANDLER_RESULT_HANDLED
         case DBUS_MESSAGE_TYPE_SIGNAL:
-            deliverSignal(Message(raw))
+            deliverSignal(raw)
             return DBUS_HANDLER_RESULT_NOT_YET_HANDLED
         default:
             return DBUS_HANDLER_RESULT_NOT_YET_HANDLED
         }
     }
 
-    private func deliverSignal(_ message: Message) {
-        if message.interface == "org.freedesktop.DBus.Local", message.member == "Disconnected" {
+    /// Hands a signal to the subscriptions that want it, matched on its header; one nobody wants is
+    /// dropped without reading its body.
+    private func deliverSignal(_ raw: OpaquePointer) {
+        let header = MessageHeader(raw)
+        if header.interface == "org.freedesktop.DBus.Local", header.member == "Disconnected" {
             isDisconnected = true
             for waiter in disconnectWaiters { waiter.resume() }
             disconnectWaiters.removeAll()
         }
-        for subscription in subscriptions.values where subscription.rules.contains(where: { $0.matches(message) }) {
-            subscription.continuation.yield(message)
+        noteOwnerChange(header, raw)
+        var firstArgument: String??
+        func firstString() -> String? {
+            if let firstArgument { return firstArgument }
+            var reader = ArgumentReader(raw)
+            let read: String? = if case .string(let first)? = reader.next() { first } else { nil }
+            firstArgument = read
+            return read
         }
+        let takers = subscriptions.values.filter { $0.wants(header, firstString: firstString) }
+        guard !takers.isEmpty else { return }
+        let message = Message(header, reading: raw)
+        for subscription in takers { subscription.continuation.yield(message) }
     }
 
     // MARK: Sending
@@ -254,10 +267,16 @@ public actor Bus {
         continuation.resume(returning: .success(Message(reply)))
     }
 
-    /// Emits a signal from `path`.
+    /// Emits a signal from `path`: to every subscriber, or only to `destination` (a unicast signal).
     /// - Throws: `InvalidArgs` when the arguments cannot be marshalled.
-    public func emit(path: ObjectPath, interface: InterfaceName, member: MemberName, arguments: [Value] = []) throws(BusError) {
+    public func emit(
+        path: ObjectPath, interface: InterfaceName, member: MemberName, arguments: [Value] = [], destination: BusName? = nil
+    ) throws(BusError) {
         guard let signal = dbus_message_new_signal(path.rawValue, interface.rawValue, member.rawValue) else {
+            throw BusError(.noMemory, "Out of memory")
+        }
+        if let destination, dbus_message_set_destination(signal, destination.rawValue) == 0 {
+            dbus_message_unref(signal)
             throw BusError(.noMemory, "Out of memory")
         }
         do { try appendBody(arguments, to: signal) } catch {
@@ -271,14 +290,17 @@ public actor Bus {
 
     /// Signals matching any of `rules`, in the order they arrived, from the moment this returns
     /// (the matches are in place at the daemon). The subscription ends when the stream's consumer stops.
+    /// A rule naming a well-known sender takes only the signals of that name's owner: the owner is asked
+    /// first, then followed as it changes.
     public func signals(matching rules: MatchRule...) async throws(BusError) -> AsyncStream<Message> {
         let (stream, continuation) = AsyncStream.makeStream(of: Message.self)
         let token = takeToken()
-        subscriptions[token] = (rules, continuation)
+        subscriptions[token] = Subscription(rules: rules, continuation: continuation)
         continuation.onTermination = { [weak self] _ in
             Task { await self?.unsubscribe(token) }
         }
         do {
+            try await followOwners(for: token)
             for rule in rules { _ = try await callDaemon("AddMatch", [.string(rule.ruleString)]) }
         } catch {
             await unsubscribe(token)
@@ -289,7 +311,9 @@ public actor Bus {
 
     private func unsubscribe(_ token: Int) async {
         guard let subscription = subscriptions.removeValue(forKey: token) else { return }
-        for rule in subscription.rules { _ = try? await callDaemon("RemoveMatch", [.string(rule.ruleString)]) }
+        for rule in subscription.rules + subscription.ownerRules {
+            _ = try? await callDaemon("RemoveMatch", [.string(rule.ruleString)])
+        }
     }
 
     func takeToken() -> Int {

@@ -1,7 +1,8 @@
 import CDBus
 
-/// A message as received: header fields and a decoded body, with no C pointer left in it.
-public struct Message: Sendable {
+/// The header of a received message: enough to route a call or match a signal without reading
+/// its body, which a peer can make as large as the bus allows.
+public struct MessageHeader: Sendable {
     public enum Kind: Sendable, Equatable { case methodCall, methodReturn, error, signal }
 
     public let kind: Kind
@@ -14,7 +15,6 @@ public struct Message: Sendable {
     public let member: String?
     public let errorName: String?
     public let signature: String
-    public let body: [Value]
     public let expectsReply: Bool
 
     init(_ raw: OpaquePointer) {
@@ -34,9 +34,28 @@ public struct Message: Sendable {
         member = field(dbus_message_get_member)
         errorName = field(dbus_message_get_error_name)
         signature = field(dbus_message_get_signature) ?? ""
-        body = readBody(of: raw)
         expectsReply = dbus_message_get_no_reply(raw) == 0
     }
+}
+
+/// A message as received: its header and its decoded body, with no C pointer left in it.
+@dynamicMemberLookup
+public struct Message: Sendable {
+    public typealias Kind = MessageHeader.Kind
+
+    public let header: MessageHeader
+    public let body: [Value]
+
+    /// Reads the whole message.
+    init(_ raw: OpaquePointer) { self.init(MessageHeader(raw), reading: raw) }
+
+    /// Reads the body of `raw`, whose header was read as `header`.
+    init(_ header: MessageHeader, reading raw: OpaquePointer) {
+        self.header = header
+        body = readBody(of: raw)
+    }
+
+    public subscript<T>(dynamicMember field: KeyPath<MessageHeader, T>) -> T { header[keyPath: field] }
 
     /// Argument `index` of the body as `T`.
     /// - Throws: `InvalidArgs` when there is no such argument or it has another type.
@@ -47,9 +66,9 @@ public struct Message: Sendable {
 
     /// The error this message carries, when it is an error reply.
     var error: BusError? {
-        guard kind == .error else { return nil }
+        guard header.kind == .error else { return nil }
         let text: String = if case .string(let s)? = body.first { s } else { "" }
-        return BusError(ErrorName(errorName ?? "") ?? .failed, text)
+        return BusError(ErrorName(header.errorName ?? "") ?? .failed, text)
     }
 }
 
@@ -102,22 +121,33 @@ func withOptionalCString<R>(_ string: String?, _ body: (UnsafePointer<CChar>?) -
 
 /// Which signals a subscription receives; the bus daemon filters by the same rule.
 public struct MatchRule: Sendable, Hashable {
+    /// A unique name, the bus daemon, or a well-known name: then only its current owner's signals match.
     public var sender: BusName?
     public var path: ObjectPath?
     public var interface: InterfaceName?
     public var member: MemberName?
     /// The first argument, when it is a string (as `NameOwnerChanged`'s name).
     public var arg0: String?
+    /// The arguments' types, checked here (the daemon has no such rule): a signal of other types is
+    /// dropped before its body is read.
+    public var signature: Signature?
 
     public init(
         sender: BusName? = nil, path: ObjectPath? = nil, interface: InterfaceName? = nil, member: MemberName? = nil,
-        arg0: String? = nil
+        arg0: String? = nil, signature: Signature? = nil
     ) {
         self.sender = sender
         self.path = path
         self.interface = interface
         self.member = member
         self.arg0 = arg0
+        self.signature = signature
+    }
+
+    /// The bus daemon's `NameOwnerChanged` for `name`: its arguments are the name, the old owner and the new
+    /// one (empty for none).
+    public static func ownerChanges(of name: BusName) -> MatchRule {
+        MatchRule(sender: .daemon, interface: .daemon, member: "NameOwnerChanged", arg0: name.rawValue, signature: "sss")
     }
 
     /// The rule in the bus daemon's syntax.
@@ -131,17 +161,27 @@ public struct MatchRule: Sendable, Hashable {
         return parts.joined(separator: ",")
     }
 
-    /// Client-side check: a well-known sender is left to the daemon, which knows who owns it.
-    func matches(_ message: Message) -> Bool {
-        guard message.kind == .signal else { return false }
-        if let sender, sender.isUnique || sender.rawValue == "org.freedesktop.DBus", message.sender != sender.rawValue {
-            return false
+    /// The well-known name whose owner alone may send the signals of this rule.
+    var followedSender: BusName? {
+        guard let sender, !sender.isUnique, sender != .daemon else { return nil }
+        return sender
+    }
+
+    /// Client-side check on the header alone: the daemon also delivers unicast signals sent to us by anyone.
+    /// - Parameters:
+    ///   - owner: the current owner of `followedSender`, nil when it has none.
+    ///   - firstString: the first argument, read only when `arg0` is asked and the signature starts with a string.
+    func matches(_ signal: MessageHeader, owner: String?, firstString: () -> String?) -> Bool {
+        guard signal.kind == .signal else { return false }
+        if let sender {
+            guard let expected = followedSender == nil ? sender.rawValue : owner, signal.sender == expected else { return false }
         }
-        if let path, message.path != path { return false }
-        if let interface, message.interface != interface.rawValue { return false }
-        if let member, message.member != member.rawValue { return false }
+        if let path, signal.path != path { return false }
+        if let interface, signal.interface != interface.rawValue { return false }
+        if let member, signal.member != member.rawValue { return false }
+        if let signature, signal.signature != signature.rawValue { return false }
         if let arg0 {
-            guard case .string(let first)? = message.body.first, first == arg0 else { return false }
+            guard signal.signature.hasPrefix("s"), firstString() == arg0 else { return false }
         }
         return true
     }

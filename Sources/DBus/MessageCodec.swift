@@ -101,6 +101,7 @@ private func append(_ value: Value, to iter: UnsafeMutablePointer<DBusMessageIte
     case .objectPath(let v): return appendString(iter, TypeCode.objectPath, v.rawValue)
     case .signature(let v): return appendString(iter, TypeCode.signature, v.rawValue)
     case .unixFD(let v): return appendBasic(iter, TypeCode.unixFD, v.rawValue)
+    case .scalars(let array): return array.append(to: iter)
     case .array(let element, let values):
         return appendContainer(iter, TypeCode.array, element.rawValue) { sub in
             values.allSatisfy { append($0, to: sub) }
@@ -122,14 +123,34 @@ private func append(_ value: Value, to iter: UnsafeMutablePointer<DBusMessageIte
 
 /// Reads the whole body of `message`; libdbus has validated it on arrival.
 func readBody(of message: OpaquePointer) -> [Value] {
-    var iter = DBusMessageIter()
-    guard dbus_message_iter_init(message, &iter) != 0 else { return [] }
+    var reader = ArgumentReader(message)
     var values: [Value] = []
-    repeat {
-        guard let value = read(&iter) else { break }
-        values.append(value)
-    } while dbus_message_iter_next(&iter) != 0
+    while let value = reader.next() { values.append(value) }
     return values
+}
+
+/// Reads a received message's arguments one at a time, so that the first ones can be looked at
+/// before the rest is paid for. Valid while the message is.
+struct ArgumentReader {
+    private var iter = DBusMessageIter()
+    private var atEnd: Bool
+
+    init(_ message: OpaquePointer) { atEnd = dbus_message_iter_init(message, &iter) == 0 }
+
+    /// The next argument, decoded; nil after the last.
+    mutating func next() -> Value? {
+        guard !atEnd, let value = read(&iter) else { return nil }
+        atEnd = dbus_message_iter_next(&iter) == 0
+        return value
+    }
+
+    /// The signature of what the next argument, a variant, holds, without reading it; nil when it is no variant.
+    mutating func nextVariantContents() -> String? {
+        guard !atEnd, dbus_message_iter_get_arg_type(&iter) == TypeCode.variant else { return nil }
+        var contents = DBusMessageIter()
+        dbus_message_iter_recurse(&iter, &contents)
+        return currentSignature(&contents)
+    }
 }
 
 private func readBasic<T: BitwiseCopyable>(_ iter: UnsafeMutablePointer<DBusMessageIter>, _ initial: T) -> T {
@@ -191,6 +212,7 @@ private func read(_ iter: UnsafeMutablePointer<DBusMessageIter>) -> Value? {
             }
             return .dictionary(key: inner[0], value: inner[1], entries)
         }
+        if let scalars = ScalarArray(reading: iter, elementCode: dbus_message_iter_get_element_type(iter)) { return .scalars(scalars) }
         return .array(element: Signature(unchecked: element), readContents(iter))
     case TypeCode.dictEntry: return .structure(readContents(iter))
     default: return nil

@@ -137,3 +137,13 @@ func isDottedName(_ s: String, allowHyphen: Bool, allowDigitStart: Bool) -> Bool
     }
     return true
 }
+
+extension BusName {
+    /// The bus daemon itself, the sender of `NameOwnerChanged`: a name nobody else can send from.
+    public static let daemon: BusName = "org.freedesktop.DBus"
+}
+
+extension InterfaceName {
+    /// The bus daemon's interface.
+    public static let daemon: InterfaceName = "org.freedesktop.DBus"
+}

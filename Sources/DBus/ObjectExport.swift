@@ -77,7 +77,7 @@ extension Bus {
             heldCalls?.append(raw)
             return
         }
-        let message = Message(raw)
+        let call = MessageHeader(raw)
         let outcome: Result<MethodReply, BusError>
         heldSignals = []
         defer {
@@ -85,7 +85,7 @@ extension Bus {
             heldSignals = nil
             caused.forEach(send)
         }
-        do { outcome = .success(try route(message)) } catch { outcome = .failure(error) }
+        do { outcome = .success(try route(call, raw)) } catch { outcome = .failure(error) }
         switch outcome {
         case .success(.now(let values)): reply(to: raw, with: .success(values))
         case .failure(let error): reply(to: raw, with: .failure(error))
@@ -131,29 +131,31 @@ extension Bus {
         send(reply)
     }
 
-    private func route(_ message: Message) throws(BusError) -> MethodReply {
-        guard let path = message.path, let member = message.member else { throw BusError.invalidArgs("Malformed call") }
+    /// Finds what answers `call` from its header alone, and reads the body of `raw` only for a
+    /// handler that takes arguments of its type: a call nobody takes is refused unread.
+    private func route(_ call: MessageHeader, _ raw: OpaquePointer) throws(BusError) -> MethodReply {
+        guard let path = call.path, let member = call.member else { throw BusError.invalidArgs("Malformed call") }
         guard let interfaces = interfaces(at: path) else {
-            if message.interface ?? "org.freedesktop.DBus.Introspectable" == InterfaceName.introspectable.rawValue,
-                member == "Introspect", message.signature.isEmpty, path == .root || !children(of: path).isEmpty
+            if call.interface ?? "org.freedesktop.DBus.Introspectable" == InterfaceName.introspectable.rawValue,
+                member == "Introspect", call.signature.isEmpty, path == .root || !children(of: path).isEmpty
             {
                 return .now([.string(introspectionXML(interfaces: [], children: children(of: path)))])
             }
             throw BusError(.unknownObject, "No object at path \(path)")
         }
-        switch message.interface {
+        switch call.interface {
         case InterfaceName.introspectable.rawValue?:
-            try expect(message, member: "Introspect", signature: "")
+            try expect(call, member: "Introspect", signature: "")
             return .now([.string(introspectionXML(interfaces: interfaces, children: children(of: path)))])
         case InterfaceName.properties.rawValue?:
-            return try handleProperties(message, member: member, interfaces: interfaces)
+            return try handleProperties(call, raw, member: member, interfaces: interfaces)
         case InterfaceName.peer.rawValue?:
-            return try handlePeer(message, member: member)
+            return try handlePeer(call, member: member)
         case nil:
             guard let method = interfaces.lazy.compactMap({ $0.method(named: member) }).first else {
                 throw BusError(.unknownMethod, "No method \(member) on object \(path)")
             }
-            return try invoke(method, message)
+            return try invoke(method, call, raw)
         case let name?:
             guard let interface = interfaces.first(where: { $0.name.rawValue == name }) else {
                 throw BusError(.unknownInterface, "Object \(path) has no interface \(name)")
@@ -161,44 +163,45 @@ extension Bus {
             guard let method = interface.method(named: member) else {
                 throw BusError(.unknownMethod, "Interface \(name) has no method \(member)")
             }
-            return try invoke(method, message)
+            return try invoke(method, call, raw)
         }
     }
 
-    private func invoke(_ method: Method, _ message: Message) throws(BusError) -> MethodReply {
-        guard message.signature == method.inputSignature else {
+    private func invoke(_ method: Method, _ call: MessageHeader, _ raw: OpaquePointer) throws(BusError) -> MethodReply {
+        guard call.signature == method.inputSignature else {
             throw BusError.invalidArgs(
-                "\(method.name) takes arguments of type '\(method.inputSignature)', got '\(message.signature)'")
+                "\(method.name) takes arguments of type '\(method.inputSignature)', got '\(call.signature)'")
         }
-        return try method.handler(message)
+        return try method.handler(Message(call, reading: raw))
     }
 
-    private func expect(_ message: Message, member: String, signature: String) throws(BusError) {
-        guard message.member == member else {
-            throw BusError(.unknownMethod, "Interface \(message.interface ?? "") has no method \(message.member ?? "")")
+    private func expect(_ call: MessageHeader, member: String, signature: String) throws(BusError) {
+        guard call.member == member else {
+            throw BusError(.unknownMethod, "Interface \(call.interface ?? "") has no method \(call.member ?? "")")
         }
-        guard message.signature == signature else {
-            throw BusError.invalidArgs("\(member) takes arguments of type '\(signature)', got '\(message.signature)'")
+        guard call.signature == signature else {
+            throw BusError.invalidArgs("\(member) takes arguments of type '\(signature)', got '\(call.signature)'")
         }
     }
 
-    private func handlePeer(_ message: Message, member: String) throws(BusError) -> MethodReply {
+    private func handlePeer(_ call: MessageHeader, member: String) throws(BusError) -> MethodReply {
         if member == "Ping" {
-            try expect(message, member: "Ping", signature: "")
+            try expect(call, member: "Ping", signature: "")
             return .now([])
         }
-        try expect(message, member: "GetMachineId", signature: "")
+        try expect(call, member: "GetMachineId", signature: "")
         guard let raw = dbus_try_get_local_machine_id(nil) else { throw BusError.failed("No machine id") }
         defer { dbus_free(raw) }
         return .now([.string(String(cString: raw))])
     }
 
-    private func handleProperties(_ message: Message, member: String, interfaces: [Interface]) throws(BusError)
+    /// Get, GetAll and Set; Set reads the new value only once it is known to be of the property's type.
+    private func handleProperties(_ call: MessageHeader, _ raw: OpaquePointer, member: String, interfaces: [Interface]) throws(BusError)
         -> MethodReply
     {
         func interface(_ name: String) throws(BusError) -> Interface {
             guard let found = interfaces.first(where: { $0.name.rawValue == name }) else {
-                throw BusError(.unknownInterface, "Object \(message.path!) has no interface \(name)")
+                throw BusError(.unknownInterface, "Object \(call.path!) has no interface \(name)")
             }
             return found
         }
@@ -209,23 +212,25 @@ extension Bus {
             }
             return found
         }
+        var arguments = ArgumentReader(raw)
+        func nextString() throws(BusError) -> String { try String(dbusValue: arguments.next() ?? .string("")) }
         switch member {
         case "Get":
-            try expect(message, member: "Get", signature: "ss")
-            return .now([.variant(try property(try message.argument(0), try message.argument(1)).getter())])
+            try expect(call, member: "Get", signature: "ss")
+            return .now([.variant(try property(try nextString(), try nextString()).getter())])
         case "GetAll":
-            try expect(message, member: "GetAll", signature: "s")
-            let name: String = try message.argument(0)
+            try expect(call, member: "GetAll", signature: "s")
+            let name = try nextString()
             let properties = name.isEmpty ? interfaces.flatMap(\.properties) : try interface(name).properties
             let entries = properties.map { DictionaryEntry(key: .string($0.name.rawValue), value: .variant($0.getter())) }
             return .now([.dictionary(key: "s", value: "v", entries)])
         case "Set":
-            try expect(message, member: "Set", signature: "ssv")
-            let target = try property(try message.argument(0), try message.argument(1))
+            try expect(call, member: "Set", signature: "ssv")
+            let target = try property(try nextString(), try nextString())
             guard let setter = target.setter else { throw BusError(.propertyReadOnly, "Property \(target.name) is read-only") }
-            let value = try message.argument(2, as: Variant.self).value
-            guard value.signature == target.signature else {
-                throw BusError.invalidArgs("Property \(target.name) is of type '\(target.signature)', got '\(value.signature)'")
+            let type = arguments.nextVariantContents() ?? ""
+            guard type == target.signature.rawValue, case .variant(let value)? = arguments.next() else {
+                throw BusError.invalidArgs("Property \(target.name) is of type '\(target.signature)', got '\(type)'")
             }
             try setter(value)
             return .now([])

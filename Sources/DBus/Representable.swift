@@ -147,8 +147,16 @@ public struct Variant: DBusRepresentable, Hashable {
 
 extension Array: DBusRepresentable where Element: DBusRepresentable {
     public static var dbusSignature: Signature { Signature(unchecked: "a" + Element.dbusSignature.rawValue) }
-    public var dbusValue: Value { .array(element: Element.dbusSignature, map(\.dbusValue)) }
+    public var dbusValue: Value {
+        if let scalars = ScalarArray(self) { return .scalars(scalars) }
+        return .array(element: Element.dbusSignature, map(\.dbusValue))
+    }
     public init(dbusValue: Value) throws(BusError) {
+        if case .scalars(let scalars) = dbusValue {
+            guard let array = scalars.elements as? Self else { throw typeMismatch(dbusValue, Self.self) }
+            self = array
+            return
+        }
         guard case .array(let element, let values) = dbusValue, element == Element.dbusSignature else {
             throw typeMismatch(dbusValue, Self.self)
         }

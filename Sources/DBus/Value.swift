@@ -15,6 +15,8 @@ public indirect enum Value: Hashable, Sendable {
     case unixFD(FileDescriptor)
     /// An array whose elements all have the signature `element`.
     case array(element: Signature, [Value])
+    /// An array of fixed-size numbers, unboxed: how such arrays are read from a message.
+    case scalars(ScalarArray)
     /// An array of dict entries `a{kv}`; keys are basic values.
     case dictionary(key: Signature, value: Signature, [DictionaryEntry])
     case structure([Value])
@@ -39,6 +41,7 @@ public indirect enum Value: Hashable, Sendable {
         case .signature: "g"
         case .unixFD: "h"
         case .array(let element, _): "a" + element.rawValue
+        case .scalars(let array): array.signatureString
         case .dictionary(let key, let value, _): "a{" + key.rawValue + value.rawValue + "}"
         case .structure(let fields): "(" + fields.map(\.signatureString).joined() + ")"
         case .variant: "v"
@@ -62,6 +65,9 @@ public indirect enum Value: Hashable, Sendable {
                 }
                 try value.validate(depth: depth + 1)
             }
+        case .scalars(let array):
+            // The spec's limit; past it libdbus would refuse the whole message.
+            guard array.byteCount <= 1 << 26 else { throw BusError.invalidArgs("Array of \(array.byteCount) bytes is longer than 64 MiB") }
         case .dictionary(let key, let valueType, let entries):
             guard key.isSingleCompleteType, let code = key.rawValue.utf8.first, Signature.basicCodes.contains(code),
                 valueType.isSingleCompleteType

@@ -16,10 +16,9 @@ public struct BusNotificationServer: NotificationServer {
 
     public func events() async throws(BusError) -> AsyncStream<NotificationServerEvent> {
         let messages = try await bus.signals(
-            matching: MatchRule(sender: Self.name, path: Self.path, interface: Self.interface, member: "ActionInvoked"),
-            MatchRule(sender: Self.name, path: Self.path, interface: Self.interface, member: "NotificationClosed"),
-            MatchRule(
-                sender: "org.freedesktop.DBus", interface: "org.freedesktop.DBus", member: "NameOwnerChanged", arg0: Self.name.rawValue))
+            matching: MatchRule(sender: Self.name, path: Self.path, interface: Self.interface, member: "ActionInvoked", signature: "us"),
+            MatchRule(sender: Self.name, path: Self.path, interface: Self.interface, member: "NotificationClosed", signature: "uu"),
+            .ownerChanges(of: Self.name))
         return AsyncStream { continuation in
             let reading = Task {
                 for await message in messages {

@@ -32,7 +32,8 @@ actor SleepWatch {
         let announcements: AsyncStream<Message>
         do {
             announcements = try await system.signals(
-                matching: MatchRule(sender: login, path: manager, interface: managerInterface, member: "PrepareForSleep"))
+                matching: MatchRule(
+                    sender: login, path: manager, interface: managerInterface, member: "PrepareForSleep", signature: "b"))
         } catch {
             Log.warning("Cannot follow logind on the system bus (\(error.message)): sleep will not pause recordings")
             await system.close()

@@ -4,6 +4,10 @@ import NotulaService
     import Glibc
 #endif
 
+/// `mallopt` and `M_MMAP_THRESHOLD` of <malloc.h>, which the Glibc module leaves out.
+@_silgen_name("mallopt") func mallopt(_ parameter: Int32, _ value: Int32) -> Int32
+let mmapThreshold: Int32 = -3
+
 // Memos are clinical notes: whatever notulad or a library it loads creates is the user's alone.
 umask(0o077)
 
@@ -13,6 +17,10 @@ sigemptyset(&stopSignals)
 sigaddset(&stopSignals, SIGTERM)
 sigaddset(&stopSignals, SIGINT)
 pthread_sigmask(SIG_UNBLOCK, &stopSignals, nil)
+
+// A block of 1 MiB or more (libdbus's buffer for a peer's 30 MiB message) goes back to the system when freed:
+// glibc's moving threshold would keep such blocks in the heap, the peak growing by a message every few messages.
+_ = mallopt(mmapThreshold, 1 << 20)
 
 switch ServiceOptions.parse(Array(CommandLine.arguments.dropFirst())) {
 case .help:

@@ -64,13 +64,15 @@ struct MarshallingTests {
         .byte(255), .boolean(true), .boolean(false), .int16(-32768), .uint16(65535), .int32(Int32.min), .uint32(UInt32.max),
         .int64(Int64.min), .uint64(UInt64.max), .double(-0.5), .double(Double.greatestFiniteMagnitude), .string(""),
         .string("Zoë — 日本語 🎙"), .objectPath(ObjectPath("/org/notula/Notula1/Memos/1")!), .signature("a{sv}(ii)"),
-        .array(element: "s", []), .array(element: "y", (0...255).map { .byte(UInt8($0)) }),
-        .array(element: "ai", [.array(element: "i", [.int32(1), .int32(2)]), .array(element: "i", [])]),
+        .array(element: "s", []), .scalars(.bytes(Array(0...255))),
+        .array(element: "ai", [.scalars(.int32s([1, 2])), .scalars(.int32s([]))]),
+        .scalars(.booleans([true, false])), .scalars(.int16s([.min, -1])), .scalars(.uint16s([.max])), .scalars(.uint32s([0, .max])),
+        .scalars(.int64s([.min])), .scalars(.uint64s([.max])),
         .dictionary(
             key: "s", value: "v",
             [
                 DictionaryEntry(key: .string("State"), value: .variant(.string("idle"))),
-                DictionaryEntry(key: .string("Nested"), value: .variant(.variant(.array(element: "d", [.double(1)])))),
+                DictionaryEntry(key: .string("Nested"), value: .variant(.variant(.scalars(.doubles([1]))))),
             ]),
         .dictionary(
             key: "o", value: "a{sv}",
@@ -91,6 +93,15 @@ struct MarshallingTests {
         await pair.close()
     }
 
+    @Test func anArrayOfNumbersWrittenBoxedIsReadUnboxed() async throws {
+        let pair = try await EchoPair.make()
+        let boxed = Value.array(element: "i", [.int32(-1), .int32(Int32.max)])
+        #expect(try await pair.call("Echo", [.variant(boxed)]).body == [.variant(.scalars(.int32s([-1, Int32.max])))])
+        #expect(try [Int32](dbusValue: .scalars(.int32s([7]))) == [7])
+        #expect(throws: BusError.self) { try [UInt32](dbusValue: .scalars(.int32s([7]))) }
+        await pair.close()
+    }
+
     @Test func everyBasicTypeAsArguments() async throws {
         let pair = try await EchoPair.make()
         let all = Value.structure([
@@ -102,8 +113,8 @@ struct MarshallingTests {
     }
 
     @Test func deepestNestingTheSpecAllows() async throws {
-        var value = Value.int32(1)
-        for _ in 0..<32 { value = .array(element: value.signature, [value]) }
+        var value = Value.scalars(.int32s([1]))
+        for _ in 0..<31 { value = .array(element: value.signature, [value]) }
         for _ in 0..<31 { value = .structure([value]) }
         let pair = try await EchoPair.make()
         #expect(try await pair.call("Echo", [.variant(value)]).body == [.variant(value)])
@@ -136,6 +147,7 @@ struct MarshallingTests {
             .structure([]),
             .dictionary(key: "s", value: "s", [DictionaryEntry(key: .int32(1), value: .string("x"))]),
             tooDeep,
+            .scalars(.int32s(Array(repeating: 0, count: (1 << 24) + 1))),  // past the spec's 64 MiB for one array
         ]
         for value in refused {
             await #expect(throws: BusError.self) { try await pair.call("Echo", [.variant(value)]) }
