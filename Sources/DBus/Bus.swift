@@ -213,12 +213,12 @@ public actor Bus {
         func firstString() -> String? {
             if let firstArgument { return firstArgument }
             var reader = ArgumentReader(raw)
-            let read: String? = if case .string(let first)? = reader.next() { first } else { nil }
+            let read = reader.nextString()
             firstArgument = read
             return read
         }
         let takers = subscriptions.values.filter { $0.wants(header, firstString: firstString) }
-        guard !takers.isEmpty else { return }
+        guard !takers.isEmpty, !bodyHasMoreValues(than: Message.largestBody, raw) else { return }
         let message = Message(header, reading: raw)
         for subscription in takers { subscription.continuation.yield(message) }
     }

@@ -46,6 +46,10 @@ public struct Message: Sendable {
     public let header: MessageHeader
     public let body: [Value]
 
+    /// The most values a received call or signal is decoded into (arrays of numbers count as one):
+    /// about 5 MB boxed, far more than any handler takes, far less than a 128 MiB message of strings.
+    static let largestBody = 100_000
+
     /// Reads the whole message.
     init(_ raw: OpaquePointer) { self.init(MessageHeader(raw), reading: raw) }
 

@@ -34,13 +34,15 @@ func appendDictionary(
     var iter = DBusMessageIter()
     dbus_message_iter_init_append(message, &iter)
     var sub = DBusMessageIter()
-    guard ("{" + key.rawValue + value.rawValue + "}").withCString({ dbus_message_iter_open_container(&iter, TypeCode.array, $0, &sub) != 0 })
+    guard
+        ("{" + key.rawValue + value.rawValue + "}").withCString({ dbus_message_iter_open_container(&iter, TypeCode.array, $0, &sub) != 0 })
     else { throw noMemory }
     do throws(BusError) {
         try withUnsafeMutablePointer(to: &sub) { (entriesIter) throws(BusError) in
             try entries { (entry) throws(BusError) in
                 guard entry.key.signature == key, entry.value.signature == value else {
-                    throw BusError.invalidArgs("A dictionary of {\(key)\(value)} got an entry of {\(entry.key.signature)\(entry.value.signature)}")
+                    throw BusError.invalidArgs(
+                        "A dictionary of {\(key)\(value)} got an entry of {\(entry.key.signature)\(entry.value.signature)}")
                 }
                 try entry.key.validate()
                 try entry.value.validate()
@@ -144,6 +146,12 @@ struct ArgumentReader {
         return value
     }
 
+    /// The next argument when it is a string; nil, unread, when it is anything else.
+    mutating func nextString() -> String? {
+        guard !atEnd, dbus_message_iter_get_arg_type(&iter) == TypeCode.string else { return nil }
+        return next().flatMap { if case .string(let string) = $0 { string } else { nil } }
+    }
+
     /// The signature of what the next argument, a variant, holds, without reading it; nil when it is no variant.
     mutating func nextVariantContents() -> String? {
         guard !atEnd, dbus_message_iter_get_arg_type(&iter) == TypeCode.variant else { return nil }
@@ -151,6 +159,33 @@ struct ArgumentReader {
         dbus_message_iter_recurse(&iter, &contents)
         return currentSignature(&contents)
     }
+}
+
+/// Whether reading the body of `message` would make more than `limit` values: counted without
+/// making any, and no further than the limit, so that a peer's millions of strings or structures
+/// are refused for the price of `limit` steps. An array of numbers counts as one value.
+func bodyHasMoreValues(than limit: Int, _ message: OpaquePointer) -> Bool {
+    var iter = DBusMessageIter()
+    guard dbus_message_iter_init(message, &iter) != 0 else { return false }
+    var remaining = limit
+    return !countValues(&iter, within: &remaining)
+}
+
+/// Counts the values from `iter` to the end of its container against `remaining`; false once it runs out.
+private func countValues(_ iter: UnsafeMutablePointer<DBusMessageIter>, within remaining: inout Int) -> Bool {
+    repeat {
+        let type = dbus_message_iter_get_arg_type(iter)
+        guard type != TypeCode.invalid else { return true }
+        remaining -= 1
+        guard remaining >= 0 else { return false }
+        let isNumberArray = type == TypeCode.array && ScalarArray.isNumber(dbus_message_iter_get_element_type(iter))
+        if [TypeCode.array, TypeCode.structure, TypeCode.variant, TypeCode.dictEntry].contains(type), !isNumberArray {
+            var sub = DBusMessageIter()
+            dbus_message_iter_recurse(iter, &sub)
+            guard countValues(&sub, within: &remaining) else { return false }
+        }
+    } while dbus_message_iter_next(iter) != 0
+    return true
 }
 
 private func readBasic<T: BitwiseCopyable>(_ iter: UnsafeMutablePointer<DBusMessageIter>, _ initial: T) -> T {

@@ -172,6 +172,9 @@ extension Bus {
             throw BusError.invalidArgs(
                 "\(method.name) takes arguments of type '\(method.inputSignature)', got '\(call.signature)'")
         }
+        guard !bodyHasMoreValues(than: Message.largestBody, raw) else {
+            throw BusError.invalidArgs("\(method.name) takes at most \(Message.largestBody) values in its arguments")
+        }
         return try method.handler(Message(call, reading: raw))
     }
 

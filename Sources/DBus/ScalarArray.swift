@@ -86,6 +86,14 @@ public enum ScalarArray: Hashable, Sendable {
     /// The array's signature (`ay` for `.bytes`).
     var signatureString: String { "a" + String(UnicodeScalar(UInt8(elementCode))) }
 
+    /// Whether elements of `code` are read as a `ScalarArray`.
+    static func isNumber(_ code: Int32) -> Bool {
+        [
+            TypeCode.byte, TypeCode.boolean, TypeCode.int16, TypeCode.uint16, TypeCode.int32, TypeCode.uint32, TypeCode.int64,
+            TypeCode.uint64, TypeCode.double,
+        ].contains(code)
+    }
+
     /// Reads the array under `iter`, whose elements are of `elementCode`, in one copy; nil for another element type.
     /// The corresponding C function is `dbus_message_iter_get_fixed_array`.
     init?(reading iter: UnsafeMutablePointer<DBusMessageIter>, elementCode: Int32) {
