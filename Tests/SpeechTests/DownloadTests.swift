@@ -48,7 +48,8 @@ import Testing
         let server = try TestHTTPServer(routes: ["/models/ko.zip": .file(source.path, contentType: "application/zip")])
         let partial = folder.file("downloads/models/ko.zip.part")
 
-        let (result, reports) = await Self.run(HTTPDownload(url: server.url(for: "/models/ko.zip"), partialFile: partial, maximumBytes: 1_000_000))
+        let (result, reports) = await Self.run(
+            HTTPDownload(url: server.url(for: "/models/ko.zip"), partialFile: partial, maximumBytes: 1_000_000))
 
         try result.get()
         #expect(try Self.contents(of: partial) == source.bytes)
@@ -183,7 +184,8 @@ import Testing
         let folder = TemporaryFolder()
         let source = try Self.randomFile(5_000_000, in: folder)
         let server = try TestHTTPServer(routes: ["/models/ko.zip": .file(source.path, rate: 50_000)])
-        let download = HTTPDownload(url: server.url(for: "/models/ko.zip"), partialFile: folder.file("ko.zip.part"), maximumBytes: 5_000_000)
+        let download = HTTPDownload(
+            url: server.url(for: "/models/ko.zip"), partialFile: folder.file("ko.zip.part"), maximumBytes: 5_000_000)
         let (reports, sink) = AsyncStream.makeStream(of: Report.self)
         let running = Task {
             try await download.run { received, total in sink.yield(Report(received: received, total: total)) }
@@ -202,7 +204,8 @@ import Testing
         let server = try TestHTTPServer(routes: ["/models/ko.zip": .file(source.path)])
 
         // Every write into /dev/full fails with ENOSPC.
-        let (result, _) = await Self.run(HTTPDownload(url: server.url(for: "/models/ko.zip"), partialFile: "/dev/full", maximumBytes: 100_000))
+        let (result, _) = await Self.run(
+            HTTPDownload(url: server.url(for: "/models/ko.zip"), partialFile: "/dev/full", maximumBytes: 100_000))
 
         #expect(result.failure == .diskFull(path: "/dev/full"))
         #expect(result.failure?.message == "No space left on the disk for /dev/full.")
@@ -215,7 +218,8 @@ import Testing
         let blocker = folder.file("blocker")
         try Data().write(to: URL(fileURLWithPath: blocker))
 
-        let (result, _) = await Self.run(HTTPDownload(url: server.url(for: "/models/ko.zip"), partialFile: blocker + "/ko.zip.part", maximumBytes: 1_000_000))
+        let (result, _) = await Self.run(
+            HTTPDownload(url: server.url(for: "/models/ko.zip"), partialFile: blocker + "/ko.zip.part", maximumBytes: 1_000_000))
 
         #expect(result.failure == .fileError(path: blocker + "/ko.zip.part", reason: "Not a directory"))
         #expect(try server.requests.isEmpty)
