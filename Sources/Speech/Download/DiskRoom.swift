@@ -1,18 +1,17 @@
 import Glibc
 
-/// The room a download may take on the disk of its file: all that is free but `keptFree`, which stays for
-/// what matters more (the recordings on the same disk).
+/// The room a download or an unpack may take on the disk of its file or folder: all that is free but
+/// `keptFree`, which stays for what matters more (the recordings on the same disk).
 struct DiskRoom {
-    /// The file whose disk is measured.
+    /// A file or folder on the disk measured.
     let path: String
     let keptFree: Int64
 
-    /// - Throws: `.noRoom` when writing `needed` more bytes would leave less than `keptFree` free; nothing when
-    ///   the disk's free space cannot be read (the writes then tell a full disk).
-    func check(needing needed: Int64) throws(DownloadError) {
-        guard let free = freeBytes else { return }
-        guard free < keptFree || free - keptFree < needed else { return }
-        throw .noRoom(path: path, needed: needed, free: free, keptFree: keptFree)
+    /// The disk's free bytes when writing `needed` more would leave less than `keptFree`; `nil` when there is
+    /// room, or when the free space cannot be read (the writes then tell a full disk).
+    func freeBytesWhenShort(needing needed: Int64) -> Int64? {
+        guard let free = freeBytes, free < keptFree || free - keptFree < needed else { return nil }
+        return free
     }
 
     /// The bytes an unprivileged user may still write on the disk; `nil` when `statvfs` fails.

@@ -59,7 +59,7 @@ final class PartialFileBody: ResponseBody {
             announced = response.contentLength
         }
         if let announced, announced > limit { throw .largerThanExpected(limit: limit, announced: announced) }
-        try room.check(needing: (announced ?? limit) - start)
+        try checkRoom(needing: (announced ?? limit) - start)
         try file.keepFirst(start)
         received = start
         total = announced
@@ -73,11 +73,16 @@ final class PartialFileBody: ResponseBody {
         let count = Int64(bytes.count)
         guard count <= limit - received else { throw .largerThanExpected(limit: limit, announced: nil) }
         if received / Self.roomCheckInterval != (received + count) / Self.roomCheckInterval {
-            try room.check(needing: (total ?? limit) - received)
+            try checkRoom(needing: (total ?? limit) - received)
         }
         try file.write(bytes)
         received += count
         progress(received, total)
+    }
+
+    private func checkRoom(needing needed: Int64) throws(DownloadError) {
+        guard let free = room.freeBytesWhenShort(needing: needed) else { return }
+        throw .noRoom(path: room.path, needed: needed, free: free, keptFree: room.keptFree)
     }
 
     /// `first + length`, or `Int64.max` past it (a length a server made up); `nil` without a length.

@@ -18,20 +18,17 @@ public final class ModelInstallation: Sendable {
     public static let maximumUnpackedBytes: Int64 = 2_000_000_000
     /// The largest archive downloaded, whatever the catalog says: several times the largest small model's.
     public static let maximumArchiveBytes: Int64 = 2_000_000_000
-    /// What a download leaves free on its disk: an hour of recording (115 MB) and the memo library's room,
-    /// so that a model never makes a recording on the same disk pause as disk-full.
+    /// What a download and its unpack leave free on their disks: an hour of recording (115 MB) and the memo
+    /// library's room, so that a model never makes a recording on the same disk pause as disk-full.
     public static let keptFreeBytes: Int64 = 128_000_000
 
     /// Prepares the installation of `entry`; nothing happens until `run`.
     /// - Parameters:
     ///   - modelsFolder: Notula's own models folder, created 0700 if missing.
     ///   - downloadsFolder: Where the archive is downloaded to, and kept while incomplete.
-    ///   - keptFree: What the download leaves free on its disk.
     /// - Throws: `.failed` when the catalog names the model with anything but a model folder's name, or gives it
     ///   a size over `maximumArchiveBytes`.
-    public init(
-        entry: CatalogEntry, modelsFolder: String, downloadsFolder: String, keepingFree keptFree: Int64 = ModelInstallation.keptFreeBytes
-    ) throws(InstallError) {
+    public init(entry: CatalogEntry, modelsFolder: String, downloadsFolder: String) throws(InstallError) {
         guard ModelFolderName(entry.name) != nil, !entry.name.contains("/") else {
             throw .failed("The catalog's model '\(entry.name)' does not have the name of a Vosk model folder.")
         }
@@ -44,7 +41,8 @@ public final class ModelInstallation: Sendable {
         self.entry = entry
         self.modelsFolder = modelsFolder
         partialFile = downloadsFolder + "/" + entry.name + ".zip.part"
-        download = HTTPDownload(url: entry.url.absoluteString, partialFile: partialFile, maximumBytes: size, keepingFree: keptFree)
+        download = HTTPDownload(
+            url: entry.url.absoluteString, partialFile: partialFile, maximumBytes: size, keepingFree: Self.keptFreeBytes)
     }
 
     /// Installs the model and returns it.
@@ -114,7 +112,8 @@ public final class ModelInstallation: Sendable {
         let topLevel: [String]
         do throws(UnpackError) {
             topLevel = try ArchiveUnpacker.unpack(
-                partialFile, into: unpacking, maximumBytes: Self.maximumUnpackedBytes, isCancelled: { self.isCancelled })
+                partialFile, into: unpacking, maximumBytes: Self.maximumUnpackedBytes, keepingFree: Self.keptFreeBytes,
+                isCancelled: { self.isCancelled })
         } catch {
             if error == .cancelled { throw .cancelled }
             throw .failed("The model for \(entry.languageName) could not be unpacked: \(error.message)")
