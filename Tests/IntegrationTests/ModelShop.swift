@@ -13,6 +13,8 @@ final class ModelShop {
         /// Another MD5 than the archive's, to serve a corrupted download.
         var md5: String?
         var route: (String) -> TestHTTPServer.Route = { .file($0) }
+        /// Another address than the server's for the archive, such as `file:///dev/zero`.
+        var url: String?
     }
 
     let server: TestHTTPServer
@@ -30,7 +32,7 @@ final class ModelShop {
             let size = try FileManager.default.attributesOfItem(atPath: offer.archive.path)[.size] as? Int ?? 0
             return [
                 "lang": offer.lang, "lang_text": "Korean", "name": offer.name, "obsolete": "false", "type": "small",
-                "url": server.url(for: "/vosk/models/\(offer.name).zip"), "size": size, "size_text": "\(size / 1_000_000)MiB",
+                "url": offer.url ?? server.url(for: "/vosk/models/\(offer.name).zip"), "size": size, "size_text": "\(size / 1_000_000)MiB",
                 "md5": try offer.md5 ?? md5(of: offer.archive), "version": "0.22",
             ] as [String: Any]
         }

@@ -11,14 +11,24 @@ public final class TestHTTPServer {
         public var rate: Int?
         public var truncateAfter: Int?
         public var contentType: String?
+        public var contentLength: Int?
+        public var endless: Bool?
 
         /// Serves `file`, with Range support.
         /// - Parameters:
         ///   - rate: At most this many body bytes a second.
         ///   - truncateAfter: The connection closes after this many body bytes, though the full length was
         ///     announced; only for requests without Range, so that a resume completes.
-        public static func file(_ file: String, rate: Int? = nil, truncateAfter: Int? = nil, contentType: String? = nil) -> Route {
-            Route(file: file, rate: rate, truncateAfter: truncateAfter, contentType: contentType)
+        ///   - announcing: The Content-Length sent instead of the file's (a lying server); the connection closes after the file.
+        public static func file(
+            _ file: String, rate: Int? = nil, truncateAfter: Int? = nil, contentType: String? = nil, announcing: Int? = nil
+        ) -> Route {
+            Route(file: file, rate: rate, truncateAfter: truncateAfter, contentType: contentType, contentLength: announcing)
+        }
+
+        /// Zero bytes that never end, at most `rate` a second, announced as `announcing` bytes or without a length.
+        public static func endless(rate: Int? = nil, announcing: Int? = nil) -> Route {
+            Route(rate: rate, contentLength: announcing, endless: true)
         }
 
         /// Answers `status` with a short HTML page.
@@ -28,9 +38,10 @@ public final class TestHTTPServer {
         public static func redirect(to location: String) -> Route { Route(redirect: location) }
 
         enum CodingKeys: String, CodingKey {
-            case file, status, redirect, rate
+            case file, status, redirect, rate, endless
             case truncateAfter = "truncate_after"
             case contentType = "content_type"
+            case contentLength = "content_length"
         }
     }
 

@@ -48,7 +48,8 @@ import Testing
         let server = try TestHTTPServer(routes: ["/models/ko.zip": .file(source.path, contentType: "application/zip")])
         let partial = folder.file("downloads/models/ko.zip.part")
 
-        let (result, reports) = await Self.run(HTTPDownload(url: server.url(for: "/models/ko.zip"), partialFile: partial))
+        let (result, reports) = await Self.run(
+            HTTPDownload(url: server.url(for: "/models/ko.zip"), partialFile: partial, maximumBytes: 1_000_000))
 
         try result.get()
         #expect(try Self.contents(of: partial) == source.bytes)
@@ -68,7 +69,7 @@ import Testing
         let server = try TestHTTPServer(routes: ["/latest.zip": .redirect(to: "/models/ko.zip"), "/models/ko.zip": .file(source.path)])
         let partial = folder.file("ko.zip.part")
 
-        try await HTTPDownload(url: server.url(for: "/latest.zip"), partialFile: partial).run { _, _ in }
+        try await HTTPDownload(url: server.url(for: "/latest.zip"), partialFile: partial, maximumBytes: 50_000).run { _, _ in }
 
         #expect(try Self.contents(of: partial) == source.bytes)
         #expect(try server.requests.map(\.path) == ["/latest.zip", "/models/ko.zip"])
@@ -81,7 +82,7 @@ import Testing
         let url = server.url(for: "/models/ko.zip")
         let partial = folder.file("ko.zip.part")
 
-        let (first, _) = await Self.run(HTTPDownload(url: url, partialFile: partial))
+        let (first, _) = await Self.run(HTTPDownload(url: url, partialFile: partial, maximumBytes: 1_000_000))
 
         #expect(first.failure == .interrupted(received: 300_000, expected: 1_000_000))
         #expect(
@@ -89,7 +90,7 @@ import Testing
                 == "The download stopped after 300.0 kB of 1.0 MB; it resumes where it stopped when installed again.")
         #expect(try Self.contents(of: partial) == Array(source.bytes.prefix(300_000)))
 
-        let (second, reports) = await Self.run(HTTPDownload(url: url, partialFile: partial))
+        let (second, reports) = await Self.run(HTTPDownload(url: url, partialFile: partial, maximumBytes: 1_000_000))
 
         try second.get()
         #expect(try server.requests.map(\.range) == [nil, "bytes=300000-"])
@@ -107,7 +108,7 @@ import Testing
         // More bytes than the file has: the server answers 416, and the download starts over without a Range.
         try Data(repeating: 0xAA, count: 150_000).write(to: URL(fileURLWithPath: partial))
 
-        try await HTTPDownload(url: server.url(for: "/models/ko.zip"), partialFile: partial).run { _, _ in }
+        try await HTTPDownload(url: server.url(for: "/models/ko.zip"), partialFile: partial, maximumBytes: 200_000).run { _, _ in }
 
         #expect(try server.requests.map(\.range) == ["bytes=150000-", nil])
         #expect(try Self.contents(of: partial) == source.bytes)
@@ -123,8 +124,8 @@ import Testing
         let earlierBytes = [UInt8](repeating: 7, count: 1000)
         try Data(earlierBytes).write(to: URL(fileURLWithPath: resumed))
 
-        let (fromScratch, _) = await Self.run(HTTPDownload(url: url, partialFile: fresh))
-        let (resuming, _) = await Self.run(HTTPDownload(url: url, partialFile: resumed))
+        let (fromScratch, _) = await Self.run(HTTPDownload(url: url, partialFile: fresh, maximumBytes: 1_000_000))
+        let (resuming, _) = await Self.run(HTTPDownload(url: url, partialFile: resumed, maximumBytes: 1_000_000))
 
         #expect(fromScratch.failure == .httpStatus(code: status, url: url))
         #expect(fromScratch.failure?.message == "The server answered \(status) (\(phrase)) for \(url).")
@@ -138,7 +139,7 @@ import Testing
         let port = try closedLoopbackPort()
         let url = "http://127.0.0.1:\(port)/models/ko.zip"
 
-        let (result, reports) = await Self.run(HTTPDownload(url: url, partialFile: folder.file("ko.zip.part")))
+        let (result, reports) = await Self.run(HTTPDownload(url: url, partialFile: folder.file("ko.zip.part"), maximumBytes: 1_000_000))
 
         let error = try #require(result.failure)
         guard case .unreachable(url: url, reason: let reason) = error else {
@@ -157,7 +158,7 @@ import Testing
         // 50 KB/s: the whole file would take 100 s.
         let server = try TestHTTPServer(routes: ["/models/ko.zip": .file(source.path, rate: 50_000)])
         let partial = folder.file("ko.zip.part")
-        let download = HTTPDownload(url: server.url(for: "/models/ko.zip"), partialFile: partial)
+        let download = HTTPDownload(url: server.url(for: "/models/ko.zip"), partialFile: partial, maximumBytes: 5_000_000)
         let (reports, sink) = AsyncStream.makeStream(of: Report.self)
         let running = Task {
             defer { sink.finish() }
@@ -183,7 +184,8 @@ import Testing
         let folder = TemporaryFolder()
         let source = try Self.randomFile(5_000_000, in: folder)
         let server = try TestHTTPServer(routes: ["/models/ko.zip": .file(source.path, rate: 50_000)])
-        let download = HTTPDownload(url: server.url(for: "/models/ko.zip"), partialFile: folder.file("ko.zip.part"))
+        let download = HTTPDownload(
+            url: server.url(for: "/models/ko.zip"), partialFile: folder.file("ko.zip.part"), maximumBytes: 5_000_000)
         let (reports, sink) = AsyncStream.makeStream(of: Report.self)
         let running = Task {
             try await download.run { received, total in sink.yield(Report(received: received, total: total)) }
@@ -202,7 +204,8 @@ import Testing
         let server = try TestHTTPServer(routes: ["/models/ko.zip": .file(source.path)])
 
         // Every write into /dev/full fails with ENOSPC.
-        let (result, _) = await Self.run(HTTPDownload(url: server.url(for: "/models/ko.zip"), partialFile: "/dev/full"))
+        let (result, _) = await Self.run(
+            HTTPDownload(url: server.url(for: "/models/ko.zip"), partialFile: "/dev/full", maximumBytes: 100_000))
 
         #expect(result.failure == .diskFull(path: "/dev/full"))
         #expect(result.failure?.message == "No space left on the disk for /dev/full.")
@@ -215,7 +218,8 @@ import Testing
         let blocker = folder.file("blocker")
         try Data().write(to: URL(fileURLWithPath: blocker))
 
-        let (result, _) = await Self.run(HTTPDownload(url: server.url(for: "/models/ko.zip"), partialFile: blocker + "/ko.zip.part"))
+        let (result, _) = await Self.run(
+            HTTPDownload(url: server.url(for: "/models/ko.zip"), partialFile: blocker + "/ko.zip.part", maximumBytes: 1_000_000))
 
         #expect(result.failure == .fileError(path: blocker + "/ko.zip.part", reason: "Not a directory"))
         #expect(try server.requests.isEmpty)

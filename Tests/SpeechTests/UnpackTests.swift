@@ -211,6 +211,24 @@ import Testing
             message: "The archive unpacks to more than 1048576 bytes, the most allowed: it is damaged or not what it claims to be.")
     }
 
+    /// A model that would unpack into the room the disk keeps free for recordings stops at the next MiB.
+    @Test func anUnpackStopsAtTheRoomKeptFree() throws {
+        let sandbox = try Sandbox()
+        let archive = try sandbox.archive("bomb.zip", [.file("top/fine.txt", "fine"), .zeros("top/zeros", count: 20_000_000)])
+
+        let error = try #require(throws: UnpackError.self) {
+            try ArchiveUnpacker.unpack(archive, into: sandbox.target, maximumBytes: 100_000_000, keepingFree: .max)
+        }
+
+        guard case .noRoom(sandbox.target, free: _, keptFree: .max) = error else {
+            Issue.record("expected .noRoom, got \(error)")
+            return
+        }
+        #expect(error.message.hasPrefix("Unpacking into \(sandbox.target) stopped with "), "\(error.message)")
+        #expect(error.message.hasSuffix(" free on its disk, under the 9223372.0 TB kept free for recordings."), "\(error.message)")
+        try sandbox.expectNothingWritten()
+    }
+
     /// The cut falls in the middle of the deflated noise, which is what zlib reports.
     @Test func aTruncatedZipIsUnreadable() throws {
         let sandbox = try Sandbox()

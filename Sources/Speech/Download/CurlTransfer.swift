@@ -20,19 +20,26 @@ final class CurlTransfer {
     /// The `Content-Range` of the response being received; each response's status line resets it, as
     /// redirects' responses come before the last.
     private var contentRange: ContentRange?
+    /// The status of the response whose headers are arriving: a 3xx's `Location` is checked before libcurl follows it.
+    private var headStatus = 0
     private var hasBegun = false
     private var wasRefused = false
-    /// What the body threw: libcurl itself only learns that the write failed, as `CURLE_WRITE_ERROR`.
+    /// What the body or a redirect's check threw: libcurl itself only learns that a callback failed, as
+    /// `CURLE_WRITE_ERROR`.
     private var bodyFailure: DownloadError?
 
     /// Prepares a GET of `url`.
     /// - Parameters:
-    ///   - url: An http://, https:// or file:// address.
+    ///   - url: An http:// or https:// address, or a file:// one when `allowingFileURLs`.
     ///   - range: The bytes to ask for, as `CURLOPT_RANGE` takes them: `1000-` from offset 1000 to the end.
     ///   - body: What receives the body.
     ///   - cancellation: The flag that aborts the transfer.
+    ///   - allowingFileURLs: Whether `url` may be a file:// address: a document the user named, never a
+    ///     catalog's model. Redirects go only where `DownloadAddress` allows, whatever this says.
     /// - Throws: `.setupFailed` when libcurl refuses a setting.
-    init(url: String, range: String?, into body: any ResponseBody, cancellation: TransferCancellation) throws(DownloadError) {
+    init(
+        url: String, range: String?, into body: any ResponseBody, cancellation: TransferCancellation, allowingFileURLs: Bool
+    ) throws(DownloadError) {
         self.url = url
         self.body = body
         self.cancellation = cancellation
@@ -41,9 +48,11 @@ final class CurlTransfer {
         // Other threads run beside libcurl's: it must not time name lookups out with SIGALRM. Nor does it
         // need to ignore SIGPIPE: on Linux it sends with MSG_NOSIGNAL, TLS too (OpenSSL writes through its BIO).
         try easy.set(CURLOPT_NOSIGNAL, 1)
-        try easy.set(CURLOPT_PROTOCOLS_STR, "http,https,file")
-        // A server must not redirect into the local disk.
-        try easy.set(CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
+        try easy.set(CURLOPT_PROTOCOLS_STR, allowingFileURLs ? "http,https,file" : "http,https")
+        // A server must not redirect into the local disk, nor from https to plain http; the header callback
+        // also checks each Location's host (libcurl's options know only schemes).
+        let isHTTPS = url.lowercased().hasPrefix("https:")
+        try easy.set(CURLOPT_REDIR_PROTOCOLS_STR, isHTTPS ? "https" : "http,https")
         try easy.set(CURLOPT_FOLLOWLOCATION, 1)
         try easy.set(CURLOPT_MAXREDIRS, 5)
         try easy.set(CURLOPT_CONNECTTIMEOUT, 15)
@@ -63,8 +72,7 @@ final class CurlTransfer {
         }
         try easy.set(CURLOPT_HEADERDATA, pointer: context)
         try easy.setHeaderFunction { data, size, count, context in
-            CurlTransfer.from(context).receiveHeader(UnsafeRawBufferPointer(start: data, count: size * count))
-            return size * count
+            CurlTransfer.from(context).receiveHeader(UnsafeRawBufferPointer(start: data, count: size * count)) ? size * count : 0
         }
         try easy.set(CURLOPT_XFERINFODATA, pointer: context)
         try easy.setProgressFunction { context, _, _, _, _ in
@@ -125,15 +133,32 @@ final class CurlTransfer {
         return !wasRefused
     }
 
-    private func receiveHeader(_ line: UnsafeRawBufferPointer) {
+    /// Notes what the body's handling needs of a header line; `false` stops the transfer at a redirect
+    /// `DownloadAddress` refuses.
+    private func receiveHeader(_ line: UnsafeRawBufferPointer) -> Bool {
         let text = String(decoding: line, as: UTF8.self)
         if text.hasPrefix("HTTP/") {
             contentRange = nil
-        } else if let colon = text.firstIndex(of: ":"), text[..<colon].lowercased() == "content-range" {
-            var value = text[text.index(after: colon)...].drop { $0 == " " }
-            while value.last?.isWhitespace == true { value = value.dropLast() }
-            contentRange = ContentRange(headerValue: value)
+            headStatus = text.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
+            return true
         }
+        guard let colon = text.firstIndex(of: ":") else { return true }
+        var value = text[text.index(after: colon)...].drop { $0 == " " || $0 == "\t" }
+        while value.last?.isWhitespace == true { value = value.dropLast() }
+        switch text[..<colon].lowercased() {
+        case "content-range":
+            contentRange = ContentRange(headerValue: value)
+        case "location" where (300..<400).contains(headStatus):
+            do throws(DownloadError) {
+                try DownloadAddress.checkRedirect(from: easy.effectiveURL ?? url, to: String(value))
+            } catch {
+                bodyFailure = error
+                return false
+            }
+        default:
+            break
+        }
+        return true
     }
 }
 

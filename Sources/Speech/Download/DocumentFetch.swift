@@ -14,7 +14,9 @@ extension HTTPDownload {
         let cancellation = TransferCancellation()
         return try await cancellation.perform { () throws(DownloadError) in
             let body = DocumentBody(limit: maximumBytes)
-            _ = try CurlTransfer(url: address, range: nil, into: body, cancellation: cancellation).perform()
+            _ = try CurlTransfer(
+                url: address, range: nil, into: body, cancellation: cancellation, allowingFileURLs: true
+            ).perform()
             return body.bytes
         }
     }

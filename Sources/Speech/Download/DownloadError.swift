@@ -25,6 +25,14 @@ public enum DownloadError: Error, Sendable, Equatable {
     case checksumMismatch(expected: String, actual: String)
     /// libcurl could not even prepare the transfer; `reason` is its text.
     case setupFailed(reason: String)
+    /// An address a file is not downloaded from: not https, nor http on this machine (`file://` reads the local disk).
+    case refusedAddress(url: String)
+    /// The server at `from` redirected to `to`, an address not downloaded from, or plain http after https.
+    case refusedRedirect(from: String, to: String)
+    /// The server announced a file of `announced` bytes, or (`nil`) sent more, where at most `limit` are expected.
+    case largerThanExpected(limit: Int64, announced: Int64?)
+    /// Writing `needed` more bytes into `path` would leave less than `keptFree` of the `free` bytes on its disk.
+    case noRoom(path: String, needed: Int64, free: Int64, keptFree: Int64)
 
     /// What went wrong, in a sentence for the user.
     public var message: String {
@@ -52,6 +60,18 @@ public enum DownloadError: Error, Sendable, Equatable {
             return "The downloaded file's MD5 checksum is \(actual) where \(expected) was expected; it is damaged."
         case .setupFailed(let reason):
             return "libcurl could not prepare the download: \(reason)."
+        case .refusedAddress(let url):
+            return "Files are downloaded only over https (plain http only from this machine), not from \(url)."
+        case .refusedRedirect(let from, let to):
+            return "The server at \(from) redirected the download to \(to), which is not https; the redirect was not followed."
+        case .largerThanExpected(let limit, nil):
+            return "The server sent more than the \(Self.text(forByteCount: limit)) expected for this file; the download was stopped there."
+        case .largerThanExpected(let limit, let announced?):
+            return "The server announced \(Self.text(forByteCount: announced)) for a file of \(Self.text(forByteCount: limit)); "
+                + "nothing was downloaded."
+        case .noRoom(let path, let needed, let free, let keptFree):
+            return "Not enough room on the disk for \(path): the download needs \(Self.text(forByteCount: needed)) more and "
+                + "\(Self.text(forByteCount: keptFree)) stay free for recordings, but \(Self.text(forByteCount: free)) are free."
         }
     }
 
@@ -65,9 +85,13 @@ public enum DownloadError: Error, Sendable, Equatable {
 
     /// A size as people read it, in decimal units with one decimal: `12.3 MB`; `512 bytes` below a kilobyte.
     static func text(forByteCount count: Int64) -> String {
-        let units: [(size: Int64, name: String)] = [(1_000_000_000, "GB"), (1_000_000, "MB"), (1_000, "kB")]
+        let units: [(size: Int64, name: String)] = [
+            (1_000_000_000_000, "TB"), (1_000_000_000, "GB"), (1_000_000, "MB"), (1_000, "kB"),
+        ]
         guard let unit = units.first(where: { count >= $0.size }) else { return "\(count) bytes" }
-        let tenths = (count * 10 + unit.size / 2) / unit.size
+        // Divided before it is rounded: `count * 10` overflows for a length a server made up.
+        let tenth = unit.size / 10
+        let tenths = count / tenth + (count % tenth >= tenth / 2 ? 1 : 0)
         return "\(tenths / 10).\(tenths % 10) \(unit.name)"
     }
 }

@@ -3,7 +3,8 @@ import Glibc
 /// The file a download writes into, kept between attempts so that a later one resumes where an
 /// interrupted one stopped.
 ///
-/// Created 0600, in a folder created 0700 when missing: what the user downloads is theirs alone.
+/// Created 0600 from its first byte (`O_EXCL`, whatever the umask), in a folder created 0700 when missing:
+/// what the user downloads is theirs alone. A link in its place is refused, not followed.
 final class PartialFile {
     let path: String
     private let descriptor: Int32
@@ -12,7 +13,8 @@ final class PartialFile {
     /// - Throws: `.fileError` (or `.diskFull`) with the system's reason when the file or a folder cannot be made.
     init(path: String) throws(DownloadError) {
         if let folder = Self.folder(of: path) { try Self.makeFolder(folder) }
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)
+        var descriptor = open(path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW)
+        if descriptor < 0 && errno == ENOENT { descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600) }
         guard descriptor >= 0 else { throw .file(path, errno: errno) }
         self.path = path
         self.descriptor = descriptor

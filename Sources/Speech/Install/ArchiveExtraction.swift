@@ -9,6 +9,7 @@ struct ArchiveExtraction {
     private let archive: String
     private let folder: String
     private let maximumBytes: Int64
+    private let room: DiskRoom
     private var tree = UnpackedTree()
     private var writtenBytes: Int64 = 0
 
@@ -22,13 +23,15 @@ struct ArchiveExtraction {
     ///   - archive: Its path, for messages.
     ///   - folder: The folder's path, for messages.
     ///   - maximumBytes: The most the entries' data may add up to.
+    ///   - room: What the unpack may take of the folder's disk.
     /// - Throws: `.unreadable` when the archive does not start as a zip or tar archive.
-    init(source: Int32, archive: String, folder: String, maximumBytes: Int64) throws(UnpackError) {
+    init(source: Int32, archive: String, folder: String, maximumBytes: Int64, room: DiskRoom) throws(UnpackError) {
         reader = try Self.reader(of: source, archive: archive)
         writer = try Self.writer(into: folder)
         self.archive = archive
         self.folder = folder
         self.maximumBytes = maximumBytes
+        self.room = room
     }
 
     private static func reader(of source: Int32, archive: String) throws(UnpackError) -> ArchiveReader {
@@ -96,7 +99,7 @@ struct ArchiveExtraction {
     }
 
     /// Copies the current entry's data, counting the bytes as they are written rather than trusting the
-    /// header's size: a zip bomb stops at the limit.
+    /// header's size: a zip bomb stops at the limit, or at the room the disk keeps free (checked every MiB).
     private mutating func copyData(to path: String, isCancelled: () -> Bool) throws(UnpackError) {
         while true {
             guard !isCancelled() else { throw .cancelled }
@@ -107,8 +110,12 @@ struct ArchiveExtraction {
             } catch {
                 throw .unreadable(archive: archive, reason: error.message)
             }
+            let before = writtenBytes
             writtenBytes += Int64(block.bytes.count)
             guard writtenBytes <= maximumBytes else { throw .tooLarge(limit: maximumBytes) }
+            if before >> 20 != writtenBytes >> 20, let free = room.freeBytesWhenShort(needing: 0) {
+                throw .noRoom(folder: folder, free: free, keptFree: room.keptFree)
+            }
             do {
                 try writer.write(block)
             } catch {

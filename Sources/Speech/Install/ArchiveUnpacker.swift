@@ -14,13 +14,15 @@ public enum ArchiveUnpacker {
     ///   - archive: The archive's path.
     ///   - folder: Where to unpack; it must not exist, and its parent must.
     ///   - maximumBytes: The most the entries may add up to, counted as they are written, as headers can lie.
+    ///   - keptFree: The bytes the unpack leaves free on the disk of `folder`, checked every MiB.
     ///   - isCancelled: Asked before every entry and every block of data, from another thread.
     /// - Returns: The names of the top-level entries, in the archive's order: a model's zip has one folder.
     /// - Throws: `.unreadable` when the archive cannot be read, is not a zip or tar archive, or is truncated or
-    ///   corrupt; `.unsafeEntry`; `.tooLarge`; `.diskFull`; `.fileError` when writing fails otherwise;
+    ///   corrupt; `.unsafeEntry`; `.tooLarge`; `.noRoom`; `.diskFull`; `.fileError` when writing fails otherwise;
     ///   `.folderExists`; `.cancelled`.
     public static func unpack(
-        _ archive: String, into folder: String, maximumBytes: Int64, isCancelled: @Sendable () -> Bool = { false }
+        _ archive: String, into folder: String, maximumBytes: Int64, keepingFree keptFree: Int64 = 0,
+        isCancelled: @Sendable () -> Bool = { false }
     ) throws(UnpackError) -> [String] {
         let source = open(archive, O_RDONLY | O_CLOEXEC)
         guard source >= 0 else { throw .unreadable(archive: archive, reason: String(cString: strerror(errno))) }
@@ -34,7 +36,9 @@ public enum ArchiveUnpacker {
             guard target >= 0 else { throw .fileError(path: folder, reason: String(cString: strerror(errno))) }
             defer { close(target) }
             return try ExtractionThread.run(inFolder: target, path: folder) { () throws(UnpackError) in
-                var extraction = try ArchiveExtraction(source: source, archive: archive, folder: folder, maximumBytes: maximumBytes)
+                var extraction = try ArchiveExtraction(
+                    source: source, archive: archive, folder: folder, maximumBytes: maximumBytes,
+                    room: DiskRoom(path: folder, keptFree: keptFree))
                 return try extraction.run(isCancelled: isCancelled)
             }
         } catch {

@@ -54,18 +54,19 @@ public struct CatalogSource: Sendable {
         return String(hash, radix: 16)
     }
 
-    /// Writes the cache at once or not at all; a cache that cannot be written only costs the next offline start.
+    /// Writes the cache at once or not at all, 0600 from its first byte; a cache that cannot be written only
+    /// costs the next offline start.
     private func keep(_ bytes: [UInt8]) {
-        let folder = String(cacheFile[..<(cacheFile.lastIndex(of: "/") ?? cacheFile.startIndex)])
         let staging = cacheFile + ".new"
-        guard
-            (try? FileManager.default.createDirectory(
-                atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])) != nil,
-            FileManager.default.createFile(atPath: staging, contents: Data(bytes), attributes: [.posixPermissions: 0o600]),
-            rename(staging, cacheFile) == 0
-        else {
+        // What an interrupted write left: the staging file is created anew, never reused.
+        unlink(staging)
+        do throws(DownloadError) {
+            let file = try PartialFile(path: staging)
+            try bytes.withUnsafeBytes { buffer in Result { () throws(DownloadError) in try file.write(buffer) } }.get()
+        } catch {
             unlink(staging)
             return
         }
+        if rename(staging, cacheFile) != 0 { unlink(staging) }
     }
 }

@@ -16,20 +16,33 @@ public final class ModelInstallation: Sendable {
 
     /// The most a model may unpack to: several times the largest small model, so that no archive fills the disk.
     public static let maximumUnpackedBytes: Int64 = 2_000_000_000
+    /// The largest archive downloaded, whatever the catalog says: several times the largest small model's.
+    public static let maximumArchiveBytes: Int64 = 2_000_000_000
+    /// What a download and its unpack leave free on their disks: an hour of recording (115 MB) and the memo
+    /// library's room, so that a model never makes a recording on the same disk pause as disk-full.
+    public static let keptFreeBytes: Int64 = 128_000_000
 
     /// Prepares the installation of `entry`; nothing happens until `run`.
     /// - Parameters:
     ///   - modelsFolder: Notula's own models folder, created 0700 if missing.
     ///   - downloadsFolder: Where the archive is downloaded to, and kept while incomplete.
-    /// - Throws: `.failed` when the catalog names the model with anything but a model folder's name.
+    /// - Throws: `.failed` when the catalog names the model with anything but a model folder's name, or gives it
+    ///   a size over `maximumArchiveBytes`.
     public init(entry: CatalogEntry, modelsFolder: String, downloadsFolder: String) throws(InstallError) {
         guard ModelFolderName(entry.name) != nil, !entry.name.contains("/") else {
             throw .failed("The catalog's model '\(entry.name)' does not have the name of a Vosk model folder.")
         }
+        let size = Int64(entry.size)
+        guard size <= Self.maximumArchiveBytes else {
+            throw .failed(
+                "The catalog gives the model \(entry.name) \(DownloadError.text(forByteCount: size)), more than the "
+                    + "\(DownloadError.text(forByteCount: Self.maximumArchiveBytes)) a model may take; it is not downloaded.")
+        }
         self.entry = entry
         self.modelsFolder = modelsFolder
         partialFile = downloadsFolder + "/" + entry.name + ".zip.part"
-        download = HTTPDownload(url: entry.url.absoluteString, partialFile: partialFile)
+        download = HTTPDownload(
+            url: entry.url.absoluteString, partialFile: partialFile, maximumBytes: size, keepingFree: Self.keptFreeBytes)
     }
 
     /// Installs the model and returns it.
@@ -37,7 +50,8 @@ public final class ModelInstallation: Sendable {
     ///   - progress: Bytes of the archive received so far (resumed ones included), from the download's thread.
     ///   - loads: Checks that a folder is a model the engine loads; throws saying why not.
     /// - Throws: `.cancelled` after `cancel()`, having deleted all it wrote; `.failed` with a message for a person
-    ///   otherwise, leaving the models folder as it was (and an interrupted download, to resume next time).
+    ///   otherwise, leaving the models folder as it was, and the downloads folder too but for an interrupted
+    ///   download, to resume next time.
     public func run(
         progress: @escaping @Sendable (Int64) -> Void, loads: @escaping @Sendable (String) throws(SpeechError) -> Void
     ) async throws(InstallError) -> InstalledModel {
@@ -49,11 +63,17 @@ public final class ModelInstallation: Sendable {
             case .cancelled:
                 unlink(partialFile)
                 throw .cancelled
-            case .checksumMismatch, .sizeMismatch, .tooLarge:
+            case .interrupted, .unreachable, .httpStatus:
+                // What came is right so far: the next attempt resumes it.
+                throw .failed("The model for \(entry.languageName) could not be downloaded: \(error.message)")
+            case .checksumMismatch, .sizeMismatch:
                 // Bytes that are wrong are not worth resuming.
                 unlink(partialFile)
                 throw .failed("The model for \(entry.languageName) did not download correctly: \(error.message)")
             default:
+                // Too much sent, no room or a full disk, a refused address: what was written goes, and its room
+                // comes back at once.
+                unlink(partialFile)
                 throw .failed("The model for \(entry.languageName) could not be downloaded: \(error.message)")
             }
         }
@@ -92,7 +112,8 @@ public final class ModelInstallation: Sendable {
         let topLevel: [String]
         do throws(UnpackError) {
             topLevel = try ArchiveUnpacker.unpack(
-                partialFile, into: unpacking, maximumBytes: Self.maximumUnpackedBytes, isCancelled: { self.isCancelled })
+                partialFile, into: unpacking, maximumBytes: Self.maximumUnpackedBytes, keepingFree: Self.keptFreeBytes,
+                isCancelled: { self.isCancelled })
         } catch {
             if error == .cancelled { throw .cancelled }
             throw .failed("The model for \(entry.languageName) could not be unpacked: \(error.message)")

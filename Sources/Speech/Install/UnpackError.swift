@@ -12,6 +12,8 @@ public enum UnpackError: Error, Sendable, Equatable {
     case tooLarge(limit: Int64)
     /// The disk holding the folder is full, or the user's quota is used up.
     case diskFull(folder: String)
+    /// The disk holding the folder came down to `free` bytes, under the `keptFree` the unpack leaves.
+    case noRoom(folder: String, free: Int64, keptFree: Int64)
     /// Writing `path` failed; `reason` is the system's or libarchive's own words.
     case fileError(path: String, reason: String)
     /// The folder to unpack into exists already.
@@ -30,6 +32,9 @@ public enum UnpackError: Error, Sendable, Equatable {
             return "The archive unpacks to more than \(limit) bytes, the most allowed: it is damaged or not what it claims to be."
         case .diskFull(let folder):
             return "There is no space left on the disk holding \(folder). Free some space and try again."
+        case .noRoom(let folder, let free, let keptFree):
+            return "Unpacking into \(folder) stopped with \(DownloadError.text(forByteCount: free)) free on its disk, under the "
+                + "\(DownloadError.text(forByteCount: keptFree)) kept free for recordings."
         case .fileError(let path, let reason):
             return "Cannot write \(path): \(reason)."
         case .folderExists(let folder):
