@@ -36,10 +36,13 @@ extension MemoLibrary: CapturedAudioListener {
 
     func take(_ news: CaptureNews) {
         switch news {
-        case .started(let recording): recordingStarted(recording)
+        case .started(let recording):
+            current = recording.rawValue
+            recordingStarted(recording)
         case .dropped(let recording): recordingDropped(recording)
         case .continued(let previous, let next):
             Log.info("Recording \(previous) is as long as a memo may be: it goes on as memo \(next)")
+            current = next.rawValue
             recordingStarted(next)
         }
     }

@@ -35,7 +35,7 @@ actor MemoLibrary: Processing {
     var playbackGeneration = 0
     /// The memo of the recording in progress, from its capture's start until it is processed or
     /// discarded: the one memo Delete refuses.
-    private var current: String?
+    var current: String?
     /// The capture's news, handled one at a time in the order it came (`CaptureListeners`).
     nonisolated let captureNews: AsyncStream<CaptureNews>.Continuation
     private let captureNewsStream: AsyncStream<CaptureNews>
@@ -78,7 +78,6 @@ actor MemoLibrary: Processing {
 
     /// The capture of `recording` began: its row exists from now on, so a crash cannot lose it.
     func recordingStarted(_ recording: RecordingID) {
-        current = recording.rawValue
         guard summary(recording.rawValue) == nil else { return }
         let memo = Memo(
             id: recording.rawValue, created: Int64(recording.rawValue) ?? 0, locale: transcriber.locale(of: recording),
