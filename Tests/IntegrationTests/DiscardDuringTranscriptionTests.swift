@@ -32,7 +32,8 @@ struct DiscardDuringTranscriptionTests {
         try output(of: "sox", "-n", "-r", "16000", "-c", "1", "-b", "16", long, "synth", "1200", "pinknoise", "vol", "0.3")
         #expect(rename(long, first) == 0)
         try FileManager.default.createSymbolicLink(
-            at: place.appendingPathComponent("vosk-model-small-ko-0.22"), withDestinationURL: models.appendingPathComponent("vosk-model-small-ko-0.22"))
+            at: place.appendingPathComponent("vosk-model-small-ko-0.22"),
+            withDestinationURL: models.appendingPathComponent("vosk-model-small-ko-0.22"))
         try await service.recorder("Process")
         try await service.waitForLog("transcribing its file in ko-KR")
         try await service.recorder("Discard")

@@ -110,9 +110,11 @@ struct LibraryObjectTests {
         let kept = try await service.recordMemo()
         let memo = try await service.recordMemo()
         try await service.call(
-            memo, "org.freedesktop.DBus.Properties", "Set", [.string(memoInterface.rawValue), .string("Title"), .variant(.string("Quokkaword consult"))])
+            memo, "org.freedesktop.DBus.Properties", "Set",
+            [.string(memoInterface.rawValue), .string("Title"), .variant(.string("Quokkaword consult"))])
         try await service.call(
-            kept, "org.freedesktop.DBus.Properties", "Set", [.string(memoInterface.rawValue), .string("Title"), .variant(.string("Ward round"))])
+            kept, "org.freedesktop.DBus.Properties", "Set",
+            [.string(memoInterface.rawValue), .string("Title"), .variant(.string("Ward round"))])
         // The text a click on the result notification opened, written where the viewer writes it.
         let id = memo.rawValue.split(separator: "/").last.map(String.init) ?? ""
         let data = service.home.appendingPathComponent("data/notula")
@@ -135,7 +137,9 @@ struct LibraryObjectTests {
         let listed = try await service.call(libraryPath, libraryInterface, "List", [.uint32(0), .uint32(1)])
         let memo = try #require(try listed.argument(0, as: [ObjectPath].self).first)
         let refused = await #expect(throws: BusError.self) { try await service.call(memo, memoInterface, "Delete") }
-        #expect(refused?.name.rawValue == "org.notula.Notula1.Error.InvalidState" && refused?.message.contains("Discard") == true, "\(String(describing: refused))")
+        #expect(
+            refused?.name.rawValue == "org.notula.Notula1.Error.InvalidState" && refused?.message.contains("Discard") == true,
+            "\(String(describing: refused))")
         try await service.recorder("Process")
         try await service.untilProcessed(signals)
         _ = try await service.call(memo, memoInterface, "Delete")
