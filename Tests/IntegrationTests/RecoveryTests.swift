@@ -60,6 +60,10 @@ struct RecoveryTests {
         let expected = lost == .removed ? "is gone" : "is not a recording Notula wrote"
         #expect(why?.message.contains("Notula stopped while this memo was recorded") == true, "\(why?.message ?? "")")
         #expect(why?.message.contains(expected) == true, "\(why?.message ?? "")")
+        if lost == .removed {
+            let unplayable = await #expect(throws: BusError.self) { try await again.call(memo, memoInterface, "Play") }
+            #expect(unplayable?.message == "The audio of memo \(memo.rawValue.split(separator: "/").last!) is gone: \(file)")
+        }
         _ = try await again.call(memo, memoInterface, "Delete")
         #expect(try await again.property("Count", of: libraryPath, interface: libraryInterface) == .uint32(0))
         #expect(!FileManager.default.fileExists(atPath: file))
