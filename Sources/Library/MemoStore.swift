@@ -99,10 +99,12 @@ public final class MemoStore {
         try transaction { () throws(LibraryError) in
             try connection.statement("DELETE FROM memo WHERE id = ?", [.text(id)]).run()
             guard connection.changes == 1 else { throw .noSuchMemo(id) }
-            // FTS5 marks a deleted row's words as deleted and keeps them in its index until its
-            // segments are merged: merged into one now, which leaves them out.
-            try connection.execute("INSERT INTO memo_text(memo_text) VALUES ('optimize')")
         }
+        // FTS5 marks a deleted row's words as deleted and keeps them in its index until its
+        // segments are merged: merged into one now, which leaves them out. The merge rewrites the
+        // index, so a disk too full for it (the reserve is kept for rows) leaves it to the next delete.
+        let merge = "INSERT INTO memo_text(memo_text) VALUES ('optimize')"
+        _ = try? attempt { () throws(LibraryError) in try connection.execute(merge) }
         // The WAL still holds the pages as they were before: copied back and emptied now. A search
         // reading past the busy timeout keeps it (the delete is done): the next delete empties it.
         try? connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
