@@ -21,7 +21,9 @@ public final class MemoStore {
     public init(path: String) throws(LibraryError) {
         try Self.createPrivately(path)
         connection = try SQLiteConnection(path: path)
-        try connection.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON")
+        // secure_delete: a deleted memo's text is overwritten with zeros, not left in free pages.
+        try connection.execute(
+            "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA secure_delete = ON")
         try Schema.migrate(connection)
         reserve = SpaceReserve(path: Self.reservePath(besides: path))
         reserve?.ensure()
@@ -88,13 +90,22 @@ public final class MemoStore {
         }
     }
 
-    /// Removes the row (the caller removes the audio with it).
+    /// Removes the row and its search entry, leaving none of its words in the files (the caller
+    /// removes the audio with it).
     /// - Throws: `LibraryError.noSuchMemo` when there is no row with this id.
     public func delete(_ id: String) throws(LibraryError) {
         try transaction { () throws(LibraryError) in
             try connection.statement("DELETE FROM memo WHERE id = ?", [.text(id)]).run()
             guard connection.changes == 1 else { throw .noSuchMemo(id) }
         }
+        // FTS5 marks a deleted row's words as deleted and keeps them in its index until its
+        // segments are merged: merged into one now, which leaves them out. The merge rewrites the
+        // index, so a disk too full for it (the reserve is kept for rows) leaves it to the next delete.
+        let merge = "INSERT INTO memo_text(memo_text) VALUES ('optimize')"
+        _ = try? attempt { () throws(LibraryError) in try connection.execute(merge) }
+        // The WAL still holds the pages as they were before: copied back and emptied now. A search
+        // reading past the busy timeout keeps it (the delete is done): the next delete empties it.
+        try? connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     }
 
     public func memo(_ id: String) throws(LibraryError) -> Memo? {

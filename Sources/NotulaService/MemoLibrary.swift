@@ -20,6 +20,8 @@ actor MemoLibrary: Processing {
     let store: MemoStore
     let reader: LibraryReader
     let recordingsFolder: String
+    /// Where a memo's text is written when the user opens it (`MemoViewer`).
+    let transcriptsFolder: String
     /// How many memos there are, counted at start and kept since: the Library's `Count`.
     private(set) var count = 0
     /// The methods every memo object shares, made when the library opens.
@@ -31,14 +33,23 @@ actor MemoLibrary: Processing {
     var playing: String?
     /// Counts playbacks, so that the end of one replaced by another is not taken for the end of both.
     var playbackGeneration = 0
+    /// The memo of the recording in progress, from its capture's start until it is processed or
+    /// discarded: the one memo Delete refuses.
+    var current: String?
+    /// The capture's news, handled one at a time in the order it came (`CaptureListeners`).
+    nonisolated let captureNews: AsyncStream<CaptureNews>.Continuation
+    private let captureNewsStream: AsyncStream<CaptureNews>
 
-    init(bus: Bus, store databasePath: String, recordingsFolder: String, transcriber: Transcriber, models: ModelStore)
-        throws(LibraryError)
-    {
+    init(
+        bus: Bus, store databasePath: String, recordingsFolder: String, transcriptsFolder: String, transcriber: Transcriber,
+        models: ModelStore
+    ) throws(LibraryError) {
         self.bus = bus
         self.transcriber = transcriber
         self.models = models
         self.recordingsFolder = recordingsFolder
+        self.transcriptsFolder = transcriptsFolder
+        (captureNewsStream, captureNews) = AsyncStream.makeStream(of: CaptureNews.self)
         store = try MemoStore(path: databasePath)
         reader = LibraryReader(try MemoStore(readingFrom: databasePath))
     }
@@ -60,12 +71,14 @@ actor MemoLibrary: Processing {
             bus.export(NotulaBus.libraryPath, interfaces: [LibraryObject.interface(self)])
         }
         for memo in recovered { Task { await transcribeRecovered(memo) } }
+        Task { for await news in captureNewsStream { take(news) } }
     }
 
     // MARK: The flow
 
     /// The capture of `recording` began: its row exists from now on, so a crash cannot lose it.
     func recordingStarted(_ recording: RecordingID) {
+        guard summary(recording.rawValue) == nil else { return }
         let memo = Memo(
             id: recording.rawValue, created: Int64(recording.rawValue) ?? 0, locale: transcriber.locale(of: recording),
             audioFile: recordingsFolder + "/\(recording.rawValue).wav")
@@ -81,6 +94,7 @@ actor MemoLibrary: Processing {
 
     /// The capture of `recording` ended without a file to keep.
     func recordingDropped(_ recording: RecordingID) {
+        if current == recording.rawValue { current = nil }
         guard summary(recording.rawValue) != nil else { return }
         forget(recording.rawValue)
     }
@@ -88,6 +102,7 @@ actor MemoLibrary: Processing {
     func process(_ audio: CapturedAudio, recording: RecordingID) async throws(RecordingError) {
         let id = recording.rawValue
         if summary(id) == nil { recordingStarted(recording) }
+        defer { if current == id { current = nil } }
         // A library too full for this is told by the save of the outcome, which needs the same room.
         try? advance(id) {
             $0.status = .transcribing
@@ -164,21 +179,22 @@ actor MemoLibrary: Processing {
         do throws(LibraryError) { try change(id, emitting: ["Title"]) { $0.title = title } } catch { throw BusError(error) }
     }
 
-    /// Deletes the audio and the row together: the file first, so that a file that cannot be
-    /// deleted leaves its row (and the user's way to it) in place.
+    /// Deletes everything of the memo: its audio, the text written when it was opened, its row (and
+    /// with it its search entry). The audio first, so that a file that cannot be deleted leaves its
+    /// row (and the user's way to it) in place.
     func delete(_ id: String) throws(BusError) {
         guard let memo = summary(id) else { throw BusError(LibraryError.noSuchMemo(id)) }
-        guard memo.status != .recording && memo.status != .transcribing else {
-            throw BusError(.invalidState, "The memo is still being \(memo.status == .recording ? "recorded" : "transcribed")")
+        guard id != current else {
+            throw BusError(.invalidState, "Memo \(id) is the recording in progress: Discard throws it away")
         }
-        if FileManager.default.fileExists(atPath: memo.audioFile) {
-            do { try FileManager.default.removeItem(atPath: memo.audioFile) } catch {
-                throw BusError(.notulaFailed, "Cannot delete \(memo.audioFile): \(error)")
+        for file in [memo.audioFile, transcriptsFolder + "/\(id).txt"] where FileManager.default.fileExists(atPath: file) {
+            do { try FileManager.default.removeItem(atPath: file) } catch {
+                throw BusError(.notulaFailed, "Cannot delete \(file): \(error)")
             }
         }
         stopPlayback(id)
         forget(id)
-        Log.info("Deleted memo \(id) and its audio")
+        Log.info("Deleted memo \(id), its audio and text")
     }
 
     func list(offset: Int, limit: Int) throws(BusError) -> [String] {

@@ -1,5 +1,6 @@
 import Audio
 import DBus
+import FoundationEssentials
 import Library
 
 /// One memo plays at a time; the Library's `Playing` says which.
@@ -8,6 +9,9 @@ extension MemoLibrary {
     func play(_ id: String) throws(BusError) {
         guard let memo = summary(id) else { throw BusError(LibraryError.noSuchMemo(id)) }
         guard memo.status != .recording else { throw BusError(.invalidState, "The memo is still being recorded") }
+        guard FileManager.default.fileExists(atPath: memo.audioFile) else {
+            throw BusError(.notulaFailed, "The audio of memo \(id) is gone: \(memo.audioFile)")
+        }
         playbackGeneration += 1
         let generation = playbackGeneration
         playback.play(memo.audioFile) { end in

@@ -7,22 +7,29 @@ import Recording
 /// what does not add up is reported, never deleted.
 extension MemoLibrary {
     /// Memos left `recording` or `transcribing` get their WAV header rewritten from the samples on
-    /// disk and become `recovered`.
+    /// disk and become `recovered`; one whose audio cannot be repaired becomes `failed`, saying why,
+    /// so that no memo stays unfinished (refusing Delete) for good.
     /// - Returns: the recovered memos, to be transcribed once the bus is up.
     func recoverUnfinished() throws(LibraryError) -> [Memo] {
         var recovered: [Memo] = []
         for memo in try store.memos(withStatus: [.recording, .transcribing]) {
-            let duration: Double
-            do throws(FileError) { duration = try RecordingRepair.repair(memo.audioFile) } catch {
-                Log.error("Memo \(memo.id) was left \(memo.status.rawValue); its audio cannot be repaired: \(error.message)")
-                continue
-            }
-            recovered.append(
+            switch Result(catching: { () throws(RepairError) in try RecordingRepair.repair(memo.audioFile) }) {
+            case .success(let duration):
+                recovered.append(
+                    try store.update(memo.id) {
+                        $0.status = .recovered
+                        $0.duration = duration
+                    })
+                Log.info("Recovered memo \(memo.id), left \(memo.status.rawValue): \(duration) s of audio in \(memo.audioFile)")
+            case .failure(let error):
+                let stage = memo.status == .recording ? "recorded" : "transcribed"
+                let reason = "Notula stopped while this memo was \(stage), and \(error.reason)."
                 try store.update(memo.id) {
-                    $0.status = .recovered
-                    $0.duration = duration
-                })
-            Log.info("Recovered memo \(memo.id), left \(memo.status.rawValue): \(duration) s of audio in \(memo.audioFile)")
+                    $0.status = .failed
+                    $0.failure = reason
+                }
+                Log.error("Memo \(memo.id) cannot be recovered: \(reason)")
+            }
         }
         return recovered
     }

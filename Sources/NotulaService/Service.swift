@@ -56,7 +56,8 @@ public enum Service {
         let memos: MemoLibrary
         do {
             memos = try MemoLibrary(
-                bus: bus, store: paths.library, recordingsFolder: paths.recordings, transcriber: transcriber, models: models)
+                bus: bus, store: paths.library, recordingsFolder: paths.recordings, transcriptsFolder: paths.transcripts,
+                transcriber: transcriber, models: models)
             try await memos.open()
         } catch {
             Log.error("Cannot open the memo library \(paths.library): \(error)")

@@ -54,8 +54,7 @@ extension Recorder {
         case .stop(let id):
             guard !abandoned.contains(id) else { return }
             do throws(CaptureError) {
-                let audio = try await capture.stop()
-                await handOn(audio, of: id)
+                await handOn(try await capture.stop(), of: id)
             } catch {
                 if recording == id { finish() }
                 reporter.failed(RecordingError(error))
@@ -81,7 +80,9 @@ extension Recorder {
         }
     }
 
-    /// Processing runs as a task of its own so that a discard can cancel it.
+    /// Processing runs as a task of its own, which a discard cancels, and the chain goes on without
+    /// waiting for it: a transcription may take minutes to end, even cancelled, and the next
+    /// recording's steps must not wait behind it.
     private func handOn(_ audio: CapturedAudio, of id: RecordingID) async {
         guard !abandoned.contains(id) else { return await processing.discard(audio) }
         let processing = self.processing
@@ -93,10 +94,18 @@ extension Recorder {
                 return .failure(error)
             }
         }
-        processingTask = task
+        processingTasks[id] = task
+        Task { await processingEnded(id, audio, task) }
+    }
+
+    /// A cancelled task was discarded (by now the chain may have forgotten it was abandoned);
+    /// otherwise the recording ends, unless it ended meanwhile.
+    private func processingEnded(_ id: RecordingID, _ audio: CapturedAudio, _ task: Task<Result<Void, RecordingError>, Never>)
+        async
+    {
         let result = await task.value
-        processingTask = nil
-        guard !abandoned.contains(id) else { return await processing.discard(audio) }
+        processingTasks[id] = nil
+        guard !task.isCancelled else { return await processing.discard(audio) }
         guard recording == id, state == .processing else { return }
         switch result {
         case .success: reporter.processed(id)

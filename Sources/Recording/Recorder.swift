@@ -29,7 +29,8 @@ public actor Recorder {
     /// chain lags behind the transitions, so a recording may be begun and discarded before the
     /// steps of an earlier one have run.
     var awaitingStart: [RecordingID] = []
-    var processingTask: Task<Result<Void, RecordingError>, Never>?
+    /// The memos being processed; more than one while a discarded one winds down.
+    var processingTasks: [RecordingID: Task<Result<Void, RecordingError>, Never>] = [:]
 
     public init(
         isolation: any Actor, clock: any MonotonicClock, capture: any Capturing, processing: any Processing,
@@ -126,7 +127,7 @@ public actor Recorder {
     public func discard() throws(RecordingError) {
         guard state != .idle, let recording else { throw .invalidState(current: state, action: .discard) }
         abandoned.insert(recording)
-        processingTask?.cancel()
+        processingTasks[recording]?.cancel()
         finish()
         steps.yield(.discard(recording))
     }

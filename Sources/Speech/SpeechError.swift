@@ -12,6 +12,8 @@ public enum SpeechError: Error, Sendable, Equatable {
     case audioUnreadable(String)
     /// An audio file that is not a canonical 16 kHz mono 16-bit PCM WAV; the message says what differs.
     case unsupportedAudio(String)
+    /// The caller stopped a decoding it no longer needs (its memo was discarded).
+    case cancelled
 
     /// The message carried by the case.
     public var message: String {
@@ -19,6 +21,7 @@ public enum SpeechError: Error, Sendable, Equatable {
         case .engineUnavailable(let message), .modelUnavailable(let message), .recognitionFailed(let message),
             .audioUnreadable(let message), .unsupportedAudio(let message):
             return message
+        case .cancelled: return "The transcription was cancelled."
         }
     }
 }

@@ -28,4 +28,28 @@ struct RecordingRepairTests {
         #expect(try RecordingRepair.repair(path) == 0)
         #expect(try WAVReader(path: path).declaredDataBytes == 0)
     }
+
+    @Test("A file whose header is not the one Notula writes is left as it is, and says so")
+    func garbageHeader() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("notula-repair-\(UUID().uuidString).wav").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let garbage = Data((0..<4000).map { UInt8(truncatingIfNeeded: $0 &* 7919) })
+        try garbage.write(to: URL(fileURLWithPath: path))
+        #expect {
+            try RecordingRepair.repair(path)
+        } throws: {
+            ($0 as? RepairError).map { "\($0.reason)" } == "its audio file \(path) is not a recording Notula wrote"
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == garbage)
+    }
+
+    @Test("A file that is gone says so")
+    func missingFile() {
+        let path = "/nonexistent/notula-\(UUID().uuidString).wav"
+        #expect {
+            try RecordingRepair.repair(path)
+        } throws: {
+            ($0 as? RepairError)?.reason == "its audio file \(path) is gone"
+        }
+    }
 }

@@ -104,6 +104,48 @@ struct LibraryObjectTests {
         } throws: { ($0 as? BusError)?.name == .unknownObject }
     }
 
+    @Test("Delete leaves no trace of the memo: its title is in no file under the data folder, its opened text is gone")
+    func deleteLeavesNoTrace() async throws {
+        let service = try await ServiceUnderTest.start()
+        let kept = try await service.recordMemo()
+        let memo = try await service.recordMemo()
+        try await service.call(
+            memo, "org.freedesktop.DBus.Properties", "Set",
+            [.string(memoInterface.rawValue), .string("Title"), .variant(.string("Quokkaword consult"))])
+        try await service.call(
+            kept, "org.freedesktop.DBus.Properties", "Set",
+            [.string(memoInterface.rawValue), .string("Title"), .variant(.string("Ward round"))])
+        // The text a click on the result notification opened, written where the viewer writes it.
+        let id = memo.rawValue.split(separator: "/").last.map(String.init) ?? ""
+        let data = service.home.appendingPathComponent("data/notula")
+        let opened = data.appendingPathComponent("transcripts/\(id).txt")
+        try FileManager.default.createDirectory(at: opened.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data("Quokkaword consult".utf8).write(to: opened)
+        #expect(!(try filesHolding("quokkaword", under: data)).isEmpty)
+
+        _ = try await service.call(memo, memoInterface, "Delete")
+        #expect(!FileManager.default.fileExists(atPath: opened.path))
+        #expect(try filesHolding("quokkaword", under: data) == [])
+        #expect(try await service.memoProperty("Title", of: kept) == .string("Ward round"))
+    }
+
+    @Test("Delete refuses the recording in progress, saying Discard throws it away; once sent, it deletes")
+    func deleteRefusesOnlyTheRecordingInProgress() async throws {
+        let service = try await ServiceUnderTest.start()
+        let signals = try await service.recorderSignals()
+        try await service.recorder("Start")
+        let listed = try await service.call(libraryPath, libraryInterface, "List", [.uint32(0), .uint32(1)])
+        let memo = try #require(try listed.argument(0, as: [ObjectPath].self).first)
+        let refused = await #expect(throws: BusError.self) { try await service.call(memo, memoInterface, "Delete") }
+        #expect(
+            refused?.name.rawValue == "org.notula.Notula1.Error.InvalidState" && refused?.message.contains("Discard") == true,
+            "\(String(describing: refused))")
+        try await service.recorder("Process")
+        try await service.untilProcessed(signals)
+        _ = try await service.call(memo, memoInterface, "Delete")
+        #expect(try await service.property("Count", of: libraryPath, interface: libraryInterface) == .uint32(0))
+    }
+
     @Test("Memos outlive the service: a new notulad on the same folders lists them")
     func persists() async throws {
         let service = try await ServiceUnderTest.start()
@@ -120,4 +162,14 @@ struct LibraryObjectTests {
             #expect((attributes[.posixPermissions] as? Int) == 0o600, "\(name)")
         }
     }
+}
+
+/// The files under `folder` whose bytes hold `word`, letter case aside.
+func filesHolding(_ word: String, under folder: URL) throws -> [String] {
+    let wanted = Data(word.lowercased().utf8)
+    let files = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)?.compactMap { $0 as? URL } ?? []
+    return try files.filter { file in
+        guard (try file.resourceValues(forKeys: [.isRegularFileKey])).isRegularFile == true else { return false }
+        return Data(try Data(contentsOf: file).map { (65...90).contains($0) ? $0 + 32 : $0 }).range(of: wanted) != nil
+    }.map(\.lastPathComponent)
 }

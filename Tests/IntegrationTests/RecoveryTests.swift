@@ -37,6 +37,43 @@ struct RecoveryTests {
         try await again.waitForLog("Recovered memo")
     }
 
+    @Test(
+        "kill -9 mid-recording, then the WAV removed or its header garbage: at the next start the memo is failed, says why, and Delete works",
+        arguments: [LostAudio.removed, .garbageHeader])
+    func unrepairableAudioEndsFailed(_ lost: LostAudio) async throws {
+        let service = try await ServiceUnderTest.start()
+        try await service.recorder("Start")
+        let listed = try await service.call(libraryPath, libraryInterface, "List", [.uint32(0), .uint32(1)])
+        let memo = try #require(try listed.argument(0, as: [ObjectPath].self).first)
+        guard case .string(let file) = try await service.memoProperty("AudioFile", of: memo) else {
+            throw MissingInterface(name: "AudioFile")
+        }
+        #expect(service.stop(with: SIGKILL) == SIGKILL)
+        switch lost {
+        case .removed: try FileManager.default.removeItem(atPath: file)
+        case .garbageHeader: try Data(repeating: 0x5A, count: 64_000).write(to: URL(fileURLWithPath: file))
+        }
+
+        let again = try await ServiceUnderTest.start(home: service.home)
+        #expect(try await again.memoProperty("Status", of: memo) == .string("failed"))
+        let why = await #expect(throws: BusError.self) { try await again.call(memo, memoInterface, "GetTranscript") }
+        let expected = lost == .removed ? "is gone" : "is not a recording Notula wrote"
+        #expect(why?.message.contains("Notula stopped while this memo was recorded") == true, "\(why?.message ?? "")")
+        #expect(why?.message.contains(expected) == true, "\(why?.message ?? "")")
+        if lost == .removed {
+            let unplayable = await #expect(throws: BusError.self) { try await again.call(memo, memoInterface, "Play") }
+            #expect(unplayable?.message == "The audio of memo \(memo.rawValue.split(separator: "/").last!) is gone: \(file)")
+        }
+        _ = try await again.call(memo, memoInterface, "Delete")
+        #expect(try await again.property("Count", of: libraryPath, interface: libraryInterface) == .uint32(0))
+        #expect(!FileManager.default.fileExists(atPath: file))
+    }
+
+    enum LostAudio: CustomTestStringConvertible {
+        case removed, garbageHeader
+        var testDescription: String { self == .removed ? "WAV removed" : "WAV header garbage" }
+    }
+
     @Test("Audio without a memo is reported at start and kept")
     func strayAudioIsKept() async throws {
         let service = try await ServiceUnderTest.start()

@@ -69,6 +69,22 @@ struct MemoStoreTests {
         #expect(throws: LibraryError.noSuchMemo("1")) { try memos.update("1") { $0.title = "x" } }
     }
 
+    @Test("A deleted memo's title and words are in none of the library's files: not in free pages, the search index or the WAL")
+    func deleteLeavesNoTrace() throws {
+        let memos = try store.open()
+        for id in 1...30 { try memos.insert(TemporaryStore.memo(Int64(id), transcript: "an ordinary memo about the ward round \(id)")) }
+        try memos.insert(TemporaryStore.memo(31, title: "Zebrafinch clinic", transcript: "the quokkalicious word of a private note"))
+        try memos.update("31") { $0.title = "Zebrafinch consult" }
+        #expect(try memos.search("quokkalicious", limit: 10).map(\.id) == ["31"])
+
+        try memos.delete("31")
+        #expect(try memos.search("quokkalicious OR zebrafinch", limit: 10).isEmpty)
+        for word in ["quokkalicious", "zebrafinch"] {
+            #expect(try store.filesHolding(word).isEmpty, "\(word) is still in the library's files")
+        }
+        #expect(try memos.search("ward", limit: 50).count == 30)
+    }
+
     @Test("The memos left recording or transcribing are found for recovery, oldest first")
     func unfinished() throws {
         let memos = try store.open()

@@ -16,6 +16,16 @@ final class TemporaryStore {
 
     func open() throws -> MemoStore { try MemoStore(path: path) }
 
+    /// The names of the files in the folder whose bytes hold `word`, letter case aside.
+    func filesHolding(_ word: String) throws -> [String] {
+        let wanted = Data(word.lowercased().utf8)
+        return try FileManager.default.contentsOfDirectory(atPath: folder).filter { name in
+            let bytes = try Data(contentsOf: URL(fileURLWithPath: folder + "/" + name))
+            let lowered = Data(bytes.map { (65...90).contains($0) ? $0 + 32 : $0 })
+            return lowered.range(of: wanted) != nil
+        }
+    }
+
     /// A finished memo with `transcript`, its words one second apart.
     static func memo(_ id: Int64, title: String? = nil, transcript: String, status: MemoStatus = .done) -> Memo {
         var memo = Memo(id: String(id), created: id, locale: "en-US", audioFile: "/tmp/\(id).wav", timeZone: .gmt)

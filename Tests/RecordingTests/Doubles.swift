@@ -56,15 +56,27 @@ actor RecordingCapture: Capturing {
     }
 }
 
-/// Records what is handed on; can hold processing until released, to discard it meanwhile.
+/// Records what is handed on; can hold processing until a discard cancels it, or, as a decode that only
+/// looks for cancellation between its blocks does, until released by hand.
 actor RecordingProcessing: Processing {
     private(set) var processed: [CapturedAudio] = []
     private(set) var discarded: [CapturedAudio] = []
     private var holding = false
+    private var heldPastCancellation: CheckedContinuation<Void, Never>?
+    private var holdsPastCancellation = false
     private var started: [CheckedContinuation<Void, Never>] = []
     private var hasStarted = false
+    private var discarding: [CheckedContinuation<Void, Never>] = []
 
     func hold() { holding = true }
+    func holdPastCancellation() { holdsPastCancellation = true }
+
+    /// Lets a processing held past its cancellation end.
+    func release() {
+        holdsPastCancellation = false
+        heldPastCancellation?.resume()
+        heldPastCancellation = nil
+    }
 
     /// Returns once processing has begun.
     func waitUntilStarted() async {
@@ -72,10 +84,20 @@ actor RecordingProcessing: Processing {
         await withCheckedContinuation { started.append($0) }
     }
 
+    /// Returns once some audio was discarded.
+    func waitUntilDiscarded() async {
+        if !discarded.isEmpty { return }
+        await withCheckedContinuation { discarding.append($0) }
+    }
+
     func process(_ audio: CapturedAudio, recording: RecordingID) async throws(RecordingError) {
         hasStarted = true
         started.forEach { $0.resume() }
         started.removeAll()
+        if holdsPastCancellation {
+            await withCheckedContinuation { heldPastCancellation = $0 }
+            throw .failed("cancelled")
+        }
         if holding {
             // Held until the task is cancelled: the only way out is a discard.
             let (stream, continuation) = AsyncStream.makeStream(of: Void.self)
@@ -89,7 +111,11 @@ actor RecordingProcessing: Processing {
         processed.append(audio)
     }
 
-    func discard(_ audio: CapturedAudio) async { discarded.append(audio) }
+    func discard(_ audio: CapturedAudio) async {
+        discarded.append(audio)
+        discarding.forEach { $0.resume() }
+        discarding.removeAll()
+    }
 }
 
 /// Records every report in order.
@@ -139,6 +165,11 @@ struct Harness {
             makeRecordingID: { RecordingID("r\(counter.withLock { $0 += 1; return $0 })") })
     }
 
+    /// Returns once the recorder made `expected`: processing ends apart from the capture steps.
+    func waitFor(_ expected: RecordingReporter.Report) async {
+        for await report in reporter.stream where report == expected { break }
+    }
+
     /// Brings the recorder to `state` through its public transitions.
     func bring(to state: RecordingState) async throws {
         switch state {
@@ -151,7 +182,7 @@ struct Harness {
             await processing.hold()
             try await recorder.start().wait()
             _ = try await recorder.process()
-            // Not settled: the held processing blocks the chain until a discard cancels it.
+            // Held until a discard cancels it; it runs beside the capture chain.
             return await processing.waitUntilStarted()
         }
         await recorder.settle()

@@ -105,8 +105,8 @@ import Testing
 
         harness.capture.spaceError.withLock { $0 = nil }
         try await harness.recorder.start().wait()
-        _ = try await harness.recorder.process()
-        await harness.recorder.settle()
+        let id = try await harness.recorder.process()
+        await harness.waitFor(.processed(id))
         #expect(await harness.processing.processed.count == 1)
     }
 

@@ -6,17 +6,13 @@ import Testing
 @Suite struct MemoSplitTests {
     private let first = CapturedAudio(file: "/recordings/r1.wav", duration: 2)
 
-    private func waitFor(_ expected: RecordingReporter.Report, in harness: Harness) async {
-        for await report in harness.reporter.stream where report == expected { break }
-    }
-
     @Test func theFirstPartIsProcessedWhileTheSecondRecordsOnFromTheLimit() async throws {
         let harness = Harness()
         try await harness.bring(to: .recording)
         harness.clock.advance(by: .seconds(5))
 
         await harness.capture.report(.lengthLimitReached(RecordingID("r1")))
-        await waitFor(.processed(RecordingID("r1")), in: harness)
+        await harness.waitFor(.processed(RecordingID("r1")))
 
         #expect(await harness.recorder.recording == RecordingID("r2"))
         #expect(await harness.recorder.state == .recording)
@@ -32,7 +28,7 @@ import Testing
         let harness = Harness()
         try await harness.bring(to: .paused)
         await harness.capture.report(.lengthLimitReached(RecordingID("r1")))
-        await waitFor(.processed(RecordingID("r1")), in: harness)
+        await harness.waitFor(.processed(RecordingID("r1")))
         #expect(await harness.recorder.recording == RecordingID("r2"))
         #expect(await harness.recorder.snapshot.pauseReason == .user)
     }
@@ -43,9 +39,9 @@ import Testing
         await harness.capture.report(.lengthLimitReached(RecordingID("r1")))
         // Queued behind the split the limit brings.
         await harness.capture.report(.moved(source: "sync"))
-        await waitFor(.moved("sync"), in: harness)
+        await harness.waitFor(.moved("sync"))
         try await harness.recorder.discard()
-        await waitFor(.processed(RecordingID("r1")), in: harness)
+        await harness.waitFor(.processed(RecordingID("r1")))
         await harness.recorder.settle()
 
         #expect(await harness.processing.processed == [first])
@@ -59,7 +55,7 @@ import Testing
         try await harness.bring(to: .recording)
         await harness.capture.report(.lengthLimitReached(RecordingID("r0")))
         await harness.capture.report(.moved(source: "sync"))
-        await waitFor(.moved("sync"), in: harness)
+        await harness.waitFor(.moved("sync"))
         await harness.recorder.settle()
         #expect(await harness.recorder.recording == RecordingID("r1"))
         #expect(await harness.capture.calls == ["start"])
@@ -72,7 +68,7 @@ import Testing
         await harness.capture.failSplits(with: full)
 
         await harness.capture.report(.lengthLimitReached(RecordingID("r1")))
-        await waitFor(.failed(RecordingError(full)), in: harness)
+        await harness.waitFor(.failed(RecordingError(full)))
 
         #expect(await harness.recorder.recording == RecordingID("r1"))
         #expect(await harness.recorder.state == .paused)

@@ -138,7 +138,7 @@ struct RecorderEffectTests {
         let harness = Harness()
         try await harness.recorder.start().wait()
         let id = try await harness.recorder.process()
-        await harness.recorder.settle()
+        await harness.waitFor(.processed(id))
         #expect(await harness.capture.calls == ["start", "stop"])
         #expect(await harness.processing.processed == [CapturedAudio(file: "/recordings/\(id).wav", duration: 1.5)])
         #expect(harness.reporter.reports == [.state(.recording), .state(.processing), .processed(id), .state(.idle)])
@@ -158,11 +158,31 @@ struct RecorderEffectTests {
         let harness = Harness()
         try await harness.bring(to: .processing)
         try await harness.recorder.discard()
-        await harness.recorder.settle()
+        await harness.processing.waitUntilDiscarded()
         #expect(await harness.processing.processed.isEmpty)
         #expect(await harness.processing.discarded.count == 1)
         #expect(!harness.reporter.reports.contains { if case .processed = $0 { true } else { false } })
         #expect(await harness.recorder.state == .idle)
+    }
+
+    @Test(
+        "A discarded memo whose transcription notices the cancellation late holds up no capture step: the next Start opens the input",
+        .timeLimit(.minutes(1)))
+    func aLateCancellationDoesNotDelayTheNextRecording() async throws {
+        let harness = Harness()
+        await harness.processing.holdPastCancellation()
+        try await harness.recorder.start().wait()
+        _ = try await harness.recorder.process()
+        await harness.processing.waitUntilStarted()
+        try await harness.recorder.discard()
+
+        try await harness.recorder.start().wait()
+        #expect(await harness.capture.calls == ["start", "stop", "discard", "start"])
+        #expect(await harness.recorder.state == .recording)
+        await harness.processing.release()
+        await harness.processing.waitUntilDiscarded()
+        #expect(await harness.processing.processed.isEmpty)
+        #expect(await harness.recorder.state == .recording, "the old memo's end leaves the new recording alone")
     }
 
     @Test func startFailsWhenTheMicrophoneCannotOpen() async throws {

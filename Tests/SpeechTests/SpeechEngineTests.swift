@@ -34,6 +34,19 @@ import Testing
         #expect(try transcribe(wav) == Transcript(text: "", words: []))
     }
 
+    @Test func aDecodingToldToStopStopsBeforeItsNextBlock() async throws {
+        let folder = TemporaryFolder()
+        let wav = try await TestAudio.silence(seconds: 2, in: folder)
+        var asked = 0
+        #expect(throws: SpeechError.cancelled) {
+            try Engine.model().transcribe(wavFile: wav) {
+                asked += 1
+                return asked == 3
+            }
+        }
+        #expect(asked == 3, "2 s are 8 blocks; the third question ends the decoding")
+    }
+
     @Test func samplesFedByHandGiveAnEmptyTranscriptForSilence() throws {
         let recognizer = try Recognizer(model: Engine.model())
 

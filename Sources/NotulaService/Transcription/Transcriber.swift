@@ -113,21 +113,29 @@ final class Transcriber: CapturedAudioListener {
     func transcript(of recording: RecordingID, file: String, in chosenLocale: String? = nil) async throws(RecordingError) -> Transcript {
         let locale = chosenLocale ?? locale(of: recording)
         defer { recordingLocales.withLock { $0[recording] = nil } }
-        let outcome = await onQueue { work in
-            let streamed =
-                work.live?.recording == recording ? work.live?.finish() : work.continued.removeValue(forKey: recording)
-            if work.live?.recording == recording { work.live = nil }
-            if let streamed {
-                Log.info("Recording \(recording): the text decoded while it was captured is complete")
-                return .success(streamed)
-            }
-            Log.info("Recording \(recording): transcribing its file in \(locale)")
-            return Result { () throws(RecordingError) in
-                let model = try work.engine.model(for: locale)
-                do throws(SpeechError) { return try model.transcribe(wavFile: file) } catch {
-                    throw .failed(error.message)
+        let cancelled = CancellationFlag()
+        let outcome = await withTaskCancellationHandler {
+            await onQueue { work in
+                let streamed =
+                    work.live?.recording == recording ? work.live?.finish() : work.continued.removeValue(forKey: recording)
+                if work.live?.recording == recording { work.live = nil }
+                if let streamed {
+                    Log.info("Recording \(recording): the text decoded while it was captured is complete")
+                    return .success(streamed)
+                }
+                Log.info("Recording \(recording): transcribing its file in \(locale)")
+                return Result { () throws(RecordingError) in
+                    let model = try work.engine.model(for: locale)
+                    do throws(SpeechError) { return try model.transcribe(wavFile: file, unless: cancelled.isSet) } catch .cancelled {
+                        Log.info("Recording \(recording): the transcription of its file stopped, as it was discarded")
+                        throw .failed("The recording was discarded.")
+                    } catch {
+                        throw .failed(error.message)
+                    }
                 }
             }
+        } onCancel: {
+            cancelled.set()
         }
         return try outcome.get()
     }
@@ -172,4 +180,11 @@ final class Transcriber: CapturedAudioListener {
             }
         }
     }
+}
+
+/// Set once by a task's cancellation handler, read by the transcription queue between blocks.
+private final class CancellationFlag: Sendable {
+    private let flag = Atomic(false)
+    func set() { flag.store(true, ordering: .relaxed) }
+    func isSet() -> Bool { flag.load(ordering: .relaxed) }
 }
