@@ -94,18 +94,32 @@ public final class MemoStore {
     /// removes the audio with it).
     /// - Throws: `LibraryError.noSuchMemo` when there is no row with this id.
     public func delete(_ id: String) throws(LibraryError) {
+        let kept = try connection.statement("SELECT title, created, transcript != '' FROM memo WHERE id = ?", [.text(id)]).firstRow {
+            (title: $0.text(0) ?? "", created: $0.integer(1), transcribed: $0.integer(2) != 0)
+        }
+        guard let kept else { throw .noSuchMemo(id) }
+        let hadWords = kept.transcribed || kept.title != Memo.defaultTitle(created: kept.created, timeZone: .current)
         try transaction { () throws(LibraryError) in
             try connection.statement("DELETE FROM memo WHERE id = ?", [.text(id)]).run()
             guard connection.changes == 1 else { throw .noSuchMemo(id) }
         }
-        // FTS5 marks a deleted row's words as deleted and keeps them in its index until its
-        // segments are merged: merged into one now, which leaves them out. The merge rewrites the
-        // index, so a disk too full for it (the reserve is kept for rows) leaves it to the next delete.
-        let merge = "INSERT INTO memo_text(memo_text) VALUES ('optimize')"
-        _ = try? attempt { () throws(LibraryError) in try connection.execute(merge) }
+        // A discarded recording's row held only its start time: nothing of the user's to merge out,
+        // and the merge costs 1.4 s of the bus thread over 100 000 memos.
+        if hadWords {
+            mergeSearchIndex()
+        }
         // The WAL still holds the pages as they were before: copied back and emptied now. A search
         // reading past the busy timeout keeps it (the delete is done): the next delete empties it.
         try? connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    }
+
+    private func mergeSearchIndex() {
+        // FTS5 marks a deleted row's words as deleted and keeps them in its index until its
+        // segments are merged: merged into one now, which leaves them out. The merge rewrites the
+        // index, so a disk too full for it (the reserve is kept for rows) leaves it to the next delete
+        // of a memo with words.
+        let merge = "INSERT INTO memo_text(memo_text) VALUES ('optimize')"
+        _ = try? attempt { () throws(LibraryError) in try connection.execute(merge) }
     }
 
     public func memo(_ id: String) throws(LibraryError) -> Memo? {
@@ -239,7 +253,7 @@ public final class MemoStore {
             let result = try attempt(body)
             reserve?.ensure()
             return result
-        } catch where error.isDiskFull && reserve?.release() == true {
+        } catch  where error.isDiskFull && reserve?.release() == true {
             return try attempt(body)
         }
     }

@@ -76,10 +76,13 @@ struct MemoStoreTests {
         try memos.insert(TemporaryStore.memo(31, title: "Zebrafinch clinic", transcript: "the quokkalicious word of a private note"))
         try memos.update("31") { $0.title = "Zebrafinch consult" }
         #expect(try memos.search("quokkalicious", limit: 10).map(\.id) == ["31"])
+        // Renamed while recording, and never transcribed: its title is the user's words too.
+        try memos.insert(TemporaryStore.memo(32, title: "Okapirounds", transcript: ""))
 
         try memos.delete("31")
-        #expect(try memos.search("quokkalicious OR zebrafinch", limit: 10).isEmpty)
-        for word in ["quokkalicious", "zebrafinch"] {
+        try memos.delete("32")
+        #expect(try memos.search("quokkalicious OR zebrafinch OR okapirounds", limit: 10).isEmpty)
+        for word in ["quokkalicious", "zebrafinch", "okapirounds"] {
             #expect(try store.filesHolding(word).isEmpty, "\(word) is still in the library's files")
         }
         #expect(try memos.search("ward", limit: 50).count == 30)
