@@ -81,18 +81,8 @@ struct HostileModelServerTests {
     /// A download that would take the room recordings need is stopped and deleted, and the recording goes on:
     /// the download's want of room is its own failure, not a full disk for the recorder.
     @Test func aDownloadLargerThanTheRoomLeftFailsAndTheRecordingGoesOn() async throws {
-        let home = FileManager.default.temporaryDirectory.appendingPathComponent("notula-test-\(UUID().uuidString)")
-        let disk = try SmallFileSystem(at: home, kilobytes: 4096)
-        let bench = try Workbench()
-        let shop = try ModelShop([
-            ModelShop.Offer(archive: try bench.randomFile(megabytes: 20), route: { .file($0, rate: 2_000_000) })
-        ])
-        let service = try await ServiceUnderTest.start(environment: ["NOTULA_MODEL_CATALOG": shop.catalogAddress], home: home)
-        defer {
-            _ = service.stop(with: SIGKILL)
-            disk.unmount()
-            try? FileManager.default.removeItem(at: home)
-        }
+        let (service, shop, cleanUp) = try await Self.serviceOfferingAModel(onADiskOf: 4096, under: "")
+        defer { withExtendedLifetime(shop) { cleanUp() } }
         try await service.models("Refresh")
         let signals = try await service.signals(of: modelsPath, interface: modelsInterface)
         try await service.recorder("Start")
@@ -115,18 +105,8 @@ struct HostileModelServerTests {
     /// Another program filling the disk during a download: the download stops (at the room kept free, or at
     /// ENOSPC) and deletes what it wrote, giving the room back at once.
     @Test func aDiskFilledDuringTheDownloadEndsItAndDeletesThePartialFile() async throws {
-        let home = FileManager.default.temporaryDirectory.appendingPathComponent("notula-test-\(UUID().uuidString)")
-        let disk = try SmallFileSystem(at: home.appendingPathComponent("cache"), kilobytes: 200_000)
-        let bench = try Workbench()
-        let shop = try ModelShop([
-            ModelShop.Offer(archive: try bench.randomFile(megabytes: 20), route: { .file($0, rate: 2_000_000) })
-        ])
-        let service = try await ServiceUnderTest.start(environment: ["NOTULA_MODEL_CATALOG": shop.catalogAddress], home: home)
-        defer {
-            _ = service.stop(with: SIGKILL)
-            disk.unmount()
-            try? FileManager.default.removeItem(at: home)
-        }
+        let (service, shop, cleanUp) = try await Self.serviceOfferingAModel(onADiskOf: 200_000, under: "cache")
+        defer { withExtendedLifetime(shop) { cleanUp() } }
         try await service.models("Refresh")
         let signals = try await service.signals(of: modelsPath, interface: modelsInterface)
 
@@ -136,13 +116,36 @@ struct HostileModelServerTests {
             NeverCame(what: "a first byte in \(partial.path)", log: service.log)
         }
         // Everything that is left, as another program would take it.
-        _ = try? output(of: "dd", "if=/dev/zero", "of=\(disk.folder.path)/filler", "bs=1M", "status=none")
+        _ = try? output(of: "dd", "if=/dev/zero", "of=\(service.home.path)/cache/filler", "bs=1M", "status=none")
         let events = await untilDownloadEnds(signals, within: .seconds(20))
 
         let failure = try #require(events.last.flatMap { $0.hasPrefix("DownloadFailed ko-KR ") ? $0 : nil }, "\(events)")
         #expect(failure.contains("room") || failure.contains("No space"), "\(failure)")
         #expect(!FileManager.default.fileExists(atPath: partial.path), "the partial file is deleted")
         #expect(try await service.modelsProperty("DownloadingLocale") == .string(""))
+    }
+
+    /// notulad offering a 20 MB model at 2 MB/s, with a tmpfs of `kilobytes` at `folder` of its home; the
+    /// clean-up kills it and unmounts the disk.
+    static func serviceOfferingAModel(onADiskOf kilobytes: Int, under folder: String) async throws -> (
+        ServiceUnderTest, ModelShop, () -> Void
+    ) {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("notula-test-\(UUID().uuidString)")
+        let disk = try SmallFileSystem(at: folder.isEmpty ? home : home.appendingPathComponent(folder), kilobytes: kilobytes)
+        let bench = try Workbench()
+        let shop = try ModelShop([
+            ModelShop.Offer(archive: try bench.randomFile(megabytes: 20), route: { .file($0, rate: 2_000_000) })
+        ])
+        let service = try await ServiceUnderTest.start(environment: ["NOTULA_MODEL_CATALOG": shop.catalogAddress], home: home)
+        return (
+            service, shop,
+            {
+                _ = service.stop(with: SIGKILL)
+                disk.unmount()
+                try? FileManager.default.removeItem(at: home)
+                withExtendedLifetime(bench) {}
+            }
+        )
     }
 
     static func bytes(of file: URL) -> Int? {
