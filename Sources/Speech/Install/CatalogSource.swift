@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import Recording
 
 /// Vosk's catalog from where it is published, kept in a cache file so that an offline start still knows it.
 public struct CatalogSource: Sendable {
@@ -57,16 +58,6 @@ public struct CatalogSource: Sendable {
     /// Writes the cache at once or not at all, 0600 from its first byte; a cache that cannot be written only
     /// costs the next offline start.
     private func keep(_ bytes: [UInt8]) {
-        let staging = cacheFile + ".new"
-        // What an interrupted write left: the staging file is created anew, never reused.
-        unlink(staging)
-        do throws(DownloadError) {
-            let file = try PartialFile(path: staging)
-            try bytes.withUnsafeBytes { buffer in Result { () throws(DownloadError) in try file.write(buffer) } }.get()
-        } catch {
-            unlink(staging)
-            return
-        }
-        if rename(staging, cacheFile) != 0 { unlink(staging) }
+        try? PrivateFiles.replace(cacheFile, with: bytes)
     }
 }
