@@ -7,6 +7,14 @@ struct DiskRoom {
     let path: String
     let keptFree: Int64
 
+    /// How often a long write looks at the disk again, as other writers may have taken its room meanwhile.
+    static let checkInterval: Int64 = 1 << 20
+
+    /// Whether writing from `written` bytes to `writing` crosses a `checkInterval`: the room is then looked at again.
+    static func isCheckDue(from written: Int64, to writing: Int64) -> Bool {
+        written / checkInterval != writing / checkInterval
+    }
+
     /// The disk's free bytes when writing `needed` more would leave less than `keptFree`; `nil` when there is
     /// room, or when the free space cannot be read (the writes then tell a full disk).
     func freeBytesWhenShort(needing needed: Int64) -> Int64? {

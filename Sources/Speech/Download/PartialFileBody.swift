@@ -19,9 +19,6 @@ final class PartialFileBody: ResponseBody {
     /// The whole file's size, when the server told it; never more than `limit`.
     private(set) var total: Int64?
 
-    /// The room on the disk is checked again after each such many bytes, as other writers may have taken it.
-    private static let roomCheckInterval: Int64 = 1 << 20
-
     /// - Parameters:
     ///   - file: The partial file.
     ///   - resumeOffset: The bytes already in `file` that the request asked the rest after, at most `limit`;
@@ -72,7 +69,7 @@ final class PartialFileBody: ResponseBody {
     func append(_ bytes: UnsafeRawBufferPointer) throws(DownloadError) {
         let count = Int64(bytes.count)
         guard count <= limit - received else { throw .largerThanExpected(limit: limit, announced: nil) }
-        if received / Self.roomCheckInterval != (received + count) / Self.roomCheckInterval {
+        if DiskRoom.isCheckDue(from: received, to: received + count) {
             try checkRoom(needing: (total ?? limit) - received)
         }
         try file.write(bytes)

@@ -113,7 +113,7 @@ struct ArchiveExtraction {
             let before = writtenBytes
             writtenBytes += Int64(block.bytes.count)
             guard writtenBytes <= maximumBytes else { throw .tooLarge(limit: maximumBytes) }
-            if before >> 20 != writtenBytes >> 20, let free = room.freeBytesWhenShort(needing: 0) {
+            if DiskRoom.isCheckDue(from: before, to: writtenBytes), let free = room.freeBytesWhenShort(needing: 0) {
                 throw .noRoom(folder: folder, free: free, keptFree: room.keptFree)
             }
             do {
