@@ -218,8 +218,7 @@ public actor Bus {
             return read
         }
         let takers = subscriptions.values.filter { $0.wants(header, firstString: firstString) }
-        guard !takers.isEmpty, !bodyHasMoreValues(than: Message.largestBody, raw) else { return }
-        let message = Message(header, reading: raw)
+        guard !takers.isEmpty, let message = Message(header, readingAtMostLargestBody: raw) else { return }
         for subscription in takers { subscription.continuation.yield(message) }
     }
 

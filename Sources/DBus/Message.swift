@@ -59,6 +59,13 @@ public struct Message: Sendable {
         body = readBody(of: raw)
     }
 
+    /// Reads the body of a received call or signal, unless it would decode into more than `largestBody`
+    /// values: nil then, counted without a value made.
+    init?(_ header: MessageHeader, readingAtMostLargestBody raw: OpaquePointer) {
+        guard !bodyHasMoreValues(than: Self.largestBody, raw) else { return nil }
+        self.init(header, reading: raw)
+    }
+
     public subscript<T>(dynamicMember field: KeyPath<MessageHeader, T>) -> T { header[keyPath: field] }
 
     /// Argument `index` of the body as `T`.

@@ -178,8 +178,13 @@ private func countValues(_ iter: UnsafeMutablePointer<DBusMessageIter>, within r
         guard type != TypeCode.invalid else { return true }
         remaining -= 1
         guard remaining >= 0 else { return false }
-        let isNumberArray = type == TypeCode.array && ScalarArray.isNumber(dbus_message_iter_get_element_type(iter))
-        if [TypeCode.array, TypeCode.structure, TypeCode.variant, TypeCode.dictEntry].contains(type), !isNumberArray {
+        let isContainer =
+            switch type {
+            case TypeCode.array: !ScalarArray.isNumber(dbus_message_iter_get_element_type(iter))
+            case TypeCode.structure, TypeCode.variant, TypeCode.dictEntry: true
+            default: false
+            }
+        if isContainer {
             var sub = DBusMessageIter()
             dbus_message_iter_recurse(iter, &sub)
             guard countValues(&sub, within: &remaining) else { return false }

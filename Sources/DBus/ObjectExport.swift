@@ -172,10 +172,10 @@ extension Bus {
             throw BusError.invalidArgs(
                 "\(method.name) takes arguments of type '\(method.inputSignature)', got '\(call.signature)'")
         }
-        guard !bodyHasMoreValues(than: Message.largestBody, raw) else {
+        guard let message = Message(call, readingAtMostLargestBody: raw) else {
             throw BusError.invalidArgs("\(method.name) takes at most \(Message.largestBody) values in its arguments")
         }
-        return try method.handler(Message(call, reading: raw))
+        return try method.handler(message)
     }
 
     private func expect(_ call: MessageHeader, member: String, signature: String) throws(BusError) {

@@ -88,10 +88,12 @@ public enum ScalarArray: Hashable, Sendable {
 
     /// Whether elements of `code` are read as a `ScalarArray`.
     static func isNumber(_ code: Int32) -> Bool {
-        [
-            TypeCode.byte, TypeCode.boolean, TypeCode.int16, TypeCode.uint16, TypeCode.int32, TypeCode.uint32, TypeCode.int64,
-            TypeCode.uint64, TypeCode.double,
-        ].contains(code)
+        switch code {
+        case TypeCode.byte, TypeCode.boolean, TypeCode.int16, TypeCode.uint16, TypeCode.int32, TypeCode.uint32, TypeCode.int64,
+            TypeCode.uint64, TypeCode.double:
+            true
+        default: false
+        }
     }
 
     /// Reads the array under `iter`, whose elements are of `elementCode`, in one copy; nil for another element type.
