@@ -101,7 +101,7 @@ actor MemoLibrary: Processing {
 
     func process(_ audio: CapturedAudio, recording: RecordingID) async throws(RecordingError) {
         let id = recording.rawValue
-        if summary(id) == nil { recordingStarted(recording) }
+        recordingStarted(recording)
         defer { if current == id { current = nil } }
         // A library too full for this is told by the save of the outcome, which needs the same room.
         try? advance(id) {
