@@ -14,7 +14,7 @@ struct PrivateFileTests {
         try PrivateFiles.makeFolder(folder.recordings)
         #expect(try permissions(of: folder.recordings) == 0o700)
         // What a crash left behind, readable by all: not a reason to fail, nor a mode to keep.
-        FileManager.default.createFile(atPath: file + ".new", contents: Data("old".utf8), attributes: [.posixPermissions: 0o644])
+        _ = FileManager.default.createFile(atPath: file + ".new", contents: Data("old".utf8), attributes: [.posixPermissions: 0o644])
         let watch = try FileWatch([folder.recordings])
 
         try PrivateFiles.replace(file, with: Array("first".utf8))

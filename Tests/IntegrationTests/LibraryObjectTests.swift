@@ -109,10 +109,10 @@ struct LibraryObjectTests {
         let service = try await ServiceUnderTest.start()
         let kept = try await service.recordMemo()
         let memo = try await service.recordMemo()
-        try await service.call(
+        _ = try await service.call(
             memo, "org.freedesktop.DBus.Properties", "Set",
             [.string(memoInterface.rawValue), .string("Title"), .variant(.string("Quokkaword consult"))])
-        try await service.call(
+        _ = try await service.call(
             kept, "org.freedesktop.DBus.Properties", "Set",
             [.string(memoInterface.rawValue), .string("Title"), .variant(.string("Ward round"))])
         // The text a click on the result notification opened, written where the viewer writes it.

@@ -44,7 +44,7 @@ struct PrivateFilesTests {
         let models = ObjectPath("/org/notula/Notula1/Models")!
         var modelChanges = try await service.signals(of: models, interface: "org.notula.Notula1.Models").makeAsyncIterator()
         // The catalog is read after the start: wait for the locale it brings, unless it came already.
-        while try await ![String](
+        while try ![String](
             dbusValue: try await service.property("SupportedLocales", of: models, interface: "org.notula.Notula1.Models")
         )
         .contains("ko-KR") {
