@@ -46,6 +46,28 @@ public struct SinkError: Error { public let message: String }
 /// Returns once `monitor` delivers audio as it is played (the first 100 ms a probe receives): a
 /// sink just made, or idle, has rendered ahead, and a recorder joining it would miss up to that much.
 func waitUntilLive(_ monitor: String, environment: [String: String]? = nil) throws {
+    var received = 0
+    try listen(to: monitor, environment: environment) { chunk in
+        received += chunk.count
+        return received >= 3200
+    }
+}
+
+/// Returns once `monitor` hears more than `level` (of 32767): paplay can take seconds to start
+/// on a loaded machine. Gives up after `seconds` of audio.
+public func waitUntil(_ monitor: String, hearsLouderThan level: Int16, seconds: Int = 30) throws {
+    var heard = 0
+    var loud = false
+    try listen(to: monitor) { chunk in
+        heard += chunk.count
+        loud = chunk.withUnsafeBytes { $0.bindMemory(to: Int16.self).contains { abs(Int($0)) > Int(level) } }
+        return loud || heard >= seconds * 32000
+    }
+    guard loud else { throw SinkError(message: "nothing louder than \(level) reached \(monitor) in \(seconds) s") }
+}
+
+/// Reads `monitor` as a recorder would, chunk by chunk, until `isEnough` says so.
+private func listen(to monitor: String, environment: [String: String]? = nil, until isEnough: (Data) -> Bool) throws {
     let probe = Process()
     probe.executableURL = URL(fileURLWithPath: "/usr/bin/parec")
     probe.arguments = ["--device=\(monitor)", "--latency-msec=20", "--raw", "--format=s16le", "--rate=16000", "--channels=1"]
@@ -57,12 +79,11 @@ func waitUntilLive(_ monitor: String, environment: [String: String]? = nil) thro
         kill(probe.processIdentifier, SIGKILL)
         probe.waitUntilExit()
     }
-    var received = 0
-    while received < 3200 {
-        guard let chunk = try output.fileHandleForReading.read(upToCount: 3200 - received), !chunk.isEmpty else {
+    while true {
+        guard let chunk = try output.fileHandleForReading.read(upToCount: 3200), !chunk.isEmpty else {
             throw SinkError(message: "the monitor \(monitor) delivered no audio")
         }
-        received += chunk.count
+        if isEnough(chunk) { return }
     }
 }
 
