@@ -29,7 +29,8 @@ let package = Package(
         .target(name: "Speech", dependencies: ["CCurl", "CArchive", "Recording"]),
         .target(name: "Library", dependencies: ["CSQLite", "Recording"]),
         .target(name: "Notifying", dependencies: ["DBus", "Recording"]),
-        .target(name: "NotulaService", dependencies: ["DBus", "Recording", "Audio", "Speech", "Library", "Notifying"]),
+        .target(name: "Memos", dependencies: ["Library", "Recording", "Audio"]),
+        .target(name: "NotulaService", dependencies: ["DBus", "Recording", "Audio", "Speech", "Library", "Memos", "Notifying"]),
         .executableTarget(name: "notulad", dependencies: ["NotulaService"]),
         .executableTarget(name: "notula", dependencies: ["DBus", "Recording"]),
         .executableTarget(name: "notula-bench", dependencies: ["DBus", "Speech", "Library", "NotulaTestSupport"]),
@@ -40,6 +41,7 @@ let package = Package(
         .testTarget(name: "AudioTests", dependencies: ["Audio", "Recording", "NotulaTestSupport"]),
         .testTarget(name: "LibraryTests", dependencies: ["Library", "Recording", "NotulaTestSupport"]),
         .testTarget(name: "SpeechTests", dependencies: ["Speech", "Recording", "NotulaTestSupport"]),
+        .testTarget(name: "MemosTests", dependencies: ["Memos", "Library", "Recording"]),
         .testTarget(name: "NotulaServiceTests", dependencies: ["NotulaService"]),
         .testTarget(name: "IntegrationTests", dependencies: ["DBus", "Speech", "Library", "NotulaTestSupport"]),
     ]

@@ -1,4 +1,6 @@
 import DBus
+import Library
+import Memos
 
 /// `org.notula.Notula1.Library`: the memos as a whole — how many, a page of them newest first,
 /// and search over titles and transcripts.
@@ -11,9 +13,9 @@ enum LibraryObject {
                     message throws(BusError) in
                     let offset: UInt32 = try message.argument(0)
                     let limit: UInt32 = try message.argument(1)
-                    let ids = try library.assumeIsolated { library in
-                        Result { () throws(BusError) in try library.list(offset: Int(offset), limit: Int(limit)) }
-                    }.get()
+                    let ids = try MemoObject.onLibrary(library) { library throws(MemoError) in
+                        try library.list(offset: Int(offset), limit: Int(limit))
+                    }
                     return .now([.array(element: "o", ids.map { .objectPath(MemoLibrary.path(of: $0)) })])
                 },
                 Method("Search", inputs: [Argument("query", "s"), Argument("limit", "u")], outputs: [Argument("hits", "a(os)")]) {
@@ -21,7 +23,10 @@ enum LibraryObject {
                     let query: String = try message.argument(0)
                     let limit: UInt32 = try message.argument(1)
                     return .later { () throws(BusError) in
-                        let hits = try await library.reader.search(query, limit: Int(limit))
+                        let hits: [SearchHit]
+                        do throws(MemoError) { hits = try await library.reader.search(query, limit: Int(limit)) } catch {
+                            throw BusError(error)
+                        }
                         return [
                             .array(
                                 element: "(os)", hits.map { .structure([.objectPath(MemoLibrary.path(of: $0.id)), .string($0.snippet)]) })

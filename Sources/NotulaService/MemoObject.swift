@@ -1,5 +1,6 @@
 import DBus
 import Library
+import Memos
 
 /// `org.notula.Notula1.Memo`: one memo on the bus. Its properties are what every client may
 /// see (InterfacesAdded carries them all): the transcript is not one of them, and travels only
@@ -13,7 +14,7 @@ enum MemoObject {
             properties: [
                 Property("Title", "s", getter: { .string(row.title) }) { value throws(BusError) in
                     guard case .string(let title) = value else { throw BusError.invalidArgs("Title is a string") }
-                    try onLibrary(library) { library throws(BusError) in try library.rename(row.id, to: title) }
+                    try onLibrary(library) { library throws(MemoError) in try library.rename(row.id, to: title) }
                 },
                 Property("Created", "x", emitsChanged: .const) { .int64(row.created) },
                 Property("Duration", "d") { .double(row.duration) },
@@ -28,11 +29,8 @@ enum MemoObject {
     static func methods(_ library: MemoLibrary) -> [Method] {
         /// The memo that `message` was sent to, with its text, or why it has none.
         @Sendable func transcribedMemo(_ message: Message) throws(BusError) -> Memo {
-            try onLibrary(library) { library throws(BusError) in
-                let memo = try library.memo(try id(message))
-                if let failure = library.failure(of: memo) { throw failure }
-                return memo
-            }
+            let id = try id(message)
+            return try onLibrary(library) { library throws(MemoError) in try library.transcribedMemo(id) }
         }
         return [
             Method("GetTranscript", outputs: [Argument("text", "s"), Argument("words", "a(ddsd)")]) { message throws(BusError) in
@@ -52,7 +50,7 @@ enum MemoObject {
             },
             Method("Play") { message throws(BusError) in
                 let id = try id(message)
-                try onLibrary(library) { library throws(BusError) in try library.play(id) }
+                try onLibrary(library) { library throws(MemoError) in try library.play(id) }
                 return .now([])
             },
             Method("StopPlayback") { message throws(BusError) in
@@ -62,7 +60,7 @@ enum MemoObject {
             },
             Method("Delete") { message throws(BusError) in
                 let id = try id(message)
-                try onLibrary(library) { library throws(BusError) in try library.delete(id) }
+                try onLibrary(library) { library throws(MemoError) in try library.delete(id) }
                 return .now([])
             },
         ]
@@ -76,10 +74,31 @@ enum MemoObject {
         return String(path[path.index(after: slash)...])
     }
 
-    /// Runs `body` on the library, on the bus thread the handlers run on.
-    private static func onLibrary<T: Sendable>(
-        _ library: MemoLibrary, _ body: @Sendable (isolated MemoLibrary) throws(BusError) -> T
+    /// Runs `body` on the library, on the bus thread the handlers run on, its refusal the bus's error.
+    static func onLibrary<T: Sendable>(
+        _ library: MemoLibrary, _ body: @Sendable (isolated MemoLibrary) throws(MemoError) -> T
     ) throws(BusError) -> T {
-        try library.assumeIsolated { library in Result { () throws(BusError) in try body(library) } }.get()
+        let outcome = library.assumeIsolated { library in Result { () throws(MemoError) in try body(library) } }
+        do throws(MemoError) { return try outcome.get() } catch { throw BusError(error) }
+    }
+}
+
+extension MemoLibrary {
+    /// The object path of memo `id`.
+    static func path(of id: String) -> ObjectPath {
+        NotulaBus.memosPath.appending(id) ?? NotulaBus.memosPath
+    }
+}
+
+extension BusError {
+    /// The memo service's refusals by their names in the contract.
+    init(_ error: MemoError) {
+        switch error {
+        case .noSuchMemo: self.init(.unknownObject, error.message)
+        case .badSearchQuery, .emptyTitle: self.init(.invalidArgs, error.message)
+        case .recordingInProgress, .stillRecording, .stillTranscribing: self.init(.invalidState, error.message)
+        case .transcriptionFailed(let failure): self.init(failure)
+        case .audioGone, .cannotDelete, .libraryFailed: self.init(.notulaFailed, error.message)
+        }
     }
 }

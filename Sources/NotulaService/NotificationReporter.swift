@@ -1,3 +1,4 @@
+import Memos
 import Notifying
 import Recording
 

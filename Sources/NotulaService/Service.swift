@@ -1,6 +1,7 @@
 import Audio
 import DBus
 import FoundationEssentials
+import Memos
 import Notifying
 import Recording
 import Speech
@@ -56,9 +57,9 @@ public enum Service {
         let memos: MemoLibrary
         do {
             memos = try MemoLibrary(
-                bus: bus, store: paths.library, recordingsFolder: paths.recordings, transcriptsFolder: paths.transcripts,
-                transcriber: transcriber, models: models)
-            try await memos.open()
+                executor: bus.unownedExecutor, store: paths.library, recordingsFolder: paths.recordings,
+                transcriptsFolder: paths.transcripts, transcriber: transcriber, models: models, log: .service)
+            try await LibraryExport.open(memos, on: bus)
         } catch {
             Log.error("Cannot open the memo library \(paths.library): \(error)")
             return 1

@@ -1,0 +1,33 @@
+import Recording
+
+/// What the library hears of the capture.
+enum CaptureNews: Sendable {
+    case started(RecordingID)
+    case dropped(RecordingID)
+    case continued(RecordingID, as: RecordingID)
+}
+
+/// The library hears of a recording's start on the capture's thread, which must not wait: the news
+/// is queued and handled on the library's own executor, one at a time in the order it came, so
+/// that a discard's `dropped` never runs before the `started` that writes the row.
+extension MemoLibrary: CapturedAudioListener {
+    public nonisolated func captureStarted(_ recording: RecordingID) { captureNews.yield(.started(recording)) }
+    public nonisolated func captured(_ samples: UnsafeRawBufferPointer, of recording: RecordingID) {}
+    public nonisolated func captureDropped(_ recording: RecordingID) { captureNews.yield(.dropped(recording)) }
+    public nonisolated func captureContinued(_ previous: RecordingID, as next: RecordingID) {
+        captureNews.yield(.continued(previous, as: next))
+    }
+
+    func take(_ news: CaptureNews) {
+        switch news {
+        case .started(let recording):
+            current = recording.rawValue
+            recordingStarted(recording)
+        case .dropped(let recording): recordingDropped(recording)
+        case .continued(let previous, let next):
+            log.info("Recording \(previous) is as long as a memo may be: it goes on as memo \(next)")
+            current = next.rawValue
+            recordingStarted(next)
+        }
+    }
+}
