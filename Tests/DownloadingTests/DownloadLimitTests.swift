@@ -1,6 +1,6 @@
+import Downloading
 import Foundation
 import NotulaTestSupport
-import Speech
 import Testing
 
 /// What a server cannot make a download do: grow past the size expected, take the disk's last room, read the

@@ -1,6 +1,6 @@
+import Downloading
 import Foundation
 import NotulaTestSupport
-import Speech
 import Testing
 
 /// Downloads with the real libcurl from the loopback test server: what lands in the file, what the

@@ -1,6 +1,6 @@
+import Downloading
 import Foundation
 import NotulaTestSupport
-import Speech
 import Synchronization
 import Testing
 

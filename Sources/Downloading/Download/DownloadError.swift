@@ -84,7 +84,7 @@ public enum DownloadError: Error, Sendable, Equatable {
     ]
 
     /// A size as people read it, in decimal units with one decimal: `12.3 MB`; `512 bytes` below a kilobyte.
-    static func text(forByteCount count: Int64) -> String {
+    public static func text(forByteCount count: Int64) -> String {
         let units: [(size: Int64, name: String)] = [
             (1_000_000_000_000, "TB"), (1_000_000_000, "GB"), (1_000_000, "MB"), (1_000, "kB"),
         ]

@@ -1,3 +1,4 @@
+import Downloading
 import FoundationEssentials
 import Glibc
 import Recording
