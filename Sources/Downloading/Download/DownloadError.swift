@@ -19,9 +19,9 @@ public enum DownloadError: Error, Sendable, Equatable {
     case fileError(path: String, reason: String)
     /// A document larger than the `limit` its reader accepts, in bytes.
     case tooLarge(limit: Int64)
-    /// A downloaded file of `actual` bytes where the catalog announced `expected`.
+    /// A downloaded file of `actual` bytes where `expected` were announced.
     case sizeMismatch(expected: Int64, actual: Int64)
-    /// A downloaded file whose MD5 is `actual` where the catalog announced `expected` (lowercase hexadecimal).
+    /// A downloaded file whose MD5 is `actual` where `expected` was announced (lowercase hexadecimal).
     case checksumMismatch(expected: String, actual: String)
     /// libcurl could not even prepare the transfer; `reason` is its text.
     case setupFailed(reason: String)
@@ -71,7 +71,7 @@ public enum DownloadError: Error, Sendable, Equatable {
                 + "nothing was downloaded."
         case .noRoom(let path, let needed, let free, let keptFree):
             return "Not enough room on the disk for \(path): the download needs \(Self.text(forByteCount: needed)) more and "
-                + "\(Self.text(forByteCount: keptFree)) stay free for recordings, but \(Self.text(forByteCount: free)) are free."
+                + "\(Self.text(forByteCount: keptFree)) stay free, but \(Self.text(forByteCount: free)) are free."
         }
     }
 

@@ -1,4 +1,4 @@
-/// A download of one file, a model's zip, into a partial file that a later download of it resumes.
+/// A download of one file, such as a large archive, into a partial file that a later download of it resumes.
 ///
 /// The body is written as it arrives, never held whole. A partial file that already holds bytes (an
 /// interrupted download's) is resumed with `Range: bytes=N-`: a 206 from offset N appends to it; a 200,
@@ -22,7 +22,7 @@ public final class HTTPDownload: Sendable {
     /// - Parameters:
     ///   - url: Where the file is downloaded from: an https:// address, or an http:// one on this machine.
     ///   - partialFile: Where it is written: created 0600 (its folder 0700) when missing, resumed when it holds bytes.
-    ///   - maximumBytes: The most bytes the file may have, such as the size a catalog gives for it.
+    ///   - maximumBytes: The most bytes the file may have, such as the size its publisher gives for it.
     ///   - keptFree: The bytes the download leaves free on the disk of `partialFile`.
     public init(url: String, partialFile: String, maximumBytes: Int64, keepingFree keptFree: Int64 = 0) {
         self.url = url
