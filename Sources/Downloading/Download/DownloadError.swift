@@ -1,8 +1,9 @@
 /// Why a download, or the check of a downloaded file, failed.
 ///
 /// Each case's `message` is meant for the user: what went wrong and, where it helps, what happens next.
+/// Codable, so that a helper process can hand it to its parent (`DocumentFetcher.helper`).
 /// The cases keep what C said (libcurl's error text, the `errno` of a failed write) in the form the message needs.
-public enum DownloadError: Error, Sendable, Equatable {
+public enum DownloadError: Error, Sendable, Equatable, Codable {
     /// `HTTPDownload.cancel()` was called, or the task awaiting the transfer was cancelled.
     case cancelled
     /// The server answered `code`, an HTTP error, for `url` (the last address after any redirects).
