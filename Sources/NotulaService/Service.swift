@@ -1,5 +1,6 @@
 import Audio
 import DBus
+import Downloading
 import FoundationEssentials
 import Memos
 import Notifying
@@ -41,7 +42,9 @@ public enum Service {
         let engine = SpeechEngine(libraryCandidates: libraryCandidates, modelPlaces: places.all)
         let catalogAddress =
             environment["NOTULA_MODEL_CATALOG"].flatMap { $0.isEmpty ? nil : $0 } ?? settings.modelCatalog ?? ModelCatalog.address
-        let catalogSource = CatalogSource(address: catalogAddress, cacheFolder: paths.cache)
+        // Fetched by notulad run again for the purpose: libcurl and its TLS libraries never enter the service.
+        let catalogSource = CatalogSource(
+            address: catalogAddress, cacheFolder: paths.cache, fetcher: .helper(executable: "/proc/self/exe"))
         let known = ModelStore.Known(
             catalog: catalogSource.cached() ?? ModelCatalog(entries: []), installed: InstalledModels.scan(places: places.all))
         // A first start guesses from the user's locale, without keeping the guess: a catalog fetched later may guess better.
@@ -98,7 +101,7 @@ public enum Service {
             "Ready on the session bus as \(NotulaBus.name) (\(await bus.uniqueName)); recording from \(source ?? "the default source") into \(paths.recordings); transcribing in \(locale.current) (models here: \(installed.isEmpty ? "none" : installed.joined(separator: ", ")))"
         )
         Task {
-            // Once a day at most: fetching loads libcurl and its TLS libraries, megabytes the service then keeps.
+            // Once a day at most, in a process of its own for the time of the fetch.
             if !catalogSource.isCacheFresh(maximumAge: .seconds(86_400)) {
                 do throws(BusError) { try await models.refresh() } catch { Log.warning(error.message) }
             }

@@ -18,9 +18,10 @@ enum RoundTrips {
 
     /// Measures a `notulad` of its own, recording from the default source, and returns the report's section.
     ///
-    /// Its cache holds a catalog fetched just now, as on any day after the first start: a service that fetches
-    /// one at start (the first, and then once a day) also carries libcurl and its TLS libraries from then on.
+    /// Its cache holds a catalog fetched just now, as on any day after the first start; the first start, which
+    /// fetches one, is measured apart before (`FirstStart`).
     static func run(_ notulad: String, home: URL, bus: Bus) async throws -> String {
+        let rssAtFirstStart = try await FirstStart.measure(notulad, home: home.appendingPathComponent("first-start"), bus: bus)
         let cache = home.appendingPathComponent("cache/notula")
         try FileManager.default.createDirectory(at: cache, withIntermediateDirectories: true)
         try Data("[]".utf8).write(to: cache.appendingPathComponent("model-list.json"))
@@ -70,6 +71,7 @@ enum RoundTrips {
             | CPU time | \(fixed(idleCPU / 1e6, 3)) ms (\(fixed(idleCPU / 1e9 / idleWindow.seconds * 100, 4)) %) |
             | wake-ups (context switches of the threads alive throughout) | \(after.switchesByThread.reduce(0) { $0 + $1.value - (before.switchesByThread[$1.key] ?? $1.value) }) |
             | threads that ended in the window (libdispatch retires an idle pool thread once) | \(Set(before.switchesByThread.keys).subtracting(after.switchesByThread.keys).count) |
+            | RSS at a first start (empty cache: the catalog fetched), 1 s after the fetch | \(rssAtFirstStart / 1024) MB (\(rssAtFirstStart) kB) |
             | RSS at start, before any call | \(rssAtStart / 1024) MB (\(rssAtStart) kB) |
             | RSS after the calls and a recording | \(after.rssKilobytes / 1024) MB (\(after.rssKilobytes) kB) |
             | threads | \(after.threads) |

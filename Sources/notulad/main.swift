@@ -1,3 +1,4 @@
+import Downloading
 import NotulaService
 
 #if canImport(Glibc)
@@ -21,6 +22,9 @@ pthread_sigmask(SIG_UNBLOCK, &stopSignals, nil)
 // A block of 1 MiB or more (libdbus's buffer for a peer's 30 MiB message) goes back to the system when freed:
 // glibc's moving threshold would keep such blocks in the heap, the peak growing by a message every few messages.
 _ = mallopt(mmapThreshold, 1 << 20)
+
+// notulad run again by itself to fetch a document, so that libcurl is loaded only in that short-lived child.
+if let status = await DocumentFetcher.serve(CommandLine.arguments) { exit(status) }
 
 switch ServiceOptions.parse(Array(CommandLine.arguments.dropFirst())) {
 case .help:

@@ -104,6 +104,9 @@ struct ModelDownloadFailureTests {
         #expect(try await service.modelsProperty("InstalledLocales") == .array(element: "s", []))
         #expect(try await service.modelsProperty("DownloadingLocale") == .string(""))
         #expect(service.modelsFolderEntries.isEmpty)
+        // Only a body cut short leaves bytes to resume; a 404 leaves no empty partial file.
+        let downloadsLeft = (try? FileManager.default.contentsOfDirectory(atPath: service.downloadsFolder.path)) ?? []
+        #expect(downloadsLeft.isEmpty == (fault != .truncatedBody), "\(downloadsLeft)")
         // The escaping entry aims two folders up from where the model unpacks: inside the service's home.
         let written = FileManager.default.enumerator(atPath: service.home.path)?.compactMap { $0 as? String } ?? []
         #expect(!written.contains { $0.hasSuffix("evil.txt") }, "nothing written outside the models folder")

@@ -113,6 +113,14 @@ public final class ServiceUnderTest {
         return (Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0) * 1024
     }
 
+    /// The files the service has mapped (the paths of /proc/PID/maps), each once.
+    public var mappedFiles: Set<String> {
+        // Read to its end: String(contentsOfFile:) stops short on /proc, whose files have no size.
+        let file = FileHandle(forReadingAtPath: "/proc/\(process.processIdentifier)/maps")
+        let maps = String(decoding: (try? file?.readToEnd()) ?? Data(), as: UTF8.self)
+        return Set(maps.split(separator: "\n").compactMap { line in line.firstIndex(of: "/").map { String(line[$0...]) } })
+    }
+
     /// Returns once the service has logged `text` `occurrence` times; throws when it exits or the deadline passes
     /// first. For what the service reports nowhere but in its log, read as it grows.
     public func waitForLog(_ text: String, occurrence: Int = 1, within deadline: Duration = .seconds(30)) async throws {

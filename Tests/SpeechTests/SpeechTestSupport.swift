@@ -35,20 +35,6 @@ struct CommandFailure: Error, CustomStringConvertible {
     let description: String
 }
 
-/// A folder removed at the end of the test.
-final class TemporaryFolder {
-    let path: String
-
-    init() {
-        path = FileManager.default.temporaryDirectory.appendingPathComponent("notula-speech-\(UUID())").path
-        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    }
-
-    func file(_ name: String) -> String { path + "/" + name }
-
-    deinit { try? FileManager.default.removeItem(atPath: path) }
-}
-
 /// Test audio made with espeak-ng and sox.
 enum TestAudio {
     /// `text` spoken by espeak-ng, converted to 16 kHz mono 16-bit as Notula records.

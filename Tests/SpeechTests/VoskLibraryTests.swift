@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import NotulaTestSupport
 import Recording
 import Testing
 

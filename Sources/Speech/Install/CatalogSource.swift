@@ -1,3 +1,4 @@
+import Downloading
 import FoundationEssentials
 import Glibc
 import Recording
@@ -9,6 +10,7 @@ public struct CatalogSource: Sendable {
     /// Where the last catalog fetched from `address` is kept: `model-list.json` for Vosk's own, a file named
     /// after the address for another, so that switching catalogs never shows one's models as the other's.
     public let cacheFile: String
+    private let fetcher: DocumentFetcher
 
     /// The catalog is about 20 KB; anything past this is not Vosk's catalog.
     private static let maximumBytes = 4_000_000
@@ -16,8 +18,10 @@ public struct CatalogSource: Sendable {
     /// - Parameters:
     ///   - address: Where the catalog is published.
     ///   - cacheFolder: Notula's cache folder.
-    public init(address: String, cacheFolder: String) {
+    ///   - fetcher: Where the catalog is fetched: a helper process keeps libcurl out of a long-lived service.
+    public init(address: String, cacheFolder: String, fetcher: DocumentFetcher = .inProcess) {
         self.address = address
+        self.fetcher = fetcher
         let name = address == ModelCatalog.address ? "model-list" : "model-list-" + Self.fingerprint(address)
         cacheFile = cacheFolder + "/" + name + ".json"
     }
@@ -41,7 +45,7 @@ public struct CatalogSource: Sendable {
     /// - Throws: `CatalogError` saying why when it cannot be fetched or read; the cache is then left as it was.
     public func fetch() async throws(CatalogError) -> ModelCatalog {
         let bytes: [UInt8]
-        do throws(DownloadError) { bytes = try await HTTPDownload.fetch(address, maximumBytes: Self.maximumBytes) } catch {
+        do throws(DownloadError) { bytes = try await fetcher.fetch(address, maximumBytes: Self.maximumBytes) } catch {
             throw CatalogError(message: "Cannot fetch the model catalog from \(address): \(error.message)")
         }
         let catalog = try ModelCatalog(json: Data(bytes))

@@ -1,4 +1,5 @@
 import Dispatch
+import Downloading
 import FoundationEssentials
 import Glibc
 import Synchronization

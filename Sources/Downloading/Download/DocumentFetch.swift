@@ -1,7 +1,7 @@
 import FoundationEssentials
 
 extension HTTPDownload {
-    /// Reads a small document, such as Vosk's catalog (about 20 KB), into memory, on a thread of its own.
+    /// Reads a small document, such as a list of files to download, into memory, on a thread of its own.
     /// - Parameters:
     ///   - url: An http://, https:// or file:// address, or an absolute path.
     ///   - maximumBytes: The most bytes accepted.

@@ -1,7 +1,7 @@
 import Glibc
 
 /// The room a download or an unpack may take on the disk of its file or folder: all that is free but
-/// `keptFree`, which stays for what matters more (the recordings on the same disk).
+/// `keptFree`, which stays for what matters more (the user's own files on the same disk).
 struct DiskRoom {
     /// A file or folder on the disk measured.
     let path: String

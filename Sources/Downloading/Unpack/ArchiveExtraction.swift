@@ -13,7 +13,7 @@ struct ArchiveExtraction {
     private var tree = UnpackedTree()
     private var writtenBytes: Int64 = 0
 
-    /// Files get no more than 0600, folders 0700: a model is read by its owner only.
+    /// Files get no more than 0600, folders 0700: what is unpacked is read by its owner only.
     private static let filePermissions: mode_t = 0o600
     private static let folderPermissions: mode_t = 0o700
 

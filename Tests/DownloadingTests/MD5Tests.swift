@@ -1,6 +1,6 @@
+import Downloading
 import Foundation
 import NotulaTestSupport
-import Speech
 import Testing
 
 /// MD5 against RFC 1321's test suite and coreutils' `md5sum`.

@@ -34,7 +34,7 @@ public enum UnpackError: Error, Sendable, Equatable {
             return "There is no space left on the disk holding \(folder). Free some space and try again."
         case .noRoom(let folder, let free, let keptFree):
             return "Unpacking into \(folder) stopped with \(DownloadError.text(forByteCount: free)) free on its disk, under the "
-                + "\(DownloadError.text(forByteCount: keptFree)) kept free for recordings."
+                + "\(DownloadError.text(forByteCount: keptFree)) kept free."
         case .fileError(let path, let reason):
             return "Cannot write \(path): \(reason)."
         case .folderExists(let folder):

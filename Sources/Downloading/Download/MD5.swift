@@ -1,10 +1,10 @@
 import Glibc
 
-/// MD5 (RFC 1321), the checksum Vosk's catalog gives for each model's zip.
+/// MD5 (RFC 1321), the checksum many download pages give for each file.
 ///
 /// Written here rather than taken from OpenSSL: a page of code against a dependency, for a checksum that
-/// guards against damage in transit, not against an attacker (the catalog comes from the same server).
-/// The rounds are written out, and blocks are read in place, so that a 50 MB model takes a fraction of
+/// guards against damage in transit, not against an attacker (the checksum comes from the file's own server).
+/// The rounds are written out, and blocks are read in place, so that a 50 MB file takes a fraction of
 /// a second.
 public struct MD5 {
     private var a: UInt32 = 0x6745_2301

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import Speech
+@testable import Downloading
 
 /// Where a model is downloaded from and redirected to, as `DownloadAddress` decides before libcurl connects.
 @Suite struct DownloadAddressTests {

@@ -1,7 +1,7 @@
 import CCurl
 import Glibc
 
-/// The libcurl functions Notula calls, resolved once with `dlsym` from a libcurl opened at the first download.
+/// The libcurl functions the module calls, resolved once with `dlsym` from a libcurl opened at the first download.
 ///
 /// Loaded, not linked: libcurl brings OpenSSL, GnuTLS, Kerberos and more, several megabytes that a service
 /// which never downloads should not carry.

@@ -34,6 +34,14 @@ final class PartialFile {
         }
     }
 
+    /// Removes the file when it is a regular file that holds no byte. A device given as the file (`/dev/full`)
+    /// also measures 0 bytes, and must stay; so does a file that cannot be measured.
+    func removeIfEmpty() {
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_size == 0 else { return }
+        unlink(path)
+    }
+
     /// Keeps the first `count` bytes, dropping any after them, and places the next write after them.
     /// - Throws: `.fileError` when the file cannot be truncated or positioned.
     func keepFirst(_ count: Int64) throws(DownloadError) {

@@ -17,7 +17,7 @@ final class TransferCancellation: Sendable {
 
     /// Runs a transfer on a dispatch queue of its own and awaits its end.
     ///
-    /// `curl_easy_perform` blocks for as long as the transfer lasts, minutes for a model: on the caller's
+    /// `curl_easy_perform` blocks for as long as the transfer lasts, minutes for a large file: on the caller's
     /// cooperative thread it would hold one of the few threads every task of the process shares.
     /// Cancelling the awaiting task raises the flag.
     /// - Parameter transfer: The blocking work, which polls `isCancelled`.
@@ -27,7 +27,7 @@ final class TransferCancellation: Sendable {
     {
         let result = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Result<Value, DownloadError>, Never>) in
-                DispatchQueue(label: "org.notula.transfer").async {
+                DispatchQueue(label: "transfer").async {
                     continuation.resume(returning: Result { () throws(DownloadError) in try transfer() })
                 }
             }

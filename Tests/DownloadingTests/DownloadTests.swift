@@ -1,6 +1,6 @@
+import Downloading
 import Foundation
 import NotulaTestSupport
-import Speech
 import Testing
 
 /// Downloads with the real libcurl from the loopback test server: what lands in the file, what the
@@ -115,7 +115,7 @@ import Testing
     }
 
     @Test(arguments: [(404, "Not Found"), (500, "Internal Server Error")])
-    func anErrorStatusIsReportedAndNothingIsWritten(status: Int, phrase: String) async throws {
+    func anErrorStatusIsReportedAndLeavesOnlyBytesToResume(status: Int, phrase: String) async throws {
         let folder = TemporaryFolder()
         let server = try TestHTTPServer(routes: ["/models/ko.zip": .status(status)])
         let url = server.url(for: "/models/ko.zip")
@@ -130,7 +130,7 @@ import Testing
         #expect(fromScratch.failure == .httpStatus(code: status, url: url))
         #expect(fromScratch.failure?.message == "The server answered \(status) (\(phrase)) for \(url).")
         #expect(resuming.failure == .httpStatus(code: status, url: url))
-        #expect(try Self.contents(of: fresh).isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: fresh), "an empty partial file has nothing to resume")
         #expect(try Self.contents(of: resumed) == earlierBytes)
     }
 
@@ -139,7 +139,9 @@ import Testing
         let port = try closedLoopbackPort()
         let url = "http://127.0.0.1:\(port)/models/ko.zip"
 
-        let (result, reports) = await Self.run(HTTPDownload(url: url, partialFile: folder.file("ko.zip.part"), maximumBytes: 1_000_000))
+        let partial = folder.file("ko.zip.part")
+
+        let (result, reports) = await Self.run(HTTPDownload(url: url, partialFile: partial, maximumBytes: 1_000_000))
 
         let error = try #require(result.failure)
         guard case .unreachable(url: url, reason: let reason) = error else {
@@ -150,6 +152,7 @@ import Testing
         #expect(reason.contains("Couldn't connect to server"))
         #expect(error.message.hasPrefix("Could not reach \(url): "))
         #expect(reports.isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: partial), "an empty partial file has nothing to resume")
     }
 
     @Test func cancelEndsAThrottledDownloadPromptlyAndKeepsThePartialFile() async throws {
@@ -209,6 +212,8 @@ import Testing
 
         #expect(result.failure == .diskFull(path: "/dev/full"))
         #expect(result.failure?.message == "No space left on the disk for /dev/full.")
+        let device = try FileManager.default.attributesOfItem(atPath: "/dev/full")[.type] as? FileAttributeType
+        #expect(device == .typeCharacterSpecial, "a device that reads as empty is not a partial file to remove")
     }
 
     @Test func aPartialFileThatCannotBeCreatedIsAFileError() async throws {

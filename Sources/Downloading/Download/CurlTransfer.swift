@@ -1,7 +1,7 @@
 import CCurl
 
 /// One request, performed with libcurl on the calling thread, its body handed to a `ResponseBody` as it
-/// arrives; what every Notula transfer shares is set here.
+/// arrives; what every transfer shares is set here.
 ///
 /// The body is never held whole: libcurl hands it over in pieces of up to 16 KiB.
 final class CurlTransfer {
@@ -34,8 +34,8 @@ final class CurlTransfer {
     ///   - range: The bytes to ask for, as `CURLOPT_RANGE` takes them: `1000-` from offset 1000 to the end.
     ///   - body: What receives the body.
     ///   - cancellation: The flag that aborts the transfer.
-    ///   - allowingFileURLs: Whether `url` may be a file:// address: a document the user named, never a
-    ///     catalog's model. Redirects go only where `DownloadAddress` allows, whatever this says.
+    ///   - allowingFileURLs: Whether `url` may be a file:// address: a document the user named, never a file
+    ///     `HTTPDownload` keeps. Redirects go only where `DownloadAddress` allows, whatever this says.
     /// - Throws: `.setupFailed` when libcurl refuses a setting.
     init(
         url: String, range: String?, into body: any ResponseBody, cancellation: TransferCancellation, allowingFileURLs: Bool
@@ -56,7 +56,7 @@ final class CurlTransfer {
         try easy.set(CURLOPT_FOLLOWLOCATION, 1)
         try easy.set(CURLOPT_MAXREDIRS, 5)
         try easy.set(CURLOPT_CONNECTTIMEOUT, 15)
-        // No limit on the whole transfer, which takes minutes for a model on a slow line; a stalled one
+        // No limit on the whole transfer, which takes minutes for a large file on a slow line; a stalled one
         // (under a byte a second for 30 s) fails instead.
         try easy.set(CURLOPT_LOW_SPEED_LIMIT, 1)
         try easy.set(CURLOPT_LOW_SPEED_TIME, 30)

@@ -1,8 +1,9 @@
 /// Why a download, or the check of a downloaded file, failed.
 ///
 /// Each case's `message` is meant for the user: what went wrong and, where it helps, what happens next.
+/// Codable, so that a helper process can hand it to its parent (`DocumentFetcher.helper`).
 /// The cases keep what C said (libcurl's error text, the `errno` of a failed write) in the form the message needs.
-public enum DownloadError: Error, Sendable, Equatable {
+public enum DownloadError: Error, Sendable, Equatable, Codable {
     /// `HTTPDownload.cancel()` was called, or the task awaiting the transfer was cancelled.
     case cancelled
     /// The server answered `code`, an HTTP error, for `url` (the last address after any redirects).
@@ -19,9 +20,9 @@ public enum DownloadError: Error, Sendable, Equatable {
     case fileError(path: String, reason: String)
     /// A document larger than the `limit` its reader accepts, in bytes.
     case tooLarge(limit: Int64)
-    /// A downloaded file of `actual` bytes where the catalog announced `expected`.
+    /// A downloaded file of `actual` bytes where `expected` were announced.
     case sizeMismatch(expected: Int64, actual: Int64)
-    /// A downloaded file whose MD5 is `actual` where the catalog announced `expected` (lowercase hexadecimal).
+    /// A downloaded file whose MD5 is `actual` where `expected` was announced (lowercase hexadecimal).
     case checksumMismatch(expected: String, actual: String)
     /// libcurl could not even prepare the transfer; `reason` is its text.
     case setupFailed(reason: String)
@@ -71,7 +72,7 @@ public enum DownloadError: Error, Sendable, Equatable {
                 + "nothing was downloaded."
         case .noRoom(let path, let needed, let free, let keptFree):
             return "Not enough room on the disk for \(path): the download needs \(Self.text(forByteCount: needed)) more and "
-                + "\(Self.text(forByteCount: keptFree)) stay free for recordings, but \(Self.text(forByteCount: free)) are free."
+                + "\(Self.text(forByteCount: keptFree)) stay free, but \(Self.text(forByteCount: free)) are free."
         }
     }
 
@@ -84,7 +85,7 @@ public enum DownloadError: Error, Sendable, Equatable {
     ]
 
     /// A size as people read it, in decimal units with one decimal: `12.3 MB`; `512 bytes` below a kilobyte.
-    static func text(forByteCount count: Int64) -> String {
+    public static func text(forByteCount count: Int64) -> String {
         let units: [(size: Int64, name: String)] = [
             (1_000_000_000_000, "TB"), (1_000_000_000, "GB"), (1_000_000, "MB"), (1_000, "kB"),
         ]

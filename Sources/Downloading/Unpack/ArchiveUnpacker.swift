@@ -1,7 +1,7 @@
 import FoundationEssentials
 import Glibc
 
-/// Unpacks a downloaded model's archive into a folder of its own, never writing outside it.
+/// Unpacks a downloaded archive into a folder of its own, never writing outside it.
 public enum ArchiveUnpacker {
     /// Unpacks every entry of a zip or tar archive (plain, or compressed with gzip, bzip2 or xz) into `folder`.
     ///
@@ -16,7 +16,7 @@ public enum ArchiveUnpacker {
     ///   - maximumBytes: The most the entries may add up to, counted as they are written, as headers can lie.
     ///   - keptFree: The bytes the unpack leaves free on the disk of `folder`, checked every MiB.
     ///   - isCancelled: Asked before every entry and every block of data, from another thread.
-    /// - Returns: The names of the top-level entries, in the archive's order: a model's zip has one folder.
+    /// - Returns: The names of the top-level entries, in the archive's order: many archives have one folder.
     /// - Throws: `.unreadable` when the archive cannot be read, is not a zip or tar archive, or is truncated or
     ///   corrupt; `.unsafeEntry`; `.tooLarge`; `.noRoom`; `.diskFull`; `.fileError` when writing fails otherwise;
     ///   `.folderExists`; `.cancelled`.

@@ -1,6 +1,6 @@
 /// The header of an archive's entry: what it is called and what it is.
 struct EntryHeader {
-    /// The name as the archive stores it: `vosk-model-small-ko-0.22/am/final.mdl`, `./conf/`, perhaps `../../etc/x`.
+    /// The name as the archive stores it: `project-1.0/docs/guide.txt`, `./conf/`, perhaps `../../etc/x`.
     let name: String
     let type: EntryType
 }

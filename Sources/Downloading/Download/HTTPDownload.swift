@@ -1,4 +1,4 @@
-/// A download of one file, a model's zip, into a partial file that a later download of it resumes.
+/// A download of one file, such as a large archive, into a partial file that a later download of it resumes.
 ///
 /// The body is written as it arrives, never held whole. A partial file that already holds bytes (an
 /// interrupted download's) is resumed with `Range: bytes=N-`: a 206 from offset N appends to it; a 200,
@@ -11,7 +11,7 @@
 public final class HTTPDownload: Sendable {
     /// Where the file is downloaded from.
     public let url: String
-    /// Where the file is written while it downloads; it is kept when the download fails.
+    /// Where the file is written while it downloads; it is kept when the download fails with bytes in it.
     public let partialFile: String
     /// The most bytes the file may have: a server that announces or sends more is stopped.
     public let maximumBytes: Int64
@@ -22,7 +22,7 @@ public final class HTTPDownload: Sendable {
     /// - Parameters:
     ///   - url: Where the file is downloaded from: an https:// address, or an http:// one on this machine.
     ///   - partialFile: Where it is written: created 0600 (its folder 0700) when missing, resumed when it holds bytes.
-    ///   - maximumBytes: The most bytes the file may have, such as the size a catalog gives for it.
+    ///   - maximumBytes: The most bytes the file may have, such as the size its publisher gives for it.
     ///   - keptFree: The bytes the download leaves free on the disk of `partialFile`.
     public init(url: String, partialFile: String, maximumBytes: Int64, keepingFree keptFree: Int64 = 0) {
         self.url = url
@@ -34,8 +34,8 @@ public final class HTTPDownload: Sendable {
     /// Downloads the file to its end, on a thread of its own.
     ///
     /// The connection must be made within 15 s, and a transfer that delivers less than a byte a second for
-    /// 30 s fails; up to 5 redirects are followed. The partial file is kept whatever happens, for the
-    /// caller to resume or delete.
+    /// 30 s fails; up to 5 redirects are followed. A partial file that holds bytes is kept whatever happens,
+    /// for the caller to resume or delete; an empty one is removed when the download fails.
     /// - Parameter progress: Called after each piece written (of at most 16 KiB), on the download's
     ///   thread, with the bytes the file holds (resumed ones included) and the whole size when the server
     ///   tells it; the values never decrease within an attempt.
@@ -49,10 +49,16 @@ public final class HTTPDownload: Sendable {
         try DownloadAddress.check(url)
         try await cancellation.perform { [self] () throws(DownloadError) in
             let file = try PartialFile(path: partialFile)
-            let size = try file.size
-            // More than the whole can only be left by another file's download: started over.
-            if size > 0, size <= maximumBytes, try download(into: file, resumingAfter: size, progress: progress) { return }
-            try download(into: file, resumingAfter: nil, progress: progress)
+            do throws(DownloadError) {
+                let size = try file.size
+                // More than the whole can only be left by another file's download: started over.
+                if size > 0, size <= maximumBytes, try download(into: file, resumingAfter: size, progress: progress) { return }
+                try download(into: file, resumingAfter: nil, progress: progress)
+            } catch {
+                // An empty file has nothing to resume: a failure before the first byte leaves no file behind.
+                file.removeIfEmpty()
+                throw error
+            }
         }
     }
 

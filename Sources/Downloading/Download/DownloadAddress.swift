@@ -1,7 +1,7 @@
 import FoundationEssentials
 
 /// The addresses a file is downloaded from, and redirected to: https anywhere, plain http only on this machine
-/// (a test server, a mirror of one's own). Never `file://` or another scheme: a catalog entry of
+/// (a test server, a mirror of one's own). Never `file://` or another scheme: an address of
 /// `file:///dev/zero` would read the local disk without end.
 enum DownloadAddress {
     /// - Throws: `.refusedAddress` for anything but https, or http to a loopback host.

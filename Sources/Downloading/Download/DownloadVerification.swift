@@ -1,7 +1,7 @@
 import Glibc
 
 extension HTTPDownload {
-    /// Checks a downloaded file against what the catalog announced: its size first, which is quick and
+    /// Checks a downloaded file against what its publisher announced: its size first, which is quick and
     /// tells an incomplete file, then its MD5, which reads the whole file.
     /// - Parameters:
     ///   - file: The downloaded file.

@@ -1,0 +1,62 @@
+import FoundationEssentials
+import Glibc
+
+/// Where a small document is fetched: in this process, or in a short-lived child of it.
+///
+/// libcurl brings OpenSSL, GnuTLS, nghttp2 and Kerberos, megabytes that stay mapped once loaded: a long-lived
+/// process that fetches a document now and then has a child do it, so that they never enter the process.
+public enum DocumentFetcher: Sendable {
+    /// libcurl in this process.
+    case inProcess
+    /// libcurl in `executable`, started with `helperArgument`, the address and the limit; its `main` hands its
+    /// command line to `DocumentFetcher.serve(_:)` first thing. `/proc/self/exe` runs the calling program again.
+    case helper(executable: String)
+
+    /// The argument that makes an executable fetch a document for its parent and exit.
+    public static let helperArgument = "--fetch-document"
+
+    /// Reads a small document, as `HTTPDownload.fetch` does, here or in the helper.
+    /// - Parameters:
+    ///   - url: An http://, https:// or file:// address, or an absolute path.
+    ///   - maximumBytes: The most bytes accepted.
+    /// - Throws: What `HTTPDownload.fetch` throws, the helper's failure included; `.setupFailed` when the helper
+    ///   cannot be started or ends without saying why.
+    public func fetch(_ url: String, maximumBytes: Int) async throws(DownloadError) -> [UInt8] {
+        switch self {
+        case .inProcess:
+            return try await HTTPDownload.fetch(url, maximumBytes: maximumBytes)
+        case .helper(let executable):
+            let helper = try FetchHelperProcess(executable: executable, arguments: [url, String(maximumBytes)])
+            return try await helper.outcome(maximumBytes: maximumBytes)
+        }
+    }
+
+    /// When `arguments` (a command line, the program first) ask for a fetch, performs it in this process and
+    /// writes its outcome on standard output: the document's bytes with status 0, or the `DownloadError` in
+    /// JSON with status `failureStatus`.
+    /// - Returns: The exit status, or `nil` when the command line is not a fetch's: the program then goes on.
+    public static func serve(_ arguments: [String]) async -> Int32? {
+        guard arguments.count == 4, arguments[1] == helperArgument, let maximumBytes = Int(arguments[3]) else { return nil }
+        do throws(DownloadError) {
+            let bytes = try await HTTPDownload.fetch(arguments[2], maximumBytes: maximumBytes)
+            return writeAll(bytes) ? 0 : 1
+        } catch {
+            let encoded = (try? JSONEncoder().encode(error)).map { [UInt8]($0) } ?? []
+            return writeAll(encoded) ? failureStatus : 1
+        }
+    }
+
+    /// The helper's exit status when it writes a `DownloadError`.
+    static let failureStatus: Int32 = 3
+
+    private static func writeAll(_ bytes: [UInt8]) -> Bool {
+        var written = 0
+        while written < bytes.count {
+            let result = bytes.withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress! + written, bytes.count - written) }
+            if result < 0 && errno == EINTR { continue }
+            guard result > 0 else { return false }
+            written += result
+        }
+        return true
+    }
+}

@@ -1,0 +1,163 @@
+import Dispatch
+import FoundationEssentials
+import Glibc
+
+/// A child that fetches one document for `DocumentFetcher.helper`: started at once, its standard output read to
+/// its end, then reaped.
+///
+/// Only the reading thread signals or reaps the child, so a process identifier is never used after it was
+/// freed; a cancelled task reaches it through a pipe the reading thread polls beside the child's output.
+final class FetchHelperProcess: Sendable {
+    private let executable: String
+    private let process: pid_t
+    private let output: Int32
+    /// Written to when the awaiting task is cancelled; `cancelReader` is polled with `output`.
+    private let cancelReader: Int32
+    private let cancelWriter: Int32
+
+    /// Starts `executable` with `DocumentFetcher.helperArgument` and `arguments`, its standard output a pipe,
+    /// its input /dev/null, its error output this process's, its signal mask empty.
+    /// - Throws: `.setupFailed` when the pipes or the process cannot be made.
+    /// The corresponding C functions are `pipe` and `posix_spawn`.
+    init(executable: String, arguments: [String]) throws(DownloadError) {
+        var outputPipe: [Int32] = [-1, -1]
+        var cancelPipe: [Int32] = [-1, -1]
+        guard Self.makePipe(&outputPipe) else { throw Self.failure("pipe", errno) }
+        guard Self.makePipe(&cancelPipe) else {
+            let code = errno
+            outputPipe.forEach { close($0) }
+            throw Self.failure("pipe", code)
+        }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, outputPipe[1], STDOUT_FILENO)
+        posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
+        let argv = ([executable, DocumentFetcher.helperArgument] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var child = pid_t()
+        let status = posix_spawn(&child, executable, &actions, &attributes, argv, environ)
+        close(outputPipe[1])
+        guard status == 0 else {
+            close(outputPipe[0])
+            cancelPipe.forEach { close($0) }
+            throw Self.failure("posix_spawn \(executable)", status)
+        }
+        self.executable = executable
+        process = child
+        output = outputPipe[0]
+        cancelReader = cancelPipe[0]
+        cancelWriter = cancelPipe[1]
+    }
+
+    deinit {
+        close(output)
+        close(cancelReader)
+        close(cancelWriter)
+    }
+
+    /// Reads the child's answer on a thread of its own and reaps it.
+    /// - Parameter maximumBytes: The most bytes of document accepted; a child that writes more is stopped.
+    /// - Returns: The document the child wrote.
+    /// - Throws: The `DownloadError` the child wrote; `.tooLarge`; `.cancelled` when the awaiting task is
+    ///   cancelled (the child is then killed); `.setupFailed` when the child ends otherwise.
+    func outcome(maximumBytes: Int) async throws(DownloadError) -> [UInt8] {
+        let result = await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Result<[UInt8], DownloadError>, Never>) in
+                DispatchQueue(label: "fetch-helper").async {
+                    continuation.resume(returning: Result { () throws(DownloadError) in try self.readToEnd(maximumBytes) })
+                }
+            }
+        } onCancel: {
+            var byte: UInt8 = 1
+            _ = write(cancelWriter, &byte, 1)
+        }
+        return try result.get()
+    }
+
+    /// The corresponding C functions are `poll`, `read`, `kill` and `waitpid`.
+    private func readToEnd(_ maximumBytes: Int) throws(DownloadError) -> [UInt8] {
+        // A written error is a few hundred bytes; a document may fill the limit.
+        let limit = max(maximumBytes, 1 << 16)
+        var bytes: [UInt8] = []
+        var stop: DownloadError?
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        reading: while true {
+            var watched = [
+                pollfd(fd: output, events: Int16(POLLIN), revents: 0), pollfd(fd: cancelReader, events: Int16(POLLIN), revents: 0),
+            ]
+            if poll(&watched, 2, -1) < 0 {
+                guard errno == EINTR else {
+                    stop = Self.failure("poll", errno)
+                    break
+                }
+                continue
+            }
+            if watched[1].revents != 0 {
+                stop = .cancelled
+                break
+            }
+            guard watched[0].revents != 0 else { continue }
+            let count = buffer.withUnsafeMutableBytes { read(output, $0.baseAddress, $0.count) }
+            switch count {
+            case ..<0 where errno == EINTR: continue
+            case ...0: break reading
+            default:
+                guard bytes.count + count <= limit else {
+                    stop = .tooLarge(limit: Int64(maximumBytes))
+                    break reading
+                }
+                bytes.append(contentsOf: buffer[..<count])
+            }
+        }
+        if stop != nil { kill(process, SIGKILL) }
+        var status: Int32 = 0
+        while waitpid(process, &status, 0) < 0 && errno == EINTR {}
+        if let stop { throw stop }
+        return try answer(bytes, status: status, maximumBytes: maximumBytes)
+    }
+
+    /// What the child's output means, given how it ended.
+    private func answer(_ bytes: [UInt8], status: Int32, maximumBytes: Int) throws(DownloadError) -> [UInt8] {
+        let exited = status & 0x7f == 0
+        let exitStatus = (status >> 8) & 0xff
+        switch (exited, exitStatus) {
+        case (true, 0):
+            guard bytes.count <= maximumBytes else { throw .tooLarge(limit: Int64(maximumBytes)) }
+            return bytes
+        case (true, DocumentFetcher.failureStatus):
+            guard let error = try? JSONDecoder().decode(DownloadError.self, from: Data(bytes)) else {
+                throw .setupFailed(reason: "the fetching process \(executable) failed without saying why")
+            }
+            throw error
+        case (true, _):
+            throw .setupFailed(reason: "the fetching process \(executable) ended with status \(exitStatus)")
+        default:
+            throw .setupFailed(reason: "the fetching process \(executable) ended on signal \(status & 0x7f)")
+        }
+    }
+
+    /// A pipe whose ends close on exec: the child gets only the copy made its standard output.
+    /// (`pipe2`, which would do it at once, is a GNU extension the Glibc module leaves out.)
+    private static func makePipe(_ ends: inout [Int32]) -> Bool {
+        guard pipe(&ends) == 0 else { return false }
+        guard ends.allSatisfy({ fcntl($0, F_SETFD, FD_CLOEXEC) == 0 }) else {
+            let code = errno
+            ends.forEach { close($0) }
+            errno = code
+            return false
+        }
+        return true
+    }
+
+    private static func failure(_ call: String, _ code: Int32) -> DownloadError {
+        .setupFailed(reason: "\(call): \(String(cString: strerror(code)))")
+    }
+}
