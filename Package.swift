@@ -29,11 +29,13 @@ let package = Package(
         .target(name: "Speech", dependencies: ["CCurl", "CArchive", "Recording"]),
         .target(name: "Library", dependencies: ["CSQLite", "Recording"]),
         .target(name: "Notifying", dependencies: ["DBus", "Recording"]),
-        .target(name: "NotulaService", dependencies: ["DBus", "Recording", "Audio", "Speech", "Library", "Notifying"]),
+        .target(name: "NotulaContract", dependencies: ["DBus"]),
+        .target(name: "NotulaService", dependencies: ["DBus", "NotulaContract", "Recording", "Audio", "Speech", "Library", "Notifying"]),
         .executableTarget(name: "notulad", dependencies: ["NotulaService"]),
-        .executableTarget(name: "notula", dependencies: ["DBus", "Recording"]),
-        .executableTarget(name: "notula-bench", dependencies: ["DBus", "Speech", "Library", "NotulaTestSupport"]),
-        .target(name: "NotulaTestSupport", dependencies: ["DBus", "Recording", "Speech"], path: "Tests/NotulaTestSupport"),
+        .executableTarget(name: "notula", dependencies: ["DBus", "NotulaContract", "Recording"]),
+        .executableTarget(name: "notula-bench", dependencies: ["DBus", "NotulaContract", "Speech", "Library", "NotulaTestSupport"]),
+        .target(
+            name: "NotulaTestSupport", dependencies: ["DBus", "NotulaContract", "Recording", "Speech"], path: "Tests/NotulaTestSupport"),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "NotulaTestSupport"]),
         .testTarget(name: "RecordingTests", dependencies: ["Recording"]),
         .testTarget(name: "NotifyingTests", dependencies: ["Notifying", "Recording", "DBus"]),
@@ -41,7 +43,7 @@ let package = Package(
         .testTarget(name: "LibraryTests", dependencies: ["Library", "Recording", "NotulaTestSupport"]),
         .testTarget(name: "SpeechTests", dependencies: ["Speech", "Recording", "NotulaTestSupport"]),
         .testTarget(name: "NotulaServiceTests", dependencies: ["NotulaService"]),
-        .testTarget(name: "IntegrationTests", dependencies: ["DBus", "Speech", "Library", "NotulaTestSupport"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["DBus", "NotulaContract", "Speech", "Library", "NotulaTestSupport"]),
     ]
 )
 

@@ -1,4 +1,5 @@
 import DBus
+import NotulaContract
 
 /// `org.notula.Notula1.Library`: the memos as a whole — how many, a page of them newest first,
 /// and search over titles and transcripts.

@@ -2,6 +2,7 @@ import Audio
 import DBus
 import FoundationEssentials
 import Library
+import NotulaContract
 import Recording
 import Speech
 

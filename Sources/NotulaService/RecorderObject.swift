@@ -1,4 +1,5 @@
 import DBus
+import NotulaContract
 import Recording
 
 /// `org.notula.Notula1.Recorder`: the recorder's transitions and state on the bus.
