@@ -1,4 +1,5 @@
 import DBus
+import NotulaContract
 
 #if canImport(Glibc)
     import Glibc
@@ -42,11 +43,11 @@ func fail(_ status: ExitStatus, _ message: String) -> Never {
 }
 
 func status(for error: BusError) -> ExitStatus {
-    switch error.name.rawValue {
-    case "org.freedesktop.DBus.Error.ServiceUnknown", "org.freedesktop.DBus.Error.NameHasNoOwner": .notRunning
-    case "org.notula.Notula1.Error.InvalidState": .invalidState
-    case "org.freedesktop.DBus.Error.InvalidArgs": .usage
-    case "org.notula.Notula1.Error.DeviceUnavailable", "org.notula.Notula1.Error.PermissionDenied": .noMicrophone
+    switch error.name {
+    case .serviceUnknown, .nameHasNoOwner: .notRunning
+    case .invalidState: .invalidState
+    case .invalidArgs: .usage
+    case .deviceUnavailable, .permissionDenied: .noMicrophone
     default: .failure
     }
 }
@@ -56,7 +57,9 @@ guard let command = arguments.first, command != "--help", command != "-h" else {
     print(usage)
     exit(arguments.isEmpty ? ExitStatus.usage.rawValue : ExitStatus.success.rawValue)
 }
-let methods = ["toggle": "Toggle", "start": "Start", "pause": "Pause", "resume": "Resume", "send": "Process", "discard": "Discard"]
+let methods: [String: NotulaBus.Recorder.Method] = [
+    "toggle": .toggle, "start": .start, "pause": .pause, "resume": .resume, "send": .process, "discard": .discard,
+]
 let operands = Array(arguments.dropFirst())
 let isValid: Bool =
     switch (command, operands.count) {
@@ -90,7 +93,7 @@ do throws(BusError) {
     case ("models", _): try await models.cancel()
     case ("memos", _): try await MemosCommand(client: MemosClient(bus: bus)).run(operands)
     default:
-        let reply = try await recorder.call(MemberName(methods[command]!)!)
+        let reply = try await recorder.call(methods[command]!)
         if case .objectPath(let memo)? = reply.body.first { print(memo) }
     }
 } catch {
