@@ -14,7 +14,7 @@ struct NotificationTests {
         let started = try #require(await server.nextNotification())
         #expect(started.replacesID == 0)
         #expect(started.summary == "Recording")
-        #expect(started.body.hasPrefix("0 seconds recorded, started at "), "\(started.body)")
+        #expect(started.body.hasPrefix("Recording since "), "\(started.body)")
         #expect(started.actions == ["toggle", "Pause", "process", "Send", "discard", "Discard"])
         #expect(started.hints["resident"] == .boolean(true))
         #expect(started.hints["desktop-entry"] == .string("org.notula.Notula"))
@@ -27,6 +27,7 @@ struct NotificationTests {
         let paused = try #require(await server.nextNotification())
         #expect(paused.replacesID == 1, "replaced in place")
         #expect(paused.summary == "Paused")
+        #expect(paused.body.contains(" recorded, started at "), "while paused the duration stays true: \(paused.body)")
         #expect(paused.actions == ["toggle", "Resume", "process", "Send", "discard", "Discard"])
 
         try await service.recorder("Discard")
