@@ -19,7 +19,7 @@ let usage = """
       status --json     the same as one JSON object a line (state, elapsed, timer_anchor, locale, and
                         waybar's text, tooltip and class); with --follow, also a line every second recorded
       toggle            start, pause or resume, whichever the state calls for
-      start | pause | resume
+      start | pause | resume  one step of the recording; refused when the state does not allow it
       send              end the recording and turn it into a memo; prints the memo's path
       discard           throw the recording away
       locale            print the locale recordings are transcribed in
@@ -31,6 +31,8 @@ let usage = """
       models remove TAG delete the model Notula installed for TAG
       models cancel     stop the download in flight
     \(MemosCommand.usage)
+      help COMMAND      print the usage of COMMAND (a command, or a command and its subcommand: models
+                        install); notula COMMAND --help does the same
 
     Exit status: 0 done, 1 failed, 2 bad command line (or a locale no model serves), 3 notulad not running,
     4 not allowed in the current state, 5 no microphone (or access refused).
@@ -53,10 +55,23 @@ func status(for error: BusError) -> ExitStatus {
 }
 
 let arguments = Array(CommandLine.arguments.dropFirst())
-guard let command = arguments.first, command != "--help", command != "-h" else {
+let helpFlags: Set = ["--help", "-h"]
+guard let command = arguments.first, !helpFlags.contains(command), arguments != ["help"] else {
     print(usage)
     exit(arguments.isEmpty ? ExitStatus.usage.rawValue : ExitStatus.success.rawValue)
 }
+// `notula help COMMAND` and `notula COMMAND --help`: the usage of that command, without the bus
+// (`notula help --help` is the usage of `help`).
+if command == "help" || arguments.contains(where: helpFlags.contains) {
+    let named = arguments.filter { !helpFlags.contains($0) }
+    let words = command == "help" && named.count > 1 ? Array(named.dropFirst()) : named
+    guard let help = CommandHelp(usage: usage).usage(of: words) else {
+        fail(.usage, "unknown command '\(words[0])'; see notula --help")
+    }
+    print(help)
+    exit(ExitStatus.success.rawValue)
+}
+
 let methods: [String: NotulaBus.Recorder.Method] = [
     "toggle": .toggle, "start": .start, "pause": .pause, "resume": .resume, "send": .process, "discard": .discard,
 ]

@@ -22,6 +22,38 @@ struct CommandLineTests {
         #expect(try run(notula, ["frobnicate"], environment: environment).status == 2)
     }
 
+    @Test("notula COMMAND --help and notula help COMMAND print that command's usage, with no bus to ask")
+    func everyCommandHasItsUsage() throws {
+        var noBus = ProcessInfo.processInfo.environment
+        noBus["DBUS_SESSION_BUS_ADDRESS"] = "unix:path=/nonexistent/bus"
+        let commands = [
+            "status", "status --follow", "status --json", "toggle", "start", "pause", "resume", "send", "discard", "locale", "models",
+            "models list", "models install", "models remove", "models cancel", "memos", "memos list", "memos search", "memos show",
+            "memos play", "memos export", "memos rename", "memos delete", "help",
+        ]
+        for command in commands {
+            let words = command.split(separator: " ").map(String.init)
+            let flag = try run(notula, words + ["--help"], environment: noBus)
+            #expect(flag.status == 0 && flag.output.hasPrefix("Usage:\n  notula "), "\(command) --help: \(flag.errorOutput)")
+            let commandLines = flag.output.split(separator: "\n").dropFirst().filter { $0.hasPrefix("  notula ") }
+            #expect(!commandLines.isEmpty && commandLines.allSatisfy { $0.contains(command) }, "\(command): \(flag.output)")
+            #expect(try run(notula, ["help"] + words, environment: noBus).output == flag.output, "notula help \(command)")
+        }
+        #expect(
+            try run(notula, ["models", "--help"], environment: noBus).output == """
+                Usage:
+                  notula models list       every supported locale: installed, downloading (with how far), or available
+                  notula models install TAG  download and install the model of TAG, with a progress bar;
+                                           Ctrl-C cancels the download
+                  notula models remove TAG delete the model Notula installed for TAG
+                  notula models cancel     stop the download in flight
+
+                """)
+        #expect(try run(notula, ["memos", "show", "1234", "-h"], environment: noBus).output.contains("notula memos show ID "))
+        let unknown = try run(notula, ["help", "frobnicate"], environment: noBus)
+        #expect(unknown.status == 2 && unknown.errorOutput == "notula: unknown command 'frobnicate'; see notula --help\n")
+    }
+
     @Test func notRunningIsItsOwnExitCode() throws {
         let daemon = try PrivateBus()
         let result = try run(notula, ["status"], environment: daemon.environment)
