@@ -37,8 +37,19 @@ struct ModelsClient {
     }
 
     /// `ko-KR installed`, `en-US available`, `nl-NL downloading 42%`: a line per supported locale.
+    /// - Throws: `Failed` saying why there is none, where models are looked for and how to add one, when the
+    ///   catalog is out of reach and no model is installed, even after the service looked again.
     func list() async throws(BusError) -> [String] {
-        let supported = try await property(.supportedLocales, as: [String].self)
+        var supported = try await property(.supportedLocales, as: [String].self)
+        if supported.isEmpty {
+            let whyNoCatalog: String
+            do throws(BusError) {
+                try await call(.refresh)
+                whyNoCatalog = "Vosk's catalog of models lists none"
+            } catch { whyNoCatalog = error.message }
+            supported = try await property(.supportedLocales, as: [String].self)
+            guard !supported.isEmpty else { throw BusError(.failed, Self.noModels(because: whyNoCatalog)) }
+        }
         let installed = Set(try await property(.installedLocales, as: [String].self))
         let downloading = try await property(.downloadingLocale, as: String.self)
         let progress = try await property(.downloadProgress, as: Double.self)
@@ -47,6 +58,18 @@ struct ModelsClient {
             if locale == downloading { return "\(locale) downloading \(Int(progress * 100))%" }
             return "\(locale) available"
         }
+    }
+
+    /// Why `models list` has nothing to list, and what to do about it. The folders are those of
+    /// org.notula.Notula1.Models.xml, as notulad's environment (not this one's) fills them in.
+    private static func noModels(because whyNoCatalog: String) -> String {
+        """
+        no speech model is installed, and Vosk's catalog of models is out of reach (offline?): \(whyNoCatalog)
+        notulad looks for models in $VOSK_MODEL_PATH (when set), /usr/share/vosk, ~/.cache/vosk and
+        ${XDG_DATA_HOME:-~/.local/share}/notula/models: a folder each, named as Vosk names them (vosk-model-small-en-us-0.15).
+        Add one with `notula models install TAG` once online, or unpack one from https://alphacephei.com/vosk/models
+        into one of those folders; then run `notula models list` again.
+        """
     }
 
     /// Installs the model of `tag`, showing the download's progress on `progressBar`, and returns once it is

@@ -54,6 +54,27 @@ struct CommandLineTests {
         #expect(unknown.status == 2 && unknown.errorOutput == "notula: unknown command 'frobnicate'; see notula --help\n")
     }
 
+    @Test("models list with no catalog and no model says why on stderr and fails; a model put where it says is listed")
+    func modelsListWithNothingToListSaysWhy() async throws {
+        let unreachable = "http://127.0.0.1:\(try closedLoopbackPort())/model-list.json"
+        let service = try await ServiceUnderTest.start(environment: ["NOTULA_MODEL_CATALOG": unreachable, "VOSK_MODEL_PATH": ""])
+        let empty = try run(notula, ["models", "list"], environment: service.environment)
+        #expect(empty.status == 1)
+        #expect(empty.output.isEmpty)
+        for part in ["no speech model is installed", "Cannot fetch the model catalog", "~/.cache/vosk", "notula models install TAG"] {
+            #expect(empty.errorOutput.contains(part), "\(part) in: \(empty.errorOutput)")
+        }
+
+        let model = service.home.appendingPathComponent(".cache/vosk/vosk-model-small-ko-0.22")
+        for file in ["am/final.mdl", "conf/model.conf"] {
+            let path = model.appendingPathComponent(file)
+            try FileManager.default.createDirectory(at: path.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data("x".utf8).write(to: path)
+        }
+        let listed = try run(notula, ["models", "list"], environment: service.environment)
+        #expect(listed.status == 0 && listed.output == "ko-KR installed\n", "\(listed.output)\(listed.errorOutput)")
+    }
+
     @Test func notRunningIsItsOwnExitCode() throws {
         let daemon = try PrivateBus()
         let result = try run(notula, ["status"], environment: daemon.environment)
