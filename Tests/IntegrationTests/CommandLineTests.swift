@@ -1,5 +1,6 @@
 import DBus
 import Foundation
+import NotulaContract
 import NotulaTestSupport
 import Testing
 
@@ -96,11 +97,11 @@ struct CommandLineTests {
         let service = try await ServiceUnderTest.start()
         let follower = try RunningCommand(notula, ["status", "--follow"], environment: service.environment)
         #expect(try follower.nextLine() == "idle 0.0")
-        try await service.recorder("Start")
+        try await service.recorder(.start)
         #expect(try follower.nextLine() == "recording 0.0")
-        try await service.recorder("Pause")
+        try await service.recorder(.pause)
         #expect(try follower.nextLine().hasPrefix("paused "))
-        try await service.recorder("Discard")
+        try await service.recorder(.discard)
         #expect(try follower.nextLine() == "idle 0.0")
         _ = service.stop()
         #expect(try follower.nextLine() == "not-running 0.0")
@@ -139,6 +140,6 @@ struct CommandLineTests {
                 "org.notula.Notula1.Recorder.Process",
             ], environment: environment)
         #expect(invalid.status != 0)
-        #expect(invalid.errorOutput.contains("org.notula.Notula1.Error.InvalidState"))
+        #expect(invalid.errorOutput.contains(NotulaErrorName.invalidState.rawValue.rawValue))
     }
 }
