@@ -31,13 +31,17 @@ let package = Package(
         .target(name: "Library", dependencies: ["CSQLite", "Recording"]),
         .target(name: "Notifying", dependencies: ["DBus", "Recording"]),
         .target(name: "Memos", dependencies: ["Library", "Recording", "Audio"]),
+        .target(name: "NotulaContract", dependencies: ["DBus"]),
         .target(
             name: "NotulaService",
-            dependencies: ["DBus", "Recording", "Audio", "Downloading", "Speech", "Library", "Memos", "Notifying"]),
+            dependencies: [
+                "DBus", "NotulaContract", "Recording", "Audio", "Downloading", "Speech", "Library", "Memos", "Notifying",
+            ]),
         .executableTarget(name: "notulad", dependencies: ["Downloading", "NotulaService"]),
-        .executableTarget(name: "notula", dependencies: ["DBus", "Recording"]),
-        .executableTarget(name: "notula-bench", dependencies: ["DBus", "Speech", "Library", "NotulaTestSupport"]),
-        .target(name: "NotulaTestSupport", dependencies: ["DBus", "Recording", "Speech"], path: "Tests/NotulaTestSupport"),
+        .executableTarget(name: "notula", dependencies: ["DBus", "NotulaContract", "Recording"]),
+        .executableTarget(name: "notula-bench", dependencies: ["DBus", "NotulaContract", "Speech", "Library", "NotulaTestSupport"]),
+        .target(
+            name: "NotulaTestSupport", dependencies: ["DBus", "NotulaContract", "Recording", "Speech"], path: "Tests/NotulaTestSupport"),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "NotulaTestSupport"]),
         .testTarget(name: "RecordingTests", dependencies: ["Recording"]),
         .testTarget(name: "NotifyingTests", dependencies: ["Notifying", "Recording", "DBus"]),
@@ -47,7 +51,7 @@ let package = Package(
         .testTarget(name: "SpeechTests", dependencies: ["Speech", "Recording", "NotulaTestSupport"]),
         .testTarget(name: "MemosTests", dependencies: ["Memos", "Library", "Recording"]),
         .testTarget(name: "NotulaServiceTests", dependencies: ["NotulaService"]),
-        .testTarget(name: "IntegrationTests", dependencies: ["DBus", "Speech", "Library", "NotulaTestSupport"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["DBus", "NotulaContract", "Speech", "Library", "NotulaTestSupport"]),
     ]
 )
 

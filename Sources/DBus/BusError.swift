@@ -29,4 +29,5 @@ extension ErrorName {
     public static let disconnected: ErrorName = "org.freedesktop.DBus.Error.Disconnected"
     public static let noServer: ErrorName = "org.freedesktop.DBus.Error.NoServer"
     public static let noMemory: ErrorName = "org.freedesktop.DBus.Error.NoMemory"
+    public static let accessDenied: ErrorName = "org.freedesktop.DBus.Error.AccessDenied"
 }

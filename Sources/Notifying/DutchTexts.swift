@@ -8,6 +8,7 @@ extension NotificationTexts {
         pausedInputLost: "Gepauzeerd: de microfoon is weg",
         pausedDiskFull: "Gepauzeerd: de schijf is vol",
         transcribing: "Transcriberen…",
+        recordingSince: { start in "Neemt op sinds \(start)" },
         recordedSince: { duration, start in "\(duration) opgenomen, begonnen om \(start)" },
         pause: "Pauzeren",
         resume: "Hervatten",

@@ -8,6 +8,7 @@ extension NotificationTexts {
         pausedInputLost: "Paused: the microphone went away",
         pausedDiskFull: "Paused: the disk is full",
         transcribing: "Transcribing…",
+        recordingSince: { start in "Recording since \(start)" },
         recordedSince: { duration, start in "\(duration) recorded, started at \(start)" },
         pause: "Pause",
         resume: "Resume",

@@ -1,8 +1,8 @@
 import Recording
 
 /// The recording in progress, as the live notification shows it: no per-second updates (a
-/// server cannot count up, and some re-alert on every replacement), so the duration is as of
-/// the last transition and the start is a time of day.
+/// server cannot count up, and some re-alert on every replacement), so it shows a duration only
+/// while none is counted (paused, transcribing) and the start as a time of day.
 struct LiveRecording: Equatable {
     var recording: RecordingID?
     var state: RecordingState
@@ -32,7 +32,9 @@ extension DesktopNotification {
         let allowed = recording.state.allowedActions.map(\.rawValue)
         return DesktopNotification(
             summary: summary,
-            body: texts.recordedSince(texts.spelled(recording.elapsed), recording.start.description),
+            body: recording.state == .recording
+                ? texts.recordingSince(recording.start.description)
+                : texts.recordedSince(texts.spelled(recording.elapsed), recording.start.description),
             icon: "audio-input-microphone",
             actions: capabilities.contains("actions") ? buttons.filter { allowed.contains($0.key) } : [],
             hints: NotificationHints(urgency: .normal, category: "x-notula.recording", resident: true, suppressSound: true),

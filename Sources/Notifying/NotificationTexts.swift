@@ -16,7 +16,10 @@ public struct NotificationTexts: Sendable {
     let pausedInputLost: String
     let pausedDiskFull: String
     let transcribing: String
-    /// The body: the duration recorded, and the wall-clock time the recording started.
+    /// The body while recording: the wall-clock time the recording started (a duration would be
+    /// wrong a second later, as the notification is not replaced every second).
+    let recordingSince: @Sendable (_ start: String) -> String
+    /// The body while paused or transcribing: the duration recorded, and when the recording started.
     let recordedSince: @Sendable (_ duration: String, _ start: String) -> String
     let pause: String
     let resume: String

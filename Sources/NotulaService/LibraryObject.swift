@@ -1,6 +1,7 @@
 import DBus
 import Library
 import Memos
+import NotulaContract
 
 /// `org.notula.Notula1.Library`: the memos as a whole — how many, a page of them newest first,
 /// and search over titles and transcripts.

@@ -1,6 +1,7 @@
 import DBus
 import Library
 import Memos
+import NotulaContract
 
 /// `org.notula.Notula1.Memo`: one memo on the bus. Its properties are what every client may
 /// see (InterfacesAdded carries them all): the transcript is not one of them, and travels only

@@ -1,5 +1,6 @@
 import DBus
 import Memos
+import NotulaContract
 import Recording
 
 /// `org.notula.Notula1.Recorder`: the recorder's transitions and state on the bus.

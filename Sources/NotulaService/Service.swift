@@ -4,6 +4,7 @@ import Downloading
 import FoundationEssentials
 import Memos
 import Notifying
+import NotulaContract
 import Recording
 import Speech
 

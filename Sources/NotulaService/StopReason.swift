@@ -1,5 +1,6 @@
 import DBus
 import Dispatch
+import NotulaContract
 
 #if canImport(Glibc)
     import Glibc

@@ -1,13 +1,11 @@
 import DBus
 import Foundation
+import NotulaContract
 import NotulaTestSupport
 
 /// A notulad driven as a dictation client drives it: the language picked, speech recorded, the memo sent and its
 /// text read.
 extension LaunchedService {
-    static let recorderPath = ObjectPath("/org/notula/Notula1/Recorder")!
-    static let recorderInterface: InterfaceName = "org.notula.Notula1.Recorder"
-    static let memoInterface: InterfaceName = "org.notula.Notula1.Memo"
     /// What notulad logs when a recording sent had its text decoded while captured, rather than from its file.
     private static let streamedLine = "the text decoded while it was captured is complete"
 
@@ -31,8 +29,12 @@ extension LaunchedService {
         let loads = log.components(separatedBy: "Loaded the \(tag) speech model").count - 1
         _ = try await bus.call(
             MethodCall(
-                destination: Self.name, path: Self.recorderPath, interface: "org.freedesktop.DBus.Properties", member: "Set",
-                arguments: [.string(Self.recorderInterface.rawValue), .string("Locale"), .variant(.string(tag))]))
+                destination: NotulaBus.name, path: NotulaBus.recorderPath, interface: "org.freedesktop.DBus.Properties",
+                member: "Set",
+                arguments: [
+                    .string(NotulaBus.recorderInterface.rawValue), .string(NotulaBus.Recorder.Property.locale.rawValue),
+                    .variant(.string(tag)),
+                ]))
         try await waitForLog("Loaded the \(tag) speech model", occurrence: loads + 1)
     }
 
@@ -43,14 +45,16 @@ extension LaunchedService {
     func dictate(_ speech: AudioFile, through sink: NullSink) async throws -> SentMemo {
         let streamedBefore = log.components(separatedBy: Self.streamedLine).count
         let signals = try await bus.signals(
-            matching: MatchRule(sender: Self.name, path: Self.recorderPath, interface: Self.recorderInterface))
-        _ = try await bus.call(Self.recorderCall("Start"))
+            matching: MatchRule(sender: NotulaBus.name, path: NotulaBus.recorderPath, interface: NotulaBus.recorderInterface))
+        _ = try await bus.call(Self.recorderCall(.start))
         try sink.play(speech.path)
         let clock = ContinuousClock()
         let sent = clock.now
-        let memo = try await bus.call(Self.recorderCall("Process")).argument(0, as: ObjectPath.self)
-        for await message in signals where message.member == "Processed" || message.member == "Failed" {
-            guard message.member == "Processed" else {
+        let memo = try await bus.call(Self.recorderCall(.process)).argument(0, as: ObjectPath.self)
+        let processed = NotulaBus.Recorder.Signal.processed.rawValue.rawValue
+        let failed = NotulaBus.Recorder.Signal.failed.rawValue.rawValue
+        for await message in signals where message.member == processed || message.member == failed {
+            guard message.member == processed else {
                 throw SendFailed(error: try message.argument(0, as: String.self), message: try message.argument(1, as: String.self))
             }
             let latency = clock.now - sent
@@ -61,29 +65,34 @@ extension LaunchedService {
 
     /// The text of a processed memo.
     func text(of memo: ObjectPath) async throws -> String {
-        try await bus.call(MethodCall(destination: Self.name, path: memo, interface: Self.memoInterface, member: "GetTranscript"))
-            .argument(0, as: String.self)
+        try await bus.call(
+            MethodCall(
+                destination: NotulaBus.name, path: memo, interface: NotulaBus.memoInterface,
+                member: NotulaBus.Memo.Method.getTranscript.rawValue)
+        )
+        .argument(0, as: String.self)
     }
 
     /// The recording of a memo: its file, and how long it lasts.
     func audio(of memo: ObjectPath) async throws -> (file: String, seconds: Double) {
-        guard case .string(let file) = try await property("AudioFile", of: memo),
-            case .double(let seconds) = try await property("Duration", of: memo)
+        guard case .string(let file) = try await property(.audioFile, of: memo),
+            case .double(let seconds) = try await property(.duration, of: memo)
         else { throw SendFailed(error: "no audio", message: "memo \(memo) has no AudioFile or Duration of the types documented") }
         return (file, seconds)
     }
 
-    private func property(_ name: String, of memo: ObjectPath) async throws -> Value {
+    private func property(_ property: NotulaBus.Memo.Property, of memo: ObjectPath) async throws -> Value {
         let reply = try await bus.call(
             MethodCall(
-                destination: Self.name, path: memo, interface: "org.freedesktop.DBus.Properties", member: "Get",
-                arguments: [.string(Self.memoInterface.rawValue), .string(name)]))
+                destination: NotulaBus.name, path: memo, interface: "org.freedesktop.DBus.Properties", member: "Get",
+                arguments: [.string(NotulaBus.memoInterface.rawValue), .string(property.rawValue)]))
         return try reply.argument(0, as: Variant.self).value
     }
 
     /// A call of a recorder method.
-    static func recorderCall(_ member: MemberName) -> MethodCall {
-        MethodCall(destination: Self.name, path: Self.recorderPath, interface: Self.recorderInterface, member: member)
+    static func recorderCall(_ method: NotulaBus.Recorder.Method) -> MethodCall {
+        MethodCall(
+            destination: NotulaBus.name, path: NotulaBus.recorderPath, interface: NotulaBus.recorderInterface, member: method.rawValue)
     }
 }
 

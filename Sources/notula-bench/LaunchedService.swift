@@ -1,5 +1,6 @@
 import DBus
 import Foundation
+import NotulaContract
 import NotulaTestSupport
 
 /// A `notulad` the bench started on its session bus (the one `scripts/private-session` made), with XDG folders of
@@ -7,8 +8,6 @@ import NotulaTestSupport
 ///
 /// One at a time: a second `notulad` would find the bus name taken and exit. `stop()` returns once the name is free.
 final class LaunchedService {
-    static let name: BusName = "org.notula.Notula1"
-
     /// Valid once `start` has returned: a Process has no identifier before it runs (and `kill(0, …)` would signal
     /// the bench's whole process group).
     var pid: pid_t { process.processIdentifier }
@@ -60,7 +59,7 @@ final class LaunchedService {
     }
 
     private func runUntilNameOwned() async throws {
-        do { try await launch(process, owning: Self.name, watchedFrom: bus) } catch is PeerExited {
+        do { try await launch(process, owning: NotulaBus.name, watchedFrom: bus) } catch is PeerExited {
             throw ServiceExited(status: process.terminationStatus, log: log)
         }
     }
@@ -68,7 +67,8 @@ final class LaunchedService {
     private func nameOwnerChanges() async throws -> AsyncStream<Message> {
         try await bus.signals(
             matching: MatchRule(
-                sender: "org.freedesktop.DBus", interface: "org.freedesktop.DBus", member: "NameOwnerChanged", arg0: Self.name.rawValue))
+                sender: "org.freedesktop.DBus", interface: "org.freedesktop.DBus", member: "NameOwnerChanged", arg0: NotulaBus.name.rawValue
+            ))
     }
 
     /// What it has logged so far (stderr).

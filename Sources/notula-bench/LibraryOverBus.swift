@@ -1,13 +1,10 @@
 import DBus
 import Foundation
+import NotulaContract
 
 /// The library of `LibrarySearch` served by notulad: what its size costs the service at start,
 /// and search, list and a memo's properties as a client gets them, against the bus's own floor.
 enum LibraryOverBus {
-    static let rootPath = ObjectPath("/org/notula/Notula1")!
-    static let libraryPath = ObjectPath("/org/notula/Notula1/Library")!
-    static let libraryInterface: InterfaceName = "org.notula.Notula1.Library"
-
     private static let floor = MethodCall(
         destination: "org.freedesktop.DBus", path: ObjectPath("/org/freedesktop/DBus")!, interface: "org.freedesktop.DBus",
         member: "GetId")
@@ -22,28 +19,31 @@ enum LibraryOverBus {
 
         let (service, start) = try await timed { try await LaunchedService.start(notulad, home: home, bus: bus) }
         let rssAtStart = residentKilobytes(service.pid)
-        let page = try await bus.call(call(libraryPath, libraryInterface, "List", [.uint32(50_000), .uint32(1)]))
+        let page = try await bus.call(library(.list, [.uint32(50_000), .uint32(1)]))
         let middle = try page.argument(0, as: [ObjectPath].self)[0]
         let round = [
-            floor, call(libraryPath, libraryInterface, "List", [.uint32(0), .uint32(50)]),
-            call(middle, "org.freedesktop.DBus.Properties", "GetAll", [.string("org.notula.Notula1.Memo")]),
+            floor, library(.list, [.uint32(0), .uint32(50)]),
+            call(middle, "org.freedesktop.DBus.Properties", "GetAll", [.string(NotulaBus.memoInterface.rawValue)]),
         ]
         var samples = Array(repeating: [Duration](), count: round.count + 1)
         for query in queries {
-            let search = call(libraryPath, libraryInterface, "Search", [.string(query), .uint32(20)])
+            let search = library(.search, [.string(query), .uint32(20)])
             for (index, call) in (round + [search]).enumerated() {
                 samples[index].append(try await timed { try await bus.call(call) }.duration)
             }
         }
-        let managed = try await timed { try await bus.call(call(rootPath, "org.freedesktop.DBus.ObjectManager", "GetManagedObjects")) }
-            .duration
+        let managed = try await timed {
+            try await bus.call(call(NotulaBus.rootPath, "org.freedesktop.DBus.ObjectManager", "GetManagedObjects"))
+        }
+        .duration
         let rssAfter = residentKilobytes(service.pid)
         try await service.stop()
 
         let latencies = samples.map(Latencies.init)
         func row(_ name: String, _ index: Int) -> String {
             let value = latencies[index]
-            return "| \(name) | \(fixed(microseconds(value.median), 0)) | \(fixed(microseconds(value.p99), 0)) | \(fixed(microseconds(value.median) / microseconds(latencies[0].median), 1)) |"
+            return
+                "| \(name) | \(fixed(microseconds(value.median), 0)) | \(fixed(microseconds(value.p99), 0)) | \(fixed(microseconds(value.median) / microseconds(latencies[0].median), 1)) |"
         }
         return """
             The same library served by notulad (\(queries.count) rounds, each call once a round)
@@ -65,6 +65,10 @@ enum LibraryOverBus {
     private static func call(_ path: ObjectPath, _ interface: InterfaceName, _ member: MemberName, _ arguments: [Value] = [])
         -> MethodCall
     {
-        MethodCall(destination: LaunchedService.name, path: path, interface: interface, member: member, arguments: arguments)
+        MethodCall(destination: NotulaBus.name, path: path, interface: interface, member: member, arguments: arguments)
+    }
+
+    private static func library(_ method: NotulaBus.Library.Method, _ arguments: [Value]) -> MethodCall {
+        call(NotulaBus.libraryPath, NotulaBus.libraryInterface, method.rawValue, arguments)
     }
 }

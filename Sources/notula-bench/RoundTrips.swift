@@ -1,5 +1,6 @@
 import DBus
 import Foundation
+import NotulaContract
 
 /// Round trips to notulad against the bus's own floor, and what the idle service costs.
 enum RoundTrips {
@@ -10,11 +11,11 @@ enum RoundTrips {
         destination: "org.freedesktop.DBus", path: ObjectPath("/org/freedesktop/DBus")!, interface: "org.freedesktop.DBus",
         member: "GetId")
     private static let getState = MethodCall(
-        destination: LaunchedService.name, path: LaunchedService.recorderPath, interface: "org.freedesktop.DBus.Properties",
-        member: "Get", arguments: [.string(LaunchedService.recorderInterface.rawValue), .string("State")])
-    private static let toggle = LaunchedService.recorderCall("Toggle")
-    private static let pause = LaunchedService.recorderCall("Pause")
-    private static let discard = LaunchedService.recorderCall("Discard")
+        destination: NotulaBus.name, path: NotulaBus.recorderPath, interface: "org.freedesktop.DBus.Properties",
+        member: "Get", arguments: [.string(NotulaBus.recorderInterface.rawValue), .string(NotulaBus.Recorder.Property.state.rawValue)])
+    private static let toggle = LaunchedService.recorderCall(.toggle)
+    private static let pause = LaunchedService.recorderCall(.pause)
+    private static let discard = LaunchedService.recorderCall(.discard)
 
     /// Measures a `notulad` of its own, recording from the default source, and returns the report's section.
     ///

@@ -1,5 +1,6 @@
 import DBus
 import FoundationEssentials
+import NotulaContract
 
 #if canImport(Glibc)
     import Glibc
@@ -7,10 +8,7 @@ import FoundationEssentials
 
 /// The memo library as the command line sees it: `notula memos …`.
 struct MemosClient {
-    static let rootPath = ObjectPath("/org/notula/Notula1")!
-    static let libraryPath = ObjectPath("/org/notula/Notula1/Library")!
-    static let libraryInterface: InterfaceName = "org.notula.Notula1.Library"
-    static let memoInterface: InterfaceName = "org.notula.Notula1.Memo"
+    private typealias Memo = NotulaBus.Memo
     private static let properties: InterfaceName = "org.freedesktop.DBus.Properties"
     private static let objectManager: InterfaceName = "org.freedesktop.DBus.ObjectManager"
 
@@ -31,11 +29,11 @@ struct MemosClient {
 
     /// Every memo, newest first, from one call to the object manager.
     func all() async throws(BusError) -> [Summary] {
-        let reply = try await call(Self.rootPath, Self.objectManager, "GetManagedObjects")
+        let reply = try await call(NotulaBus.rootPath, Self.objectManager, "GetManagedObjects")
         let objects = try reply.argument(0, as: [ObjectPath: [String: [String: Variant]]].self)
         var summaries: [Summary] = []
         for (path, interfaces) in objects {
-            if let memo = interfaces[Self.memoInterface.rawValue] { summaries.append(try Self.summary(path, memo)) }
+            if let memo = interfaces[Memo.name.rawValue] { summaries.append(try Self.summary(path, memo)) }
         }
         return summaries.sorted { ($0.created, $0.id) > ($1.created, $1.id) }
     }
@@ -45,7 +43,7 @@ struct MemosClient {
 
     /// The memos matching `query`, best first, with their snippets.
     func search(_ query: String) async throws(BusError) -> [Summary] {
-        let reply = try await call(Self.libraryPath, Self.libraryInterface, "Search", [.string(query), .uint32(50)])
+        let reply = try await library(.search, [.string(query), .uint32(50)])
         var summaries: [Summary] = []
         for hit in try reply.argument(0, as: [DBusStruct<ObjectPath, String>].self) {
             var summary = try await summary(hit.fields.0)
@@ -67,70 +65,83 @@ struct MemosClient {
     }
 
     func summary(_ path: ObjectPath) async throws(BusError) -> Summary {
-        let reply = try await call(path, Self.properties, "GetAll", [.string(Self.memoInterface.rawValue)])
+        let reply = try await call(path, Self.properties, "GetAll", [.string(Memo.name.rawValue)])
         return try Self.summary(path, try reply.argument(0, as: [String: Variant].self))
     }
 
     private static func summary(_ path: ObjectPath, _ values: [String: Variant]) throws(BusError) -> Summary {
-        Summary(
-            id: Self.id(of: path), path: path.rawValue, title: try values["Title"]?.get(String.self) ?? "",
-            created: try values["Created"]?.get(Int64.self) ?? 0, duration: try values["Duration"]?.get(Double.self) ?? 0,
-            status: try values["Status"]?.get(String.self) ?? "", locale: try values["Locale"]?.get(String.self) ?? "",
-            audioFile: try values["AudioFile"]?.get(String.self) ?? "")
+        func value<T: DBusRepresentable>(_ property: Memo.Property, _ empty: T) throws(BusError) -> T {
+            try values[property.rawValue]?.get(T.self) ?? empty
+        }
+        return Summary(
+            id: Self.id(of: path), path: path.rawValue, title: try value(.title, ""), created: try value(.created, 0),
+            duration: try value(.duration, 0), status: try value(.status, ""), locale: try value(.locale, ""),
+            audioFile: try value(.audioFile, ""))
     }
 
     /// The transcript, or why there is none.
     func transcript(_ path: ObjectPath) async -> String {
         do throws(BusError) {
-            return try await call(path, Self.memoInterface, "GetTranscript").argument(0, as: String.self)
+            return try await call(path, .getTranscript).argument(0, as: String.self)
         } catch { return "(no transcript: \(error.message))" }
     }
 
     func export(_ path: ObjectPath, format: String) async throws(BusError) -> String {
-        try await call(path, Self.memoInterface, "Export", [.string(format)]).argument(0, as: String.self)
+        try await call(path, .export, [.string(format)]).argument(0, as: String.self)
     }
 
     func rename(_ path: ObjectPath, to title: String) async throws(BusError) {
         _ = try await call(
-            path, Self.properties, "Set", [.string(Self.memoInterface.rawValue), .string("Title"), .variant(.string(title))])
+            path, Self.properties, "Set",
+            [.string(Memo.name.rawValue), .string(Memo.Property.title.rawValue), .variant(.string(title))])
     }
 
     /// Plays the memo and returns when its playback ends: at its end, when another memo plays,
     /// or at Ctrl-C, which stops it.
     func play(_ path: ObjectPath) async throws(BusError) {
         let changes = try await bus.signals(
-            matching: MatchRule(sender: RecorderClient.name, path: Self.libraryPath, interface: Self.properties, member: "PropertiesChanged"))
+            matching: MatchRule(
+                sender: NotulaBus.name, path: NotulaBus.libraryPath, interface: Self.properties, member: "PropertiesChanged"))
         // Ready for Ctrl-C before the playback starts: a StopPlayback sent after Play reaches the
         // service after it, on the same connection.
         let interrupt = onInterrupt { [bus] in
             Task {
                 _ = try? await bus.call(
-                    MethodCall(destination: RecorderClient.name, path: path, interface: Self.memoInterface, member: "StopPlayback"))
+                    MethodCall(
+                        destination: NotulaBus.name, path: path, interface: Memo.name, member: Memo.Method.stopPlayback.rawValue))
             }
         }
         defer { interrupt.cancel() }
-        _ = try await call(path, Self.memoInterface, "Play")
+        _ = try await call(path, .play)
         for await message in changes {
             let changed = try? message.argument(1, as: [String: Variant].self)
-            if let playing = try? changed?["Playing"]?.get(ObjectPath.self), playing != path { return }
+            if let playing = try? changed?[NotulaBus.Library.Property.playing.rawValue]?.get(ObjectPath.self), playing != path { return }
         }
         throw BusError(.disconnected, "Lost the connection to the session bus")
     }
 
-    func invoke(_ member: MemberName, on path: ObjectPath) async throws(BusError) {
-        _ = try await call(path, Self.memoInterface, member)
+    func invoke(_ method: NotulaBus.Memo.Method, on path: ObjectPath) async throws(BusError) {
+        _ = try await call(path, method)
     }
 
     static func id(of path: ObjectPath) -> String { String(path.rawValue.split(separator: "/").last ?? "") }
 
     private func paths() async throws(BusError) -> [ObjectPath] {
-        try await call(Self.libraryPath, Self.libraryInterface, "List", [.uint32(0), .uint32(.max)]).argument(0, as: [ObjectPath].self)
+        try await library(.list, [.uint32(0), .uint32(.max)]).argument(0, as: [ObjectPath].self)
+    }
+
+    private func call(_ path: ObjectPath, _ method: Memo.Method, _ arguments: [Value] = []) async throws(BusError) -> Message {
+        try await call(path, Memo.name, method.rawValue, arguments)
+    }
+
+    private func library(_ method: NotulaBus.Library.Method, _ arguments: [Value]) async throws(BusError) -> Message {
+        try await call(NotulaBus.libraryPath, NotulaBus.libraryInterface, method.rawValue, arguments)
     }
 
     private func call(_ path: ObjectPath, _ interface: InterfaceName, _ member: MemberName, _ arguments: [Value] = [])
         async throws(BusError) -> Message
     {
         try await bus.call(
-            MethodCall(destination: RecorderClient.name, path: path, interface: interface, member: member, arguments: arguments))
+            MethodCall(destination: NotulaBus.name, path: path, interface: interface, member: member, arguments: arguments))
     }
 }

@@ -1,5 +1,6 @@
 import DBus
 import FoundationEssentials
+import NotulaContract
 
 #if canImport(Glibc)
     import Glibc
@@ -50,7 +51,7 @@ struct MemosCommand {
             )
             print("\(memo.audioFile)\n\n\(await client.transcript(path))")
         case "play": try await client.play(try await client.resolve(rest[1]))
-        case "delete": try await client.invoke("Delete", on: try await client.resolve(rest[1]))
+        case "delete": try await client.invoke(.delete, on: try await client.resolve(rest[1]))
         case "rename": try await client.rename(try await client.resolve(rest[1]), to: rest[2])
         default:
             let content = try await client.export(try await client.resolve(rest[1]), format: rest[3])

@@ -1,5 +1,6 @@
 import DBus
 import Dispatch
+import NotulaContract
 
 #if canImport(Glibc)
     import Glibc
@@ -7,8 +8,7 @@ import Dispatch
 
 /// The Models object and the recorder's Locale, as the command line sees them.
 struct ModelsClient {
-    static let path = ObjectPath("/org/notula/Notula1/Models")!
-    static let interface: InterfaceName = "org.notula.Notula1.Models"
+    private typealias Models = NotulaBus.Models
     private static let properties: InterfaceName = "org.freedesktop.DBus.Properties"
 
     let bus: Bus
@@ -16,7 +16,8 @@ struct ModelsClient {
     /// The recorder's Locale.
     func locale() async throws(BusError) -> String {
         let reply = try await call(
-            RecorderClient.path, Self.properties, "Get", [.string(RecorderClient.interface.rawValue), .string("Locale")])
+            NotulaBus.recorderPath, Self.properties, "Get",
+            [.string(NotulaBus.recorderInterface.rawValue), .string(NotulaBus.Recorder.Property.locale.rawValue)])
         return try reply.argument(0, as: Variant.self).get(String.self)
     }
 
@@ -24,25 +25,51 @@ struct ModelsClient {
     /// - Returns: What a person is told: the locale, and whether its model is downloading.
     func setLocale(_ tag: String) async throws(BusError) -> String {
         try await call(
-            RecorderClient.path, Self.properties, "Set",
-            [.string(RecorderClient.interface.rawValue), .string("Locale"), .variant(.string(tag))])
+            NotulaBus.recorderPath, Self.properties, "Set",
+            [
+                .string(NotulaBus.recorderInterface.rawValue), .string(NotulaBus.Recorder.Property.locale.rawValue),
+                .variant(.string(tag)),
+            ])
         let locale = try await locale()
-        let downloading = try await property("DownloadingLocale", as: String.self)
+        let downloading = try await property(.downloadingLocale, as: String.self)
         guard downloading == locale else { return locale }
         return "\(locale) (its model is downloading: `notula models install \(locale)` shows the progress)"
     }
 
     /// `ko-KR installed`, `en-US available`, `nl-NL downloading 42%`: a line per supported locale.
+    /// - Throws: `Failed` saying why there is none, where models are looked for and how to add one, when the
+    ///   catalog is out of reach and no model is installed, even after the service looked again.
     func list() async throws(BusError) -> [String] {
-        let supported = try await property("SupportedLocales", as: [String].self)
-        let installed = Set(try await property("InstalledLocales", as: [String].self))
-        let downloading = try await property("DownloadingLocale", as: String.self)
-        let progress = try await property("DownloadProgress", as: Double.self)
+        var supported = try await property(.supportedLocales, as: [String].self)
+        if supported.isEmpty {
+            let whyNoCatalog: String
+            do throws(BusError) {
+                try await call(.refresh)
+                whyNoCatalog = "Vosk's catalog of models lists none"
+            } catch { whyNoCatalog = error.message }
+            supported = try await property(.supportedLocales, as: [String].self)
+            guard !supported.isEmpty else { throw BusError(.failed, Self.noModels(because: whyNoCatalog)) }
+        }
+        let installed = Set(try await property(.installedLocales, as: [String].self))
+        let downloading = try await property(.downloadingLocale, as: String.self)
+        let progress = try await property(.downloadProgress, as: Double.self)
         return supported.map { locale in
             if installed.contains(locale) { return "\(locale) installed" }
             if locale == downloading { return "\(locale) downloading \(Int(progress * 100))%" }
             return "\(locale) available"
         }
+    }
+
+    /// Why `models list` has nothing to list, and what to do about it. The folders are those of
+    /// org.notula.Notula1.Models.xml, as notulad's environment (not this one's) fills them in.
+    private static func noModels(because whyNoCatalog: String) -> String {
+        """
+        no speech model is installed, and Vosk's catalog of models is out of reach (offline?): \(whyNoCatalog)
+        notulad looks for models in $VOSK_MODEL_PATH (when set), /usr/share/vosk, ~/.cache/vosk and
+        ${XDG_DATA_HOME:-~/.local/share}/notula/models: a folder each, named as Vosk names them (vosk-model-small-en-us-0.15).
+        Add one with `notula models install TAG` once online, or unpack one from https://alphacephei.com/vosk/models
+        into one of those folders; then run `notula models list` again.
+        """
     }
 
     /// Installs the model of `tag`, showing the download's progress on `progressBar`, and returns once it is
@@ -51,31 +78,31 @@ struct ModelsClient {
     ///   download fails or is cancelled.
     func install(_ tag: String, progressBar: ProgressBar) async throws(BusError) -> String {
         let events = try await bus.signals(
-            matching: MatchRule(sender: RecorderClient.name, path: Self.path, interface: Self.interface),
-            MatchRule(sender: RecorderClient.name, path: Self.path, interface: Self.properties, member: "PropertiesChanged"))
-        try await call(Self.path, Self.interface, "Install", [.string(tag)])
+            matching: MatchRule(sender: NotulaBus.name, path: NotulaBus.modelsPath, interface: Models.name),
+            MatchRule(sender: NotulaBus.name, path: NotulaBus.modelsPath, interface: Self.properties, member: "PropertiesChanged"))
+        try await call(.install, [.string(tag)])
         // The service's own spelling of the tag, which its signals carry.
         let wanted = tag.replacing("_", with: "-").lowercased()
-        let locale = try await property("SupportedLocales", as: [String].self).first { $0.lowercased() == wanted } ?? tag
-        if try await property("InstalledLocales", as: [String].self).contains(locale) {
+        let locale = try await property(.supportedLocales, as: [String].self).first { $0.lowercased() == wanted } ?? tag
+        if try await property(.installedLocales, as: [String].self).contains(locale) {
             return "The model for \(locale) is installed"
         }
         let interrupt = cancelOnInterrupt()
         defer { interrupt.cancel() }
         for await message in events {
-            switch message.member {
-            case "DownloadStarted" where (try? message.argument(0, as: String.self)) == locale:
+            switch message.member.flatMap(MemberName.init).flatMap(Models.Signal.init(rawValue:)) {
+            case .downloadStarted? where (try? message.argument(0, as: String.self)) == locale:
                 progressBar.total = try? message.argument(2, as: UInt64.self)
-            case "PropertiesChanged":
+            case nil where message.member == "PropertiesChanged":
                 let changed = try? message.argument(1, as: [String: Variant].self)
-                if let progress = try? changed?["DownloadProgress"]?.get(Double.self) { progressBar.show(progress) }
-            case "DownloadFinished" where (try? message.argument(0, as: String.self)) == locale:
+                if let progress = try? changed?[Models.Property.downloadProgress.rawValue]?.get(Double.self) { progressBar.show(progress) }
+            case .downloadFinished? where (try? message.argument(0, as: String.self)) == locale:
                 progressBar.finish()
                 return "Installed \(try message.argument(1, as: String.self)) for \(locale)"
-            case "DownloadFailed" where (try? message.argument(0, as: String.self)) == locale:
+            case .downloadFailed? where (try? message.argument(0, as: String.self)) == locale:
                 progressBar.finish()
                 throw BusError(.failed, try message.argument(1, as: String.self))
-            case "DownloadCancelled" where (try? message.argument(0, as: String.self)) == locale:
+            case .downloadCancelled? where (try? message.argument(0, as: String.self)) == locale:
                 progressBar.finish()
                 throw BusError(.failed, "The download of the \(locale) model was cancelled")
             default:
@@ -86,11 +113,11 @@ struct ModelsClient {
     }
 
     func remove(_ tag: String) async throws(BusError) {
-        try await call(Self.path, Self.interface, "Remove", [.string(tag)])
+        try await call(.remove, [.string(tag)])
     }
 
     func cancel() async throws(BusError) {
-        try await call(Self.path, Self.interface, "Cancel")
+        try await call(.cancel)
     }
 
     /// Ctrl-C stops the download the command is showing, not just the command.
@@ -98,14 +125,22 @@ struct ModelsClient {
         onInterrupt { [bus] in
             Task {
                 _ = try? await bus.call(
-                    MethodCall(destination: RecorderClient.name, path: Self.path, interface: Self.interface, member: "Cancel"))
+                    MethodCall(
+                        destination: NotulaBus.name, path: NotulaBus.modelsPath, interface: Models.name,
+                        member: Models.Method.cancel.rawValue))
             }
         }
     }
 
-    private func property<T: DBusRepresentable>(_ name: String, as type: T.Type) async throws(BusError) -> T {
-        let reply = try await call(Self.path, Self.properties, "Get", [.string(Self.interface.rawValue), .string(name)])
+    private func property<T: DBusRepresentable>(_ property: Models.Property, as type: T.Type) async throws(BusError) -> T {
+        let reply = try await call(
+            NotulaBus.modelsPath, Self.properties, "Get", [.string(Models.name.rawValue), .string(property.rawValue)])
         return try reply.argument(0, as: Variant.self).get(T.self)
+    }
+
+    @discardableResult
+    private func call(_ method: Models.Method, _ arguments: [Value] = []) async throws(BusError) -> Message {
+        try await call(NotulaBus.modelsPath, Models.name, method.rawValue, arguments)
     }
 
     @discardableResult
@@ -113,6 +148,6 @@ struct ModelsClient {
         async throws(BusError) -> Message
     {
         try await bus.call(
-            MethodCall(destination: RecorderClient.name, path: path, interface: interface, member: member, arguments: arguments))
+            MethodCall(destination: NotulaBus.name, path: path, interface: interface, member: member, arguments: arguments))
     }
 }

@@ -1,18 +1,15 @@
 import DBus
+import NotulaContract
 
 /// The recorder object as the command line sees it.
 struct RecorderClient {
-    static let name: BusName = "org.notula.Notula1"
-    static let path = ObjectPath("/org/notula/Notula1/Recorder")!
-    static let interface: InterfaceName = "org.notula.Notula1.Recorder"
-
     let bus: Bus
 
-    func call(_ member: MemberName, interface: InterfaceName = Self.interface, _ arguments: [Value] = []) async throws(BusError)
-        -> Message
-    {
+    func call(_ method: NotulaBus.Recorder.Method) async throws(BusError) -> Message {
         try await bus.call(
-            MethodCall(destination: Self.name, path: Self.path, interface: interface, member: member, arguments: arguments))
+            MethodCall(
+                destination: NotulaBus.name, path: NotulaBus.recorderPath, interface: NotulaBus.recorderInterface,
+                member: method.rawValue))
     }
 
     /// The recorder's properties now.
@@ -20,8 +17,8 @@ struct RecorderClient {
     func status(autoStart: Bool = true) async throws(BusError) -> RecorderStatus {
         let reply = try await bus.call(
             MethodCall(
-                destination: Self.name, path: Self.path, interface: "org.freedesktop.DBus.Properties", member: "GetAll",
-                arguments: [.string(Self.interface.rawValue)], autoStart: autoStart))
+                destination: NotulaBus.name, path: NotulaBus.recorderPath, interface: "org.freedesktop.DBus.Properties",
+                member: "GetAll", arguments: [.string(NotulaBus.recorderInterface.rawValue)], autoStart: autoStart))
         return RecorderStatus(properties: try reply.argument(0, as: [String: Variant].self))
     }
 

@@ -1,5 +1,6 @@
 import DBus
 import FoundationEssentials
+import NotulaContract
 
 #if canImport(Glibc)
     import Glibc
@@ -33,10 +34,11 @@ struct RecorderStatus: Equatable {
 
     /// Takes in what a `PropertiesChanged` says changed; the rest stays as it was.
     mutating func apply(_ changed: [String: Variant]) {
-        if let state = try? changed["State"]?.get(String.self) { self.state = state }
-        if let elapsed = try? changed["Elapsed"]?.get(Double.self) { self.elapsed = elapsed }
-        if let anchor = try? changed["TimerAnchor"]?.get(Int64.self) { timerAnchor = anchor }
-        if let locale = try? changed["Locale"]?.get(String.self) { self.locale = locale }
+        typealias Property = NotulaBus.Recorder.Property
+        if let state = try? changed[Property.state.rawValue]?.get(String.self) { self.state = state }
+        if let elapsed = try? changed[Property.elapsed.rawValue]?.get(Double.self) { self.elapsed = elapsed }
+        if let anchor = try? changed[Property.timerAnchor.rawValue]?.get(Int64.self) { timerAnchor = anchor }
+        if let locale = try? changed[Property.locale.rawValue]?.get(String.self) { self.locale = locale }
     }
 
     /// Whether the elapsed time grows by itself, so that a feed shows it ticking.

@@ -1,4 +1,5 @@
 import DBus
+import NotulaContract
 
 #if canImport(Glibc)
     import Glibc
@@ -20,11 +21,11 @@ struct StatusFeed {
         let bus = recorder.bus
         let changes = try await bus.signals(
             matching: MatchRule(
-                sender: RecorderClient.name, path: RecorderClient.path, interface: "org.freedesktop.DBus.Properties",
+                sender: NotulaBus.name, path: NotulaBus.recorderPath, interface: "org.freedesktop.DBus.Properties",
                 member: "PropertiesChanged"),
             MatchRule(
                 sender: "org.freedesktop.DBus", interface: "org.freedesktop.DBus", member: "NameOwnerChanged",
-                arg0: RecorderClient.name.rawValue))
+                arg0: NotulaBus.name.rawValue))
         let (inputs, input) = AsyncStream.makeStream(of: Input.self)
         Task {
             for await change in changes { input.yield(.message(change)) }

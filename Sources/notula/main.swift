@@ -1,4 +1,5 @@
 import DBus
+import NotulaContract
 
 #if canImport(Glibc)
     import Glibc
@@ -18,7 +19,7 @@ let usage = """
       status --json     the same as one JSON object a line (state, elapsed, timer_anchor, locale, and
                         waybar's text, tooltip and class); with --follow, also a line every second recorded
       toggle            start, pause or resume, whichever the state calls for
-      start | pause | resume
+      start | pause | resume  one step of the recording; refused when the state does not allow it
       send              end the recording and turn it into a memo; prints the memo's path
       discard           throw the recording away
       locale            print the locale recordings are transcribed in
@@ -30,6 +31,8 @@ let usage = """
       models remove TAG delete the model Notula installed for TAG
       models cancel     stop the download in flight
     \(MemosCommand.usage)
+      help COMMAND      print the usage of COMMAND (a command, or a command and its subcommand: models
+                        install); notula COMMAND --help does the same
 
     Exit status: 0 done, 1 failed, 2 bad command line (or a locale no model serves), 3 notulad not running,
     4 not allowed in the current state, 5 no microphone (or access refused).
@@ -42,21 +45,36 @@ func fail(_ status: ExitStatus, _ message: String) -> Never {
 }
 
 func status(for error: BusError) -> ExitStatus {
-    switch error.name.rawValue {
-    case "org.freedesktop.DBus.Error.ServiceUnknown", "org.freedesktop.DBus.Error.NameHasNoOwner": .notRunning
-    case "org.notula.Notula1.Error.InvalidState": .invalidState
-    case "org.freedesktop.DBus.Error.InvalidArgs": .usage
-    case "org.notula.Notula1.Error.DeviceUnavailable", "org.notula.Notula1.Error.PermissionDenied": .noMicrophone
+    switch error.name {
+    case .serviceUnknown, .nameHasNoOwner: .notRunning
+    case .invalidState: .invalidState
+    case .invalidArgs: .usage
+    case .deviceUnavailable, .permissionDenied: .noMicrophone
     default: .failure
     }
 }
 
 let arguments = Array(CommandLine.arguments.dropFirst())
-guard let command = arguments.first, command != "--help", command != "-h" else {
+let helpFlags: Set = ["--help", "-h"]
+guard let command = arguments.first, !helpFlags.contains(command), arguments != ["help"] else {
     print(usage)
     exit(arguments.isEmpty ? ExitStatus.usage.rawValue : ExitStatus.success.rawValue)
 }
-let methods = ["toggle": "Toggle", "start": "Start", "pause": "Pause", "resume": "Resume", "send": "Process", "discard": "Discard"]
+// `notula help COMMAND` and `notula COMMAND --help`: the usage of that command, without the bus
+// (`notula help --help` is the usage of `help`).
+if command == "help" || arguments.contains(where: helpFlags.contains) {
+    let named = arguments.filter { !helpFlags.contains($0) }
+    let words = command == "help" && named.count > 1 ? Array(named.dropFirst()) : named
+    guard let help = CommandHelp(usage: usage).usage(of: words) else {
+        fail(.usage, "unknown command '\(words[0])'; see notula --help")
+    }
+    print(help)
+    exit(ExitStatus.success.rawValue)
+}
+
+let methods: [String: NotulaBus.Recorder.Method] = [
+    "toggle": .toggle, "start": .start, "pause": .pause, "resume": .resume, "send": .process, "discard": .discard,
+]
 let operands = Array(arguments.dropFirst())
 let isValid: Bool =
     switch (command, operands.count) {
@@ -90,7 +108,7 @@ do throws(BusError) {
     case ("models", _): try await models.cancel()
     case ("memos", _): try await MemosCommand(client: MemosClient(bus: bus)).run(operands)
     default:
-        let reply = try await recorder.call(MemberName(methods[command]!)!)
+        let reply = try await recorder.call(methods[command]!)
         if case .objectPath(let memo)? = reply.body.first { print(memo) }
     }
 } catch {

@@ -1,5 +1,6 @@
 import DBus
 import Foundation
+import NotulaContract
 import NotulaTestSupport
 import Testing
 
@@ -25,8 +26,8 @@ struct ActivationTests {
         let owners = try await client.signals(
             matching: MatchRule(
                 sender: "org.freedesktop.DBus", interface: "org.freedesktop.DBus", member: "NameOwnerChanged",
-                arg0: ServiceUnderTest.name.rawValue))
-        #expect(try await client.owner(of: ServiceUnderTest.name) == nil)
+                arg0: NotulaBus.name.rawValue))
+        #expect(try await client.owner(of: NotulaBus.name) == nil)
 
         let toggle = try run(
             "busctl", ["--user", "call", "org.notula.Notula1", "/org/notula/Notula1/Recorder", "org.notula.Notula1.Recorder", "Toggle"],
@@ -35,11 +36,12 @@ struct ActivationTests {
         #expect(toggle.status == 0, "\(toggle.errorOutput)\n\(busLog())")
         let reply = try await client.call(
             MethodCall(
-                destination: ServiceUnderTest.name, path: ServiceUnderTest.recorderPath, interface: "org.freedesktop.DBus.Properties",
-                member: "Get", arguments: [.string(ServiceUnderTest.recorderInterface.rawValue), .string("State")]))
+                destination: NotulaBus.name, path: NotulaBus.recorderPath, interface: "org.freedesktop.DBus.Properties",
+                member: "Get",
+                arguments: [.string(NotulaBus.recorderInterface.rawValue), .string(NotulaBus.Recorder.Property.state.rawValue)]))
         #expect(try reply.argument(0, as: Variant.self).value == .string("recording"))
 
-        let owner = try #require(try await client.owner(of: ServiceUnderTest.name))
+        let owner = try #require(try await client.owner(of: NotulaBus.name))
         let pid = Int32(try await client.processID(of: owner))
         let executable = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/exe")
         #expect(executable == install.path("bin/notulad").path)

@@ -1,5 +1,6 @@
 import DBus
 import Foundation
+import NotulaContract
 import NotulaTestSupport
 import Testing
 
@@ -19,26 +20,29 @@ struct BigMessageTests {
 
     @Test func callsToAnUnknownMemberAMethodWithoutArgumentsOrAPropertyOfAnotherTypeAreRefusedUnread() async throws {
         let service = try await ServiceUnderTest.start()
-        _ = try await service.property("State")
+        _ = try await service.property(.state)
         let idle = try await service.peakResidentBytes()
 
         await #expect(throws: BusError.self) {
-            try await service.recorder("NoSuchMethod", [Self.bytes])
+            try await service.call(NotulaBus.recorderPath, NotulaBus.recorderInterface, "NoSuchMethod", [Self.bytes])
         }
         let afterUnknown = try await service.peakResidentBytes()
         await #expect(throws: BusError.self) {
-            try await service.recorder("Toggle", [Self.strings])
+            try await service.recorder(.toggle, [Self.strings])
         }
         let afterToggle = try await service.peakResidentBytes()
         await #expect(throws: BusError.self) {
             try await service.call(
-                ServiceUnderTest.recorderPath, "org.freedesktop.DBus.Properties", "Set",
-                [.string(ServiceUnderTest.recorderInterface.rawValue), .string("Locale"), .variant(Self.strings)])
+                NotulaBus.recorderPath, "org.freedesktop.DBus.Properties", "Set",
+                [
+                    .string(NotulaBus.recorderInterface.rawValue), .string(NotulaBus.Recorder.Property.locale.rawValue),
+                    .variant(Self.strings),
+                ])
         }
         let afterSet = try await service.peakResidentBytes()
         Self.report(idle: idle, ["unknown member": afterUnknown, "Toggle": afterToggle, "Set Locale": afterSet])
 
-        #expect(try await service.property("State") == .string("idle"), "the refused Toggle did nothing")
+        #expect(try await service.property(.state) == .string("idle"), "the refused Toggle did nothing")
         #expect(afterUnknown - idle < Self.allowance)
         #expect(afterToggle - idle < Self.allowance)
         #expect(afterSet - idle < Self.allowance)
@@ -46,7 +50,7 @@ struct BigMessageTests {
 
     @Test func aCallWhoseHandlerTakesStringsIsRefusedPastAHundredThousandValues() async throws {
         let service = try await ServiceUnderTest.start()
-        _ = try await service.property("State")
+        _ = try await service.property(.state)
         let idle = try await service.peakResidentBytes()
         let menu = ObjectPath("/StatusNotifierItem/Menu")!
         // GetLayout takes its property names as `as`: 30 MiB of them would be 4 million boxed strings.
@@ -63,12 +67,12 @@ struct BigMessageTests {
 
     @Test func bigCallsOneAfterAnotherDoNotRaiseThePeakFurther() async throws {
         let service = try await ServiceUnderTest.start()
-        _ = try await service.property("State")
+        _ = try await service.property(.state)
         let idle = try await service.peakResidentBytes()
         var peaks: [Int] = []
         for _ in 0..<8 {
             await #expect(throws: BusError.self) {
-                try await service.recorder("NoSuchMethod", [Self.bytes])
+                try await service.call(NotulaBus.recorderPath, NotulaBus.recorderInterface, "NoSuchMethod", [Self.bytes])
             }
             peaks.append(try await service.peakResidentBytes())
         }
@@ -102,7 +106,7 @@ struct BigMessageTests {
         let afterSignals = try await service.peakResidentBytes()
         Self.report(idle: idle, ["two signals": afterSignals])
 
-        #expect(try await service.property("State") == .string("idle"))
+        #expect(try await service.property(.state) == .string("idle"))
         #expect(afterSignals - idle < Self.allowance)
         await stranger.close()
     }

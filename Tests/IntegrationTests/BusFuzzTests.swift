@@ -1,5 +1,6 @@
 import DBus
 import Foundation
+import NotulaContract
 import NotulaTestSupport
 import Testing
 
@@ -12,10 +13,10 @@ struct BusFuzzTests {
     static let messages = ProcessInfo.processInfo.environment["NOTULA_FUZZ_MESSAGES"].flatMap { Int($0) } ?? 3000
 
     private static let members: [(InterfaceName?, [MemberName])] = [
-        ("org.notula.Notula1.Recorder", ["Toggle", "Start", "Pause", "Resume", "Process", "Discard"]),
-        ("org.notula.Notula1.Memo", ["GetTranscript", "Export", "Play", "StopPlayback", "Delete"]),
-        ("org.notula.Notula1.Library", ["List", "Search"]),
-        ("org.notula.Notula1.Models", ["Install", "Cancel", "Remove", "Refresh"]),
+        (NotulaBus.recorderInterface, NotulaBus.Recorder.Method.allCases.map(\.rawValue)),
+        (NotulaBus.memoInterface, NotulaBus.Memo.Method.allCases.map(\.rawValue)),
+        (NotulaBus.libraryInterface, NotulaBus.Library.Method.allCases.map(\.rawValue)),
+        (NotulaBus.modelsInterface, NotulaBus.Models.Method.allCases.map(\.rawValue)),
         ("org.freedesktop.DBus.Properties", ["Get", "Set", "GetAll"]),
         ("org.freedesktop.DBus.Introspectable", ["Introspect"]),
         ("org.freedesktop.DBus.Peer", ["Ping", "GetMachineId"]),
@@ -76,17 +77,17 @@ struct BusFuzzTests {
         print("FUZZ examples \(examples.sorted { $0.key < $1.key })")
         #expect(unanswered.isEmpty, "\(unanswered.prefix(5))")
         let unnamed = answers.keys.filter {
-            $0 != "reply" && !$0.hasPrefix("org.freedesktop.DBus.Error.") && !$0.hasPrefix("org.notula.Notula1.Error.")
+            $0 != "reply" && !$0.hasPrefix("org.freedesktop.DBus.Error.") && !NotulaErrorName.allCases.map(\.rawValue.rawValue).contains($0)
         }
         #expect(unnamed.isEmpty, "errors without a name of the contract: \(unnamed)")
-        _ = try await service.call(ServiceUnderTest.recorderPath, "org.freedesktop.DBus.Peer", "Ping")
+        _ = try await service.call(NotulaBus.recorderPath, "org.freedesktop.DBus.Peer", "Ping")
         try await checkConsistent(service)
         try expectOnlyItsOwnFiles(in: service.home)
     }
 
     /// Every interface notulad exports, which the fuzz must reach with arguments of the right types.
     private static let exportedInterfaces: Set<InterfaceName> = [
-        "org.notula.Notula1.Recorder", "org.notula.Notula1.Library", "org.notula.Notula1.Models", "org.notula.Notula1.Memo",
+        NotulaBus.recorderInterface, NotulaBus.libraryInterface, NotulaBus.modelsInterface, NotulaBus.memoInterface,
         "org.kde.StatusNotifierItem", "com.canonical.dbusmenu", "org.mpris.MediaPlayer2", "org.mpris.MediaPlayer2.Player",
         "org.freedesktop.DBus.Properties", "org.freedesktop.DBus.Introspectable", "org.freedesktop.DBus.Peer",
         "org.freedesktop.DBus.ObjectManager",
@@ -97,14 +98,14 @@ struct BusFuzzTests {
     private func everyExportedMember(of service: ServiceUnderTest, memos: [ObjectPath]) async throws -> (
         methods: [FuzzMethod], properties: [FuzzProperty]
     ) {
-        try await service.recorder("Start")
+        try await service.recorder(.start)
         let paths = [
-            ServiceUnderTest.recorderPath, ObjectPath("/org/notula/Notula1/Library")!, ObjectPath("/org/notula/Notula1/Models")!,
-            ObjectPath("/org/notula/Notula1")!, ObjectPath("/StatusNotifierItem")!, ObjectPath("/StatusNotifierItem/Menu")!,
+            NotulaBus.recorderPath, NotulaBus.libraryPath, NotulaBus.modelsPath,
+            NotulaBus.rootPath, ObjectPath("/StatusNotifierItem")!, ObjectPath("/StatusNotifierItem/Menu")!,
             ObjectPath("/org/mpris/MediaPlayer2")!,
         ]
         let targets = try await fuzzTargets(of: service, at: paths + memos.prefix(1))
-        try await service.recorder("Discard")
+        try await service.recorder(.discard)
         return targets
     }
 
@@ -117,12 +118,12 @@ struct BusFuzzTests {
             let arguments: [Value] =
                 [.string(property.interface.rawValue), .string(property.name)] + (set ? [.variant(values.value(of: property.type))] : [])
             return MethodCall(
-                destination: ServiceUnderTest.name, path: property.path, interface: "org.freedesktop.DBus.Properties",
+                destination: NotulaBus.name, path: property.path, interface: "org.freedesktop.DBus.Properties",
                 member: set ? "Set" : "Get", arguments: arguments)
         }
         let method = targets.methods[values.count(0...(targets.methods.count - 1))]
         return MethodCall(
-            destination: ServiceUnderTest.name, path: method.path, interface: method.interface, member: method.member,
+            destination: NotulaBus.name, path: method.path, interface: method.interface, member: method.member,
             arguments: method.inputTypes.map { values.value(of: $0) })
     }
 
@@ -146,17 +147,17 @@ struct BusFuzzTests {
             arguments = [.string(owner), .string(property)] + (member == "Set" ? [.variant(values.value())] : [])
             if member == "Set", values.chance(20) { arguments = [.string(owner), .string(property), .variant(.string(values.string()))] }
         }
-        return MethodCall(destination: ServiceUnderTest.name, path: path, interface: interface, member: member, arguments: arguments)
+        return MethodCall(destination: NotulaBus.name, path: path, interface: interface, member: member, arguments: arguments)
     }
 
     /// The object that has `interface`; any of the service's for the standard ones.
     private func home(of interface: InterfaceName?, memos: [ObjectPath], _ values: inout RandomValues) -> ObjectPath {
-        switch interface?.rawValue {
-        case "org.notula.Notula1.Recorder": ServiceUnderTest.recorderPath
-        case "org.notula.Notula1.Library": ObjectPath("/org/notula/Notula1/Library")!
-        case "org.notula.Notula1.Models": ObjectPath("/org/notula/Notula1/Models")!
-        case "org.freedesktop.DBus.ObjectManager": ObjectPath("/org/notula/Notula1")!
-        case "org.notula.Notula1.Memo" where !memos.isEmpty: memos[values.count(0...(memos.count - 1))]
+        switch interface {
+        case NotulaBus.recorderInterface: NotulaBus.recorderPath
+        case NotulaBus.libraryInterface: NotulaBus.libraryPath
+        case NotulaBus.modelsInterface: NotulaBus.modelsPath
+        case "org.freedesktop.DBus.ObjectManager": NotulaBus.rootPath
+        case NotulaBus.memoInterface where !memos.isEmpty: memos[values.count(0...(memos.count - 1))]
         default: any(memos, &values)
         }
     }
@@ -164,8 +165,8 @@ struct BusFuzzTests {
     private func any(_ memos: [ObjectPath], _ values: inout RandomValues) -> ObjectPath {
         let paths =
             [
-                ServiceUnderTest.recorderPath, ObjectPath("/org/notula/Notula1/Library")!, ObjectPath("/org/notula/Notula1/Models")!,
-                ObjectPath("/org/notula/Notula1")!,
+                NotulaBus.recorderPath, NotulaBus.libraryPath, NotulaBus.modelsPath,
+                NotulaBus.rootPath,
             ] + memos
         return paths[values.count(0...(paths.count - 1))]
     }
@@ -175,8 +176,8 @@ struct BusFuzzTests {
 func recordMemos(_ count: Int, on service: ServiceUnderTest) async throws -> [ObjectPath] {
     var events = try await service.recorderSignals().makeAsyncIterator()
     for _ in 0..<count {
-        try await service.recorder("Start")
-        try await service.recorder("Process")
+        try await service.recorder(.start)
+        try await service.recorder(.process)
         _ = await events.events(until: .state("idle", reason: ""))
     }
     return try await memoPaths(of: service)
@@ -184,7 +185,7 @@ func recordMemos(_ count: Int, on service: ServiceUnderTest) async throws -> [Ob
 
 /// The memos the service's object manager lists.
 func memoPaths(of service: ServiceUnderTest) async throws -> [ObjectPath] {
-    let reply = try await service.call(ObjectPath("/org/notula/Notula1")!, "org.freedesktop.DBus.ObjectManager", "GetManagedObjects")
+    let reply = try await service.call(NotulaBus.rootPath, "org.freedesktop.DBus.ObjectManager", "GetManagedObjects")
     let objects = try reply.argument(0, as: [ObjectPath: [String: [String: Variant]]].self)
     return objects.keys.filter { $0.rawValue.hasPrefix("/org/notula/Notula1/Memos/") }.sorted()
 }
@@ -193,19 +194,19 @@ func memoPaths(of service: ServiceUnderTest) async throws -> [ObjectPath] {
 /// recording's in progress), and the service answers for its objects.
 func checkConsistent(_ service: ServiceUnderTest) async throws {
     var events = try await service.recorderSignals().makeAsyncIterator()
-    if try await service.property("State") == .string("processing") {
+    if try await service.property(.state) == .string("processing") {
         _ = await events.events { if case .state(let state, _) = $0 { state != "processing" } else { false } }
     }
     var files = Set(try FileManager.default.contentsOfDirectory(atPath: service.recordingsFolder.path))
     for memo in try await memoPaths(of: service) {
-        guard case .string(let audio) = try await service.property("AudioFile", of: memo, interface: "org.notula.Notula1.Memo") else {
+        guard case .string(let audio) = try await service.property(.audioFile, of: memo) else {
             Issue.record("\(memo) has no AudioFile")
             continue
         }
         #expect(FileManager.default.fileExists(atPath: audio), "\(memo): \(audio) is missing")
         files.remove((audio as NSString).lastPathComponent)
     }
-    let state = try await service.property("State")
+    let state = try await service.property(.state)
     #expect(files.count <= (state == .string("idle") ? 0 : 1), "audio without a memo: \(files.sorted().prefix(5)) while \(state)")
-    _ = try await service.call(ServiceUnderTest.recorderPath, "org.freedesktop.DBus.Introspectable", "Introspect")
+    _ = try await service.call(NotulaBus.recorderPath, "org.freedesktop.DBus.Introspectable", "Introspect")
 }

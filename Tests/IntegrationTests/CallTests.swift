@@ -1,5 +1,6 @@
 import DBus
 import Foundation
+import NotulaContract
 import NotulaTestSupport
 import Testing
 
@@ -21,9 +22,9 @@ struct CallTests {
         #expect(await notifications.nextNotification()?.summary == "Recording")
         call.waitUntilExit()
 
-        let memo = try await service.recorder("Process").argument(0, as: ObjectPath.self)
+        let memo = try await service.recorder(.process).argument(0, as: ObjectPath.self)
         _ = await watched.events.events(until: .state("idle", reason: ""))
-        guard case .string(let path) = try await service.property("AudioFile", of: memo, interface: "org.notula.Notula1.Memo") else {
+        guard case .string(let path) = try await service.property(.audioFile, of: memo) else {
             Issue.record("no audio file")
             return
         }
@@ -38,13 +39,13 @@ struct CallTests {
 
         let call = try sound.record(properties: ["media.role=phone"])
         #expect(await watched.events.events(until: Self.pausedForCall) == [Self.pausedForCall])
-        #expect(try await service.property("PauseReason") == .string("call"))
+        #expect(try await service.property(.pauseReason) == .string("call"))
         #expect(await notifications.nextNotification()?.summary == "Gepauzeerd voor een gesprek")
         kill(call.processIdentifier, SIGKILL)
         call.waitUntilExit()
         #expect(await watched.events.events(until: Self.recording) == [Self.recording])
-        #expect(try await service.property("PauseReason") == .string(""))
-        try await service.recorder("Discard")
+        #expect(try await service.property(.pauseReason) == .string(""))
+        try await service.recorder(.discard)
     }
 
     @Test func aCallAlreadyOnWhenTheRecordingStartsDoesNotPauseIt() async throws {
@@ -57,12 +58,12 @@ struct CallTests {
         }
         let service = try await ServiceUnderTest.start(.named("mic.monitor"), environment: ["PULSE_SERVER": sound.address])
         var events = try await service.recorderSignals().makeAsyncIterator()
-        try await service.recorder("Start")
+        try await service.recorder(.start)
         // A second call stream changes nothing either: the call was on before.
         let second = try sound.play(try silence(seconds: 0.5), properties: ["media.role=phone"])
         second.waitUntilExit()
-        try await service.recorder("Pause")
+        try await service.recorder(.pause)
         #expect(await events.events(until: .state("paused", reason: "user")) == [Self.recording, .state("paused", reason: "user")])
-        try await service.recorder("Discard")
+        try await service.recorder(.discard)
     }
 }

@@ -1,5 +1,6 @@
 import DBus
 import Foundation
+import NotulaContract
 import NotulaTestSupport
 import Testing
 
@@ -20,7 +21,7 @@ struct ConcurrentClientsTests {
         let service = try await ServiceUnderTest.start(
             .named("mic.monitor"), environment: ["PULSE_SERVER": sound.address, "NOTULA_MODEL_CATALOG": "http://127.0.0.1:9/none.json"])
         // Everything the service signals, from before the first command to the end.
-        var history = try await service.client.signals(matching: MatchRule(sender: ServiceUnderTest.name)).makeAsyncIterator()
+        var history = try await service.client.signals(matching: MatchRule(sender: NotulaBus.name)).makeAsyncIterator()
         let seed = ProcessInfo.processInfo.environment["NOTULA_FUZZ_SEED"].flatMap { UInt64($0) } ?? UInt64.random(in: 0...UInt64.max)
 
         let started = ContinuousClock.now
@@ -44,29 +45,29 @@ struct ConcurrentClientsTests {
         print(
             "CONCURRENCY seed \(seed): \(Self.clients) clients × \(Self.commands) commands in ~\(Int(seconds)) s; outcomes \(counted.sorted { $0.key < $1.key })"
         )
-        let unexpected = counted.keys.filter { $0 != "reply" && $0 != "org.notula.Notula1.Error.InvalidState" }
+        let unexpected = counted.keys.filter { $0 != "reply" && $0 != NotulaErrorName.invalidState.rawValue.rawValue }
         #expect(unexpected.isEmpty, "\(counted)")
 
         // At rest (a processing in flight ended): the capture as State says. Then a recording ends
         // as a memo, whose title, set last, marks the end of what the service signalled.
         var now = try await service.recorderSignals().makeAsyncIterator()
-        var state = try await service.property("State")
+        var state = try await service.property(.state)
         if state == .string("processing") {
             let settled = await now.events { if case .state(let name, _) = $0 { name != "processing" } else { false } }
             if case .state(let name, _)? = settled.last { state = .string(name) }
         }
         try await expectCapture(matching: state, on: sound)
-        if state == .string("idle") { try await service.recorder("Start") }
+        if state == .string("idle") { try await service.recorder(.start) }
         // A second more, so that one memo's audio against its Elapsed is more than milliseconds.
-        if try await service.property("State") == .string("paused") { try await service.recorder("Resume") }
+        if try await service.property(.state) == .string("paused") { try await service.recorder(.resume) }
         try sound.play(try silence(seconds: 1)).waitUntilExit()
-        let last = try await service.recorder("Process").argument(0, as: ObjectPath.self)
+        let last = try await service.recorder(.process).argument(0, as: ObjectPath.self)
         _ = await now.events(until: .state("idle", reason: ""))
         try await expectCapture(matching: .string("idle"), on: sound)
         let marker = "end of the run \(seed)"
         try await service.call(
             last, "org.freedesktop.DBus.Properties", "Set",
-            [.string("org.notula.Notula1.Memo"), .string("Title"), .variant(.string(marker))])
+            [.string(NotulaBus.memoInterface.rawValue), .string(NotulaBus.Memo.Property.title.rawValue), .variant(.string(marker))])
         var elapsedAtProcessing = ElapsedAtProcessing()
         while let message = await history.next() {
             if message.path == last, (try? message.argument(1, as: [String: Variant].self))?["Title"] == Variant(marker) { break }
@@ -78,7 +79,7 @@ struct ConcurrentClientsTests {
         #expect(memos.count == elapsedAtProcessing.kept.count)
         // Ids are start times of equal length: sorted, they are in the order the memos were made.
         for (memo, elapsed) in zip(memos.sorted(), elapsedAtProcessing.kept) {
-            guard case .string(let path) = try await service.property("AudioFile", of: memo, interface: "org.notula.Notula1.Memo") else {
+            guard case .string(let path) = try await service.property(.audioFile, of: memo) else {
                 Issue.record("\(memo) has no AudioFile")
                 continue
             }
@@ -102,9 +103,9 @@ struct ConcurrentClientsTests {
     private static func send(_ member: MemberName, through connection: Bus) async -> String {
         let isRead = member == "Get"
         let call = MethodCall(
-            destination: ServiceUnderTest.name, path: ServiceUnderTest.recorderPath,
-            interface: isRead ? "org.freedesktop.DBus.Properties" : ServiceUnderTest.recorderInterface, member: member,
-            arguments: isRead ? [.string(ServiceUnderTest.recorderInterface.rawValue), .string("State")] : [])
+            destination: NotulaBus.name, path: NotulaBus.recorderPath,
+            interface: isRead ? "org.freedesktop.DBus.Properties" : NotulaBus.recorderInterface, member: member,
+            arguments: isRead ? [.string(NotulaBus.recorderInterface.rawValue), .string(NotulaBus.Recorder.Property.state.rawValue)] : [])
         do {
             _ = try await connection.call(call, timeout: .seconds(20))
             return "reply"
@@ -149,8 +150,8 @@ struct ElapsedAtProcessing {
     private var ended = false
 
     mutating func take(_ message: Message) {
-        guard message.path == ServiceUnderTest.recorderPath else { return }
-        if message.member == "Processed" || message.member == "Failed" {
+        guard message.path == NotulaBus.recorderPath else { return }
+        if message.isSignal(.processed) || message.isSignal(.failed) {
             ended = pending != nil
             return
         }

@@ -1,6 +1,7 @@
 import DBus
 import Foundation
 import Glibc
+import NotulaContract
 import NotulaTestSupport
 import Testing
 
@@ -25,7 +26,7 @@ struct DiscardDuringTranscriptionTests {
 
         // No model when it starts: the memo is transcribed from its file once sent, as one sent while its model
         // was still downloading is. Its file is made twenty minutes long, and the model appears.
-        try await service.recorder("Start")
+        try await service.recorder(.start)
         try await service.waitForLog("is transcribed from its file once sent")
         let first = try await newestMemoFile(of: service)
         let long = place.appendingPathComponent("long.wav").path
@@ -34,15 +35,15 @@ struct DiscardDuringTranscriptionTests {
         try FileManager.default.createSymbolicLink(
             at: place.appendingPathComponent("vosk-model-small-ko-0.22"),
             withDestinationURL: models.appendingPathComponent("vosk-model-small-ko-0.22"))
-        try await service.recorder("Process")
+        try await service.recorder(.process)
         try await service.waitForLog("transcribing its file in ko-KR")
-        try await service.recorder("Discard")
+        try await service.recorder(.discard)
 
         let asked = ContinuousClock.now
         _ = try await service.client.call(
             MethodCall(
-                destination: ServiceUnderTest.name, path: ServiceUnderTest.recorderPath, interface: ServiceUnderTest.recorderInterface,
-                member: "Start"), timeout: .seconds(30))
+                destination: NotulaBus.name, path: NotulaBus.recorderPath, interface: NotulaBus.recorderInterface,
+                member: NotulaBus.Recorder.Method.start.rawValue), timeout: .seconds(30))
         let answeredIn = ContinuousClock.now - asked
         print("Start answered \(answeredIn) after the discard")
         // Before, Start waited for the whole decoding: a minute on an idle machine.
@@ -60,8 +61,8 @@ struct DiscardDuringTranscriptionTests {
 
         try sound.play(try speech("annyeong haseyo, notula imnida")).waitUntilExit()
         let second = try await newestMemoFile(of: service, otherThan: first)
-        try await service.recorder("Process")
-        for await message in signals where message.member == "Processed" || message.member == "Failed" { break }
+        try await service.recorder(.process)
+        for await message in signals where message.isSignal(.processed) || message.isSignal(.failed) { break }
         let wav = try WAVReader(path: second)
         #expect(wav.windowLevels.filter { $0 > -40 }.count >= 10, "the speech played after the Start is not in its file")
         #expect(!FileManager.default.fileExists(atPath: first), "the discarded memo's audio is deleted")
@@ -71,9 +72,9 @@ struct DiscardDuringTranscriptionTests {
     private func newestMemoFile(of service: ServiceUnderTest, otherThan earlier: String? = nil) async throws -> String {
         var file: String?
         try await poll(within: .seconds(5)) {
-            let listed = try await service.call(libraryPath, libraryInterface, "List", [.uint32(0), .uint32(1)])
+            let listed = try await service.library(.list, [.uint32(0), .uint32(1)])
             guard let memo = try listed.argument(0, as: [ObjectPath].self).first,
-                case .string(let path) = try await service.memoProperty("AudioFile", of: memo), path != earlier
+                case .string(let path) = try await service.property(.audioFile, of: memo), path != earlier
             else { return false }
             file = path
             return true

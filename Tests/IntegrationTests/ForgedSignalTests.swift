@@ -1,5 +1,6 @@
 import DBus
 import Foundation
+import NotulaContract
 import NotulaTestSupport
 import Testing
 
@@ -16,7 +17,7 @@ struct ForgedSignalTests {
         } otherwise: {
             NotOnTheSystemBus()
         }
-        try await service.recorder("Start")
+        try await service.recorder(.start)
         #expect(await events.events(until: .state("recording", reason: "")) == [.state("recording", reason: "")])
 
         let stranger = try await logind.systemBus.connect()
@@ -26,14 +27,14 @@ struct ForgedSignalTests {
             arguments: [.boolean(true)], destination: target)
         // notulad reads its system bus in order: its answer to a later call means the signal was judged.
         _ = try? await stranger.call(MethodCall(destination: target, path: .root, interface: "org.freedesktop.DBus.Peer", member: "Ping"))
-        try await service.recorder("Pause")
+        try await service.recorder(.pause)
         #expect(await events.events(until: Self.isPaused) == [.state("paused", reason: "user")], "the forged sleep paused nothing")
 
-        try await service.recorder("Resume")
+        try await service.recorder(.resume)
         try await logind.prepareForSleep(true)
         #expect(
             await events.events(until: Self.isPaused) == [.state("recording", reason: ""), .state("paused", reason: "sleep")])
-        try await service.recorder("Discard")
+        try await service.recorder(.discard)
         await stranger.close()
     }
 
@@ -42,25 +43,25 @@ struct ForgedSignalTests {
         let server = try await NotificationDaemonMock(on: bus)
         let service = try await ServiceUnderTest.start(on: bus)
         var events = try await service.recorderSignals().makeAsyncIterator()
-        try await service.recorder("Toggle")
+        try await service.recorder(.toggle)
         #expect(try #require(await server.nextNotification()).summary == "Recording")
         let id: UInt32 = 1  // the mock numbers its notifications from 1
         #expect(await events.events(until: Self.isState) == [.state("recording", reason: "")])
 
         let stranger = try await bus.connect()
-        let owner = try #require(try await service.client.owner(of: ServiceUnderTest.name))
+        let owner = try #require(try await service.client.owner(of: NotulaBus.name))
         let target = try #require(BusName(owner))
         try await stranger.emit(
             path: ObjectPath("/org/freedesktop/Notifications")!, interface: "org.freedesktop.Notifications", member: "ActionInvoked",
             arguments: [.uint32(id), .string("discard")], destination: target)
         _ = try await stranger.call(
-            MethodCall(destination: target, path: ServiceUnderTest.recorderPath, interface: "org.freedesktop.DBus.Peer", member: "Ping"))
-        try await service.recorder("Pause")
+            MethodCall(destination: target, path: NotulaBus.recorderPath, interface: "org.freedesktop.DBus.Peer", member: "Ping"))
+        try await service.recorder(.pause)
         #expect(await events.events(until: Self.isState) == [.state("paused", reason: "user")], "the forged discard did nothing")
 
         try await server.invoke("toggle", on: id)
         #expect(await events.events(until: Self.isState) == [.state("recording", reason: "")])
-        try await service.recorder("Discard")
+        try await service.recorder(.discard)
         await stranger.close()
     }
 

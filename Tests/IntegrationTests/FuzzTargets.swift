@@ -1,4 +1,5 @@
 import DBus
+import NotulaContract
 import NotulaTestSupport
 
 /// A method the service exports, as its introspection tells it: where, and the types it takes.
@@ -63,7 +64,7 @@ func edgeCalls(_ methods: [FuzzMethod], _ properties: [FuzzProperty], _ values: 
                 }
                 calls.append(
                     MethodCall(
-                        destination: ServiceUnderTest.name, path: method.path, interface: method.interface, member: method.member,
+                        destination: NotulaBus.name, path: method.path, interface: method.interface, member: method.member,
                         arguments: arguments))
             }
         }
@@ -72,7 +73,7 @@ func edgeCalls(_ methods: [FuzzMethod], _ properties: [FuzzProperty], _ values: 
         for edge in RandomValues.edges {
             calls.append(
                 MethodCall(
-                    destination: ServiceUnderTest.name, path: property.path, interface: "org.freedesktop.DBus.Properties", member: "Set",
+                    destination: NotulaBus.name, path: property.path, interface: "org.freedesktop.DBus.Properties", member: "Set",
                     arguments: [
                         .string(property.interface.rawValue), .string(property.name), .variant(RandomValues.integer(property.type, edge)),
                     ]))

@@ -1,4 +1,5 @@
 import Foundation
+import NotulaContract
 import NotulaTestSupport
 import Testing
 
@@ -10,7 +11,7 @@ struct GnomeShellLogicTests {
         let result = try run("/usr/bin/gjs", ["-m", script.path], environment: service.environment)
         #expect(result.status == 0, "\(result.output)\(result.errorOutput)")
         #expect(result.output.contains("ok sent: idle again"), "\(result.output)")
-        #expect(try await service.property("State") == .string("idle"))
+        #expect(try await service.property(.state) == .string("idle"))
     }
 
     @Test func theFirstClickStartsNotuladThroughTheBus() async throws {
@@ -33,7 +34,7 @@ struct GnomeShellLogicTests {
         let result = try run("/usr/bin/gjs", ["-m", script.path, "activation"], environment: bus.environment)
         #expect(result.status == 0, "\(result.output)\(result.errorOutput)")
         #expect(result.output.contains("ok the first click started notulad"), "\(result.output)")
-        if let owner = try await client.owner(of: ServiceUnderTest.name) {
+        if let owner = try await client.owner(of: NotulaBus.name) {
             kill(Int32(try await client.processID(of: owner)), SIGKILL)
         }
         await client.close()

@@ -1,5 +1,6 @@
 import DBus
 import Foundation
+import NotulaContract
 import NotulaTestSupport
 import Testing
 
@@ -59,15 +60,15 @@ struct HostileModelServerTests {
         let bench = try Workbench()
         let shop = try ModelShop([try hostility.offer(on: bench)])
         let service = try await ServiceUnderTest.start(environment: ["NOTULA_MODEL_CATALOG": shop.catalogAddress])
-        try await service.models("Refresh")
-        let signals = try await service.signals(of: modelsPath, interface: modelsInterface)
+        try await service.models(.refresh)
+        let signals = try await service.signals(of: NotulaBus.modelsPath, interface: NotulaBus.modelsInterface)
         let began = ContinuousClock.now
 
-        try await service.models("Install", [.string("ko-KR")])
+        try await service.models(.install, [.string("ko-KR")])
         let events = await untilDownloadEnds(signals, within: .seconds(20))
 
         let elapsed = ContinuousClock.now - began
-        #expect(try await service.modelsProperty("DownloadingLocale") == .string(""), "the service answers, the download ended")
+        #expect(try await service.modelsProperty(.downloadingLocale) == .string(""), "the service answers, the download ended")
         #expect(events.first?.hasPrefix("DownloadStarted ko-KR") == true && events.count == 2, "\(events)")
         let failure = try #require(events.last.flatMap { $0.hasPrefix("DownloadFailed ko-KR ") ? $0 : nil }, "\(events)")
         for words in hostility.said { #expect(failure.contains(words), "\(failure)") }
@@ -75,7 +76,7 @@ struct HostileModelServerTests {
         let left = (try? FileManager.default.contentsOfDirectory(atPath: service.downloadsFolder.path)) ?? []
         #expect(left.isEmpty, "left in the cache: \(left)")
         #expect(service.modelsFolderEntries.isEmpty)
-        #expect(try await service.property("State") == .string("idle"))
+        #expect(try await service.property(.state) == .string("idle"))
     }
 
     /// A download that would take the room recordings need is stopped and deleted, and the recording goes on:
@@ -83,11 +84,11 @@ struct HostileModelServerTests {
     @Test func aDownloadLargerThanTheRoomLeftFailsAndTheRecordingGoesOn() async throws {
         let (service, shop, cleanUp) = try await Self.serviceOfferingAModel(onADiskOf: 4096, under: "")
         defer { withExtendedLifetime(shop) { cleanUp() } }
-        try await service.models("Refresh")
-        let signals = try await service.signals(of: modelsPath, interface: modelsInterface)
-        try await service.recorder("Start")
+        try await service.models(.refresh)
+        let signals = try await service.signals(of: NotulaBus.modelsPath, interface: NotulaBus.modelsInterface)
+        try await service.recorder(.start)
 
-        try await service.models("Install", [.string("ko-KR")])
+        try await service.models(.install, [.string("ko-KR")])
         let events = await untilDownloadEnds(signals, within: .seconds(20))
 
         let failure = try #require(events.last.flatMap { $0.hasPrefix("DownloadFailed ko-KR ") ? $0 : nil }, "\(events)")
@@ -99,7 +100,7 @@ struct HostileModelServerTests {
         try await poll(within: .seconds(10), until: { try await service.elapsed() > elapsed + 2 }) {
             NeverCame(what: "two more seconds of recording", log: service.log)
         }
-        #expect(try await service.property("State") == .string("recording"), "\(service.log)")
+        #expect(try await service.property(.state) == .string("recording"), "\(service.log)")
     }
 
     /// Another program filling the disk during a download: the download stops (at the room kept free, or at
@@ -107,10 +108,10 @@ struct HostileModelServerTests {
     @Test func aDiskFilledDuringTheDownloadEndsItAndDeletesThePartialFile() async throws {
         let (service, shop, cleanUp) = try await Self.serviceOfferingAModel(onADiskOf: 200_000, under: "cache")
         defer { withExtendedLifetime(shop) { cleanUp() } }
-        try await service.models("Refresh")
-        let signals = try await service.signals(of: modelsPath, interface: modelsInterface)
+        try await service.models(.refresh)
+        let signals = try await service.signals(of: NotulaBus.modelsPath, interface: NotulaBus.modelsInterface)
 
-        try await service.models("Install", [.string("ko-KR")])
+        try await service.models(.install, [.string("ko-KR")])
         let partial = service.downloadsFolder.appendingPathComponent("vosk-model-small-ko-0.22.zip.part")
         try await poll(within: .seconds(10), until: { (Self.bytes(of: partial) ?? 0) > 0 }) {
             NeverCame(what: "a first byte in \(partial.path)", log: service.log)
@@ -122,7 +123,7 @@ struct HostileModelServerTests {
         let failure = try #require(events.last.flatMap { $0.hasPrefix("DownloadFailed ko-KR ") ? $0 : nil }, "\(events)")
         #expect(failure.contains("room") || failure.contains("No space"), "\(failure)")
         #expect(!FileManager.default.fileExists(atPath: partial.path), "the partial file is deleted")
-        #expect(try await service.modelsProperty("DownloadingLocale") == .string(""))
+        #expect(try await service.modelsProperty(.downloadingLocale) == .string(""))
     }
 
     /// notulad offering a 20 MB model at 2 MB/s, with a tmpfs of `kilobytes` at `folder` of its home; the

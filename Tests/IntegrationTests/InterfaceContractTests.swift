@@ -1,5 +1,6 @@
 import DBus
 import Foundation
+import NotulaContract
 import NotulaTestSupport
 import Testing
 
@@ -56,28 +57,30 @@ func members(of interface: String, in xml: String) throws -> [String] {
 struct InterfaceContractTests {
     @Test func introspectionEqualsTheXMLFile() async throws {
         let service = try await ServiceUnderTest.start()
-        let xml = try await service.call(ServiceUnderTest.recorderPath, "org.freedesktop.DBus.Introspectable", "Introspect").argument(
+        let xml = try await service.call(NotulaBus.recorderPath, "org.freedesktop.DBus.Introspectable", "Introspect").argument(
             0, as: String.self)
-        let contract = try String(contentsOf: packageRoot.appendingPathComponent("dbus/org.notula.Notula1.Recorder.xml"), encoding: .utf8)
-        let live = try members(of: "org.notula.Notula1.Recorder", in: xml)
-        #expect(live == (try members(of: "org.notula.Notula1.Recorder", in: contract)))
+        let contract = try String(
+            contentsOf: packageRoot.appendingPathComponent("dbus/\(NotulaBus.recorderInterface).xml"), encoding: .utf8)
+        let live = try members(of: NotulaBus.recorderInterface.rawValue, in: xml)
+        #expect(live == (try members(of: NotulaBus.recorderInterface.rawValue, in: contract)))
         #expect(live.count == 14)
         #expect(live.contains("property Elapsed d read([org.freedesktop.DBus.Property.EmitsChangedSignal=false])"))
     }
 
     @Test func theModelsObjectEqualsItsXMLFile() async throws {
         let service = try await ServiceUnderTest.start()
-        let xml = try await service.call(modelsPath, "org.freedesktop.DBus.Introspectable", "Introspect").argument(0, as: String.self)
-        let contract = try String(contentsOf: packageRoot.appendingPathComponent("dbus/org.notula.Notula1.Models.xml"), encoding: .utf8)
-        let live = try members(of: "org.notula.Notula1.Models", in: xml)
-        #expect(live == (try members(of: "org.notula.Notula1.Models", in: contract)))
+        let xml = try await service.call(NotulaBus.modelsPath, "org.freedesktop.DBus.Introspectable", "Introspect").argument(
+            0, as: String.self)
+        let contract = try String(contentsOf: packageRoot.appendingPathComponent("dbus/\(NotulaBus.modelsInterface).xml"), encoding: .utf8)
+        let live = try members(of: NotulaBus.modelsInterface.rawValue, in: xml)
+        #expect(live == (try members(of: NotulaBus.modelsInterface.rawValue, in: contract)))
         #expect(live.count == 12)
     }
 
     @Test func theLibraryAndMemoObjectsEqualTheirXMLFiles() async throws {
         let service = try await ServiceUnderTest.start()
         let memo = try await service.recordMemo()
-        for (path, interface, count) in [(libraryPath, libraryInterface, 4), (memo, memoInterface, 11)] {
+        for (path, interface, count) in [(NotulaBus.libraryPath, NotulaBus.libraryInterface, 4), (memo, NotulaBus.memoInterface, 11)] {
             let xml = try await service.call(path, "org.freedesktop.DBus.Introspectable", "Introspect").argument(0, as: String.self)
             let contract = try String(contentsOf: packageRoot.appendingPathComponent("dbus/\(interface).xml"), encoding: .utf8)
             let live = try members(of: interface.rawValue, in: xml)
@@ -89,12 +92,13 @@ struct InterfaceContractTests {
     @Test func busctlShowsTheInterface() async throws {
         let service = try await ServiceUnderTest.start()
         let result = try run(
-            "busctl", ["--user", "introspect", "org.notula.Notula1", "/org/notula/Notula1/Recorder"], environment: service.environment)
+            "busctl", ["--user", "introspect", NotulaBus.name.rawValue, NotulaBus.recorderPath.rawValue], environment: service.environment)
         #expect(result.status == 0, "\(result.errorOutput)")
-        for member in [
-            ".Toggle", ".Start", ".Pause", ".Resume", ".Process", ".Discard", ".State", ".Elapsed", ".TimerAnchor", ".Level", ".Processed",
-            ".Failed",
-        ] {
+        let recorder = NotulaBus.Recorder.self
+        let members =
+            recorder.Method.allCases.map(\.rawValue.rawValue) + recorder.Signal.allCases.map(\.rawValue.rawValue)
+            + recorder.Property.allCases.map(\.rawValue)
+        for member in members.map({ "." + $0 }) {
             #expect(result.output.contains(member), "busctl does not show \(member)")
         }
         #expect(result.output.contains("\"idle\""))
@@ -102,8 +106,8 @@ struct InterfaceContractTests {
 
     @Test func busctlTreeFindsTheRecorder() async throws {
         let service = try await ServiceUnderTest.start()
-        let result = try run("busctl", ["--user", "tree", "--list", "org.notula.Notula1"], environment: service.environment)
-        #expect(result.output.contains("/org/notula/Notula1/Recorder"), "\(result.output)\(result.errorOutput)")
-        #expect(result.output.contains("/org/notula/Notula1/Models"), "\(result.output)\(result.errorOutput)")
+        let result = try run("busctl", ["--user", "tree", "--list", NotulaBus.name.rawValue], environment: service.environment)
+        #expect(result.output.contains(NotulaBus.recorderPath.rawValue), "\(result.output)\(result.errorOutput)")
+        #expect(result.output.contains(NotulaBus.modelsPath.rawValue), "\(result.output)\(result.errorOutput)")
     }
 }

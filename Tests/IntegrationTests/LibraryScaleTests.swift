@@ -1,6 +1,7 @@
 import DBus
 import Foundation
 import Library
+import NotulaContract
 import NotulaTestSupport
 import Testing
 
@@ -42,21 +43,25 @@ struct LibraryScaleTests {
         let service = try await ServiceUnderTest.start(environment: environment, home: try Self.homeWithLibrary(of: Self.memoCount))
         let grownBy = service.residentBytes - emptyBytes
         #expect(grownBy < 4 << 20, "notulad grew by \(grownBy >> 20) MB with \(Self.memoCount) memos")
-        #expect(try await service.property("Count", of: libraryPath, interface: libraryInterface) == .uint32(UInt32(Self.memoCount)))
+        #expect(
+            try await service.property(.count)
+                == .uint32(UInt32(Self.memoCount)))
 
-        let page = try await service.call(libraryPath, libraryInterface, "List", [.uint32(10_000), .uint32(1)])
+        let page = try await service.library(.list, [.uint32(10_000), .uint32(1)])
             .argument(0, as: [ObjectPath].self)
         let middle = try #require(page.first)
-        #expect(try await service.memoProperty("Status", of: middle) == .string("done"))
-        let text = try await service.call(middle, memoInterface, "GetTranscript").argument(0, as: String.self)
+        #expect(try await service.property(.status, of: middle) == .string("done"))
+        let text = try await service.memo(.getTranscript, of: middle).argument(0, as: String.self)
         #expect(text == "ward round 9999 with patient number \(9999 % 97)")
 
-        let hits = try await service.call(libraryPath, libraryInterface, "Search", [.string("\"number 42\""), .uint32(5)])
-            .argument(0, as: [DBusStruct<ObjectPath, String>].self)
+        let hits = try await service.library(
+            .search, [.string("\"number 42\""), .uint32(5)]
+        )
+        .argument(0, as: [DBusStruct<ObjectPath, String>].self)
         #expect(hits.count == 5 && hits.allSatisfy { $0.fields.1.contains("«number 42»") })
 
         let beforeListing = service.residentBytes
-        let managed = try await service.call(rootPath, "org.freedesktop.DBus.ObjectManager", "GetManagedObjects")
+        let managed = try await service.call(NotulaBus.rootPath, "org.freedesktop.DBus.ObjectManager", "GetManagedObjects")
             .argument(0, as: [ObjectPath: [String: [String: Variant]]].self)
         #expect(managed.keys.filter { $0.rawValue.hasPrefix("/org/notula/Notula1/Memos/") }.count == Self.memoCount)
         // The listing is written into its reply a page of rows at a time, never built whole

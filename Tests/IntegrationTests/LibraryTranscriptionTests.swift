@@ -1,6 +1,7 @@
 import DBus
 import Foundation
 import Glibc
+import NotulaContract
 import NotulaTestSupport
 import Testing
 
@@ -11,8 +12,11 @@ struct LibraryTranscriptionTests {
     private func koreanService(home: URL? = nil, place: URL) async throws -> ServiceUnderTest {
         let service = try await ServiceUnderTest.start(environment: ["VOSK_MODEL_PATH": place.path], home: home)
         _ = try await service.call(
-            ServiceUnderTest.recorderPath, "org.freedesktop.DBus.Properties", "Set",
-            [.string("org.notula.Notula1.Recorder"), .string("Locale"), .variant(.string("ko-KR"))])
+            NotulaBus.recorderPath, "org.freedesktop.DBus.Properties", "Set",
+            [
+                .string(NotulaBus.recorderInterface.rawValue), .string(NotulaBus.Recorder.Property.locale.rawValue),
+                .variant(.string("ko-KR")),
+            ])
         return service
     }
 
@@ -22,35 +26,37 @@ struct LibraryTranscriptionTests {
         defer { try? FileManager.default.removeItem(at: place) }
         let service = try await koreanService(place: place)
         let signals = try await service.recorderSignals()
-        try await service.recorder("Start")
+        try await service.recorder(.start)
         try service.sink?.play(try speech("annyeong haseyo, notula imnida"))
-        let memo = try await service.recorder("Process").argument(0, as: ObjectPath.self)
+        let memo = try await service.recorder(.process).argument(0, as: ObjectPath.self)
         try await service.untilProcessed(signals)
 
-        let transcript = try await service.call(memo, memoInterface, "GetTranscript")
+        let transcript = try await service.memo(.getTranscript, of: memo)
         let text = try transcript.argument(0, as: String.self)
         let words = try transcript.argument(1, as: [DBusStruct<Double, Double, String, Double>].self)
         let first = try #require(words.first)
 
-        let json = try await service.call(memo, memoInterface, "Export", [.string("json")]).argument(0, as: String.self)
+        let json = try await service.memo(.export, of: memo, [.string("json")]).argument(0, as: String.self)
         let document = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
         #expect(document["transcript"] as? String == text)
         let exportedWords = try #require(document["words"] as? [[String: Any]])
         #expect(exportedWords.map { $0["word"] as? String } == words.map(\.fields.2))
         #expect(exportedWords.map { $0["start"] as? Double } == words.map(\.fields.0))
 
-        let srt = try await service.call(memo, memoInterface, "Export", [.string("srt")]).argument(0, as: String.self)
+        let srt = try await service.memo(.export, of: memo, [.string("srt")]).argument(0, as: String.self)
         let millis = Int((first.fields.0 * 1000).rounded())
         #expect(srt.hasPrefix("1\n00:00:0\(millis / 1000),\(String(format: "%03d", millis % 1000)) --> "), "\(srt)")
         #expect(srt.contains(first.fields.2))
-        let txt = try await service.call(memo, memoInterface, "Export", [.string("txt")]).argument(0, as: String.self)
+        let txt = try await service.memo(.export, of: memo, [.string("txt")]).argument(0, as: String.self)
         #expect(txt == text + "\n")
         await #expect {
-            try await service.call(memo, memoInterface, "Export", [.string("docx")])
+            try await service.memo(.export, of: memo, [.string("docx")])
         } throws: { ($0 as? BusError)?.name == .invalidArgs }
 
-        let hits = try await service.call(libraryPath, libraryInterface, "Search", [.string(first.fields.2), .uint32(5)])
-            .argument(0, as: [DBusStruct<ObjectPath, String>].self)
+        let hits = try await service.library(
+            .search, [.string(first.fields.2), .uint32(5)]
+        )
+        .argument(0, as: [DBusStruct<ObjectPath, String>].self)
         #expect(hits.map(\.fields.0) == [memo])
     }
 
@@ -59,16 +65,16 @@ struct LibraryTranscriptionTests {
         let place = try modelPlace()
         defer { try? FileManager.default.removeItem(at: place) }
         let service = try await koreanService(place: place)
-        try await service.recorder("Start")
+        try await service.recorder(.start)
         try service.sink?.play(try speech("annyeong haseyo, notula imnida"))
-        let listed = try await service.call(libraryPath, libraryInterface, "List", [.uint32(0), .uint32(1)])
+        let listed = try await service.library(.list, [.uint32(0), .uint32(1)])
         let memo = try #require(try listed.argument(0, as: [ObjectPath].self).first)
         #expect(service.stop(with: SIGKILL) == SIGKILL)
 
         let again = try await koreanService(home: service.home, place: place)
         try await again.waitForLog("Recovered memo \(memo.rawValue.split(separator: "/").last!) transcribed")
-        #expect(try await again.memoProperty("Status", of: memo) == .string("recovered"))
-        let text = try await again.call(memo, memoInterface, "GetTranscript").argument(0, as: String.self)
+        #expect(try await again.property(.status, of: memo) == .string("recovered"))
+        let text = try await again.memo(.getTranscript, of: memo).argument(0, as: String.self)
         #expect(!text.isEmpty)
     }
 }

@@ -1,5 +1,6 @@
 import DBus
 import Foundation
+import NotulaContract
 import NotulaTestSupport
 import Testing
 
@@ -12,27 +13,27 @@ struct LongRecordingTests {
         defer { _ = service.stop(with: SIGKILL) }
         var events = try await service.recorderSignals().makeAsyncIterator()
 
-        try await service.recorder("Start")
+        try await service.recorder(.start)
         // Each full part is sent on its own, and reports as a sent recording does (no model here: Failed).
         var seen: [RecorderEvent] = []
         for _ in 1...2 { seen += await events.events { if case .failed = $0 { true } else { false } } }
         #expect(seen.filter { if case .state = $0 { true } else { false } }.allSatisfy { $0 == .state("recording", reason: "") })
-        #expect(try await service.property("State") == .string("recording"))
-        guard case .double(let elapsed) = try await service.property("Elapsed") else { Issue.record("no Elapsed"); return }
+        #expect(try await service.property(.state) == .string("recording"))
+        guard case .double(let elapsed) = try await service.property(.elapsed) else { Issue.record("no Elapsed"); return }
         // Two parts of a second are memos already: the timer counts the part under way, which the split
         // step, however late a loaded machine runs it, brings back under the limit.
         #expect(elapsed < 2, "the timer counts the memo under way: \(elapsed) s")
 
-        let last = try await service.recorder("Process").argument(0, as: ObjectPath.self)
+        let last = try await service.recorder(.process).argument(0, as: ObjectPath.self)
         _ = await events.events(until: .state("idle", reason: ""))
-        let listed = try await service.call(libraryPath, libraryInterface, "List", [.uint32(0), .uint32(1000)])
+        let listed = try await service.library(.list, [.uint32(0), .uint32(1000)])
         let memos = try listed.argument(0, as: [ObjectPath].self)
         // Three on a quiet machine; one more for each second a loaded one takes to report the first two.
         #expect(memos.count >= 3 && memos.first == last, "\(memos)")
         var total = 0.0
         for (index, memo) in memos.reversed().enumerated() {
-            guard case .string(let file) = try await service.memoProperty("AudioFile", of: memo),
-                case .double(let duration) = try await service.memoProperty("Duration", of: memo)
+            guard case .string(let file) = try await service.property(.audioFile, of: memo),
+                case .double(let duration) = try await service.property(.duration, of: memo)
             else { Issue.record("memo \(memo) lacks its audio"); continue }
             let audio = try WAVReader(path: file)
             #expect(audio.duration == duration && audio.declaredDataBytes == audio.fileSize - 44)

@@ -1,5 +1,6 @@
 import DBus
 import Foundation
+import NotulaContract
 import NotulaTestSupport
 import Testing
 
@@ -20,8 +21,8 @@ struct LostInputTests {
         let warning = try #require(await notifications.nextNotification())
         #expect(warning.summary == "Recording from mic.monitor now")
         #expect(warning.icon == "dialog-warning")
-        #expect(try await service.property("State") == .string("recording"))
-        try await service.recorder("Discard")
+        #expect(try await service.property(.state) == .string("recording"))
+        try await service.recorder(.discard)
     }
 
     @Test func aKilledStreamPausesWithFailedAndResumeReopensIt() async throws {
@@ -33,13 +34,13 @@ struct LostInputTests {
         let lost = await watched.events.events { if case .failed = $0 { true } else { false } }
         #expect(lost.first == .state("paused", reason: "input-lost"))
         guard case .failed(let name, let message)? = lost.last else { Issue.record("no Failed: \(lost)"); return }
-        #expect(name == "org.notula.Notula1.Error.DeviceUnavailable" && message.contains("Lost the audio input"), "\(message)")
+        #expect(name == NotulaErrorName.deviceUnavailable.rawValue.rawValue && message.contains("Lost the audio input"), "\(message)")
         #expect(await notifications.nextNotification()?.summary == "Paused: the microphone went away")
         #expect(await notifications.nextNotification()?.summary == "No microphone")
 
-        try await service.recorder("Resume")
-        #expect(try await service.property("State") == .string("recording"))
-        try await service.recorder("Discard")
+        try await service.recorder(.resume)
+        #expect(try await service.property(.state) == .string("recording"))
+        try await service.recorder(.discard)
     }
 
     @Test func aKilledServerPausesWithFailedKeepsAValidWAVAndResumeReconnectsOnceItIsBack() async throws {
@@ -52,7 +53,7 @@ struct LostInputTests {
         let lost = await watched.events.events { if case .failed = $0 { true } else { false } }
         #expect(lost.first == .state("paused", reason: "input-lost"))
         guard case .failed(let name, let message)? = lost.last else { Issue.record("no Failed: \(lost)"); return }
-        #expect(name == "org.notula.Notula1.Error.DeviceUnavailable")
+        #expect(name == NotulaErrorName.deviceUnavailable.rawValue.rawValue)
         #expect(message.contains("Lost the connection to the sound server"), "\(message)")
         #expect(await notifications.nextNotification()?.summary == "Paused: the microphone went away")
         let banner = try #require(await notifications.nextNotification())
@@ -64,17 +65,17 @@ struct LostInputTests {
         #expect(kept.declaredDataBytes == kept.fileSize - 44 && kept.duration > 0.4, "\(kept.duration) s")
 
         // No server: Resume says so and the recording stays paused.
-        await #expect(throws: BusError.self) { try await service.recorder("Resume") }
-        #expect(try await service.property("State") == .string("paused"))
+        await #expect(throws: BusError.self) { try await service.recorder(.resume) }
+        #expect(try await service.property(.state) == .string("paused"))
 
         try sound.start()
-        try await service.recorder("Resume")
-        #expect(try await service.property("State") == .string("recording"))
+        try await service.recorder(.resume)
+        #expect(try await service.property(.state) == .string("recording"))
         try sound.play(try silence(seconds: 0.5)).waitUntilExit()
-        let memo = try await service.recorder("Process").argument(0, as: ObjectPath.self)
+        let memo = try await service.recorder(.process).argument(0, as: ObjectPath.self)
         let ended = await watched.events.events(until: .state("idle", reason: ""))
         #expect(ended.contains(Self.recording))
-        guard case .string(let path) = try await service.property("AudioFile", of: memo, interface: "org.notula.Notula1.Memo") else {
+        guard case .string(let path) = try await service.property(.audioFile, of: memo) else {
             Issue.record("no audio file")
             return
         }

@@ -1,5 +1,6 @@
 import DBus
 import Foundation
+import NotulaContract
 import NotulaTestSupport
 import Testing
 
@@ -51,12 +52,12 @@ private func nextOwnerIsPresent(_ changes: inout AsyncStream<Message>.Iterator) 
 struct MediaPlayerTests {
     @Test func offUnlessTheSettingsTurnItOn() async throws {
         let service = try await ServiceUnderTest.start()
-        try await service.recorder("Toggle")
+        try await service.recorder(.toggle)
         await #expect(throws: BusError(.unknownObject, "No object at path /org/mpris/MediaPlayer2")) {
             _ = try await service.property("PlaybackStatus", of: ObjectPath(Player.path)!, interface: "org.mpris.MediaPlayer2.Player")
         }
         #expect(try await service.client.owner(of: Player.name) == nil)
-        try await service.recorder("Discard")
+        try await service.recorder(.discard)
     }
 
     @Test func ownsItsNameWhileARecordingIsUnderWayAndItsControlsDriveTheRecorder() async throws {
@@ -67,7 +68,7 @@ struct MediaPlayerTests {
         var states = try await service.recorderSignals().makeAsyncIterator()
         #expect(try await service.client.owner(of: Player.name) == nil, "no recording, no player: the media keys stay with music")
 
-        try await service.recorder("Toggle")
+        try await service.recorder(.toggle)
         #expect(try await nextOwnerIsPresent(&owners))
         #expect(try service.playerProperty("PlaybackStatus") == #"s "Playing""#)
         #expect(try service.playerProperty("Identity", of: "org.mpris.MediaPlayer2") == #"s "Notula""#)
@@ -91,7 +92,7 @@ struct MediaPlayerTests {
         try service.busctl("call", Player.name.rawValue, Player.path, Player.interface, "Next")
         let open = try service.busctl("call", Player.name.rawValue, Player.path, Player.interface, "OpenUri", "s", "file:///a.ogg")
         #expect(open.status != 0 && open.errorOutput.contains("opens no URIs"), "\(open.errorOutput)")
-        #expect(try await service.property("State") == .string("paused"))
+        #expect(try await service.property(.state) == .string("paused"))
 
         try service.busctl("call", Player.name.rawValue, Player.path, Player.interface, "Play")
         #expect(try await NotulaTestSupport.states(until: "recording", in: &states) == ["recording"])

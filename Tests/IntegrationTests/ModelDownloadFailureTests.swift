@@ -1,5 +1,6 @@
 import DBus
 import Foundation
+import NotulaContract
 import NotulaTestSupport
 import Testing
 
@@ -24,10 +25,10 @@ struct ModelDownloadFailureTests {
         let archive = try bench.randomFile(megabytes: 20)
         let shop = try ModelShop([ModelShop.Offer(archive: archive, route: { .file($0, rate: 1_000_000) })])
         let service = try await ServiceUnderTest.start(environment: ["NOTULA_MODEL_CATALOG": shop.catalogAddress])
-        try await service.models("Refresh")
-        let signals = try await service.signals(of: modelsPath, interface: modelsInterface)
+        try await service.models(.refresh)
+        let signals = try await service.signals(of: NotulaBus.modelsPath, interface: NotulaBus.modelsInterface)
 
-        try await service.models("Install", [.string("ko-KR")])
+        try await service.models(.install, [.string("ko-KR")])
         var events: [String] = []
         var cancelled = false
         for await message in signals {
@@ -35,17 +36,17 @@ struct ModelDownloadFailureTests {
                 let progress = try? message.argument(1, as: [String: Variant].self)["DownloadProgress"]?.get(Double.self), progress > 0
             {
                 cancelled = true
-                #expect(try await service.modelsProperty("DownloadingLocale") == .string("ko-KR"))
-                try await service.models("Cancel")
+                #expect(try await service.modelsProperty(.downloadingLocale) == .string("ko-KR"))
+                try await service.models(.cancel)
             } else if let member = message.member, member != "PropertiesChanged" {
                 events.append(member)
-                if member != "DownloadStarted" { break }
+                if member != NotulaBus.Models.Signal.downloadStarted.rawValue.rawValue { break }
             }
         }
 
         #expect(events == ["DownloadStarted", "DownloadCancelled"])
-        #expect(try await service.modelsProperty("DownloadingLocale") == .string(""))
-        #expect(try await service.modelsProperty("InstalledLocales") == .array(element: "s", []))
+        #expect(try await service.modelsProperty(.downloadingLocale) == .string(""))
+        #expect(try await service.modelsProperty(.installedLocales) == .array(element: "s", []))
         #expect(service.modelsFolderEntries.isEmpty)
         #expect(((try? FileManager.default.contentsOfDirectory(atPath: service.downloadsFolder.path)) ?? []).isEmpty)
     }
@@ -87,22 +88,22 @@ struct ModelDownloadFailureTests {
         let bench = try Workbench()
         let shop = try ModelShop([try fault.offer(on: bench)])
         let service = try await ServiceUnderTest.start(environment: ["NOTULA_MODEL_CATALOG": shop.catalogAddress])
-        try await service.models("Refresh")
-        let signals = try await service.signals(of: modelsPath, interface: modelsInterface)
+        try await service.models(.refresh)
+        let signals = try await service.signals(of: NotulaBus.modelsPath, interface: NotulaBus.modelsInterface)
 
-        try await service.models("Install", [.string("ko-KR")])
+        try await service.models(.install, [.string("ko-KR")])
         var failure: String?
         var events: [String] = []
         for await message in signals where message.member != "PropertiesChanged" {
             events.append(message.member ?? "")
-            if message.member == "DownloadFailed" { failure = try message.argument(1, as: String.self) }
-            if message.member != "DownloadStarted" { break }
+            if message.isSignal(.downloadFailed) { failure = try message.argument(1, as: String.self) }
+            if !message.isSignal(.downloadStarted) { break }
         }
 
         #expect(events == ["DownloadStarted", "DownloadFailed"])
         #expect(failure?.contains(fault.said) == true, "\(failure ?? "no message")")
-        #expect(try await service.modelsProperty("InstalledLocales") == .array(element: "s", []))
-        #expect(try await service.modelsProperty("DownloadingLocale") == .string(""))
+        #expect(try await service.modelsProperty(.installedLocales) == .array(element: "s", []))
+        #expect(try await service.modelsProperty(.downloadingLocale) == .string(""))
         #expect(service.modelsFolderEntries.isEmpty)
         // Only a body cut short leaves bytes to resume; a 404 leaves no empty partial file.
         let downloadsLeft = (try? FileManager.default.contentsOfDirectory(atPath: service.downloadsFolder.path)) ?? []
@@ -117,19 +118,22 @@ struct ModelDownloadFailureTests {
         let bench = try Workbench()
         let shop = try ModelShop([ModelShop.Offer(archive: try bench.randomFile(megabytes: 20), route: { .file($0, rate: 500_000) })])
         let service = try await ServiceUnderTest.start(environment: ["NOTULA_MODEL_CATALOG": shop.catalogAddress])
-        try await service.models("Refresh")
+        try await service.models(.refresh)
         try await service.call(
-            ServiceUnderTest.recorderPath, "org.freedesktop.DBus.Properties", "Set",
-            [.string("org.notula.Notula1.Recorder"), .string("Locale"), .variant(.string("ko-KR"))])
+            NotulaBus.recorderPath, "org.freedesktop.DBus.Properties", "Set",
+            [
+                .string(NotulaBus.recorderInterface.rawValue), .string(NotulaBus.Recorder.Property.locale.rawValue),
+                .variant(.string("ko-KR")),
+            ])
 
-        try await service.recorder("Start")
-        try await service.recorder("Process")
-        #expect(try await service.property("State") == .string("processing"))
-        try await service.recorder("Discard")
-        try await service.recorder("Start")
+        try await service.recorder(.start)
+        try await service.recorder(.process)
+        #expect(try await service.property(.state) == .string("processing"))
+        try await service.recorder(.discard)
+        try await service.recorder(.start)
 
-        #expect(try await service.property("State") == .string("recording"))
-        #expect(try await service.modelsProperty("DownloadingLocale") == .string("ko-KR"), "the model is still downloading")
+        #expect(try await service.property(.state) == .string("recording"))
+        #expect(try await service.modelsProperty(.downloadingLocale) == .string("ko-KR"), "the model is still downloading")
         #expect(
             try FileManager.default.contentsOfDirectory(atPath: service.recordingsFolder.path).count == 1, "the discarded audio is gone")
     }
@@ -147,25 +151,25 @@ struct ModelDownloadFailureTests {
         let service = try await ServiceUnderTest.start(
             environment: ["VOSK_MODEL_PATH": bench.folder.path, "NOTULA_MODEL_CATALOG": unreachable])
 
-        func refusal(_ member: MemberName, _ arguments: [Value] = []) async -> BusError? {
-            await #expect(throws: BusError.self) { try await service.models(member, arguments) }
+        func refusal(_ method: NotulaBus.Models.Method, _ arguments: [Value] = []) async -> BusError? {
+            await #expect(throws: BusError.self) { try await service.models(method, arguments) }
         }
-        let unknown = await refusal("Install", [.string("xx-YY")])
+        let unknown = await refusal(.install, [.string("xx-YY")])
         #expect(unknown?.name == .invalidArgs)
         #expect(unknown?.message.contains("Supported: ko-KR") == true, "\(unknown?.message ?? "")")
-        let notInstalled = await refusal("Remove", [.string("nl-NL")])
+        let notInstalled = await refusal(.remove, [.string("nl-NL")])
         #expect(notInstalled?.name == .invalidArgs)
         #expect(notInstalled?.message.contains("Installed: ko-KR") == true, "\(notInstalled?.message ?? "")")
-        let notOurs = await refusal("Remove", [.string("ko-KR")])
+        let notOurs = await refusal(.remove, [.string("ko-KR")])
         #expect(notOurs?.name.rawValue == "org.freedesktop.DBus.Error.AccessDenied")
         #expect(notOurs?.message.contains(elsewhere.path) == true, "\(notOurs?.message ?? "")")
         #expect(FileManager.default.fileExists(atPath: elsewhere.appendingPathComponent("am").path))
-        let offline = await refusal("Refresh")
-        #expect(offline?.name.rawValue == "org.notula.Notula1.Error.Failed")
+        let offline = await refusal(.refresh)
+        #expect(offline?.name == .notulaFailed)
         #expect(offline?.message.contains("Cannot fetch the model catalog") == true, "\(offline?.message ?? "")")
-        #expect(try await service.modelsProperty("SupportedLocales") == .array(element: "s", [.string("ko-KR")]))
-        try await service.models("Install", [.string("ko-KR")])
-        try await service.models("Cancel")
-        #expect(try await service.modelsProperty("DownloadingLocale") == .string(""))
+        #expect(try await service.modelsProperty(.supportedLocales) == .array(element: "s", [.string("ko-KR")]))
+        try await service.models(.install, [.string("ko-KR")])
+        try await service.models(.cancel)
+        #expect(try await service.modelsProperty(.downloadingLocale) == .string(""))
     }
 }

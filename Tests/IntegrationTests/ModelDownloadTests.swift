@@ -1,18 +1,31 @@
 import DBus
 import Foundation
+import NotulaContract
 import NotulaTestSupport
 import Testing
 
-let modelsPath = ObjectPath("/org/notula/Notula1/Models")!
-let modelsInterface: InterfaceName = "org.notula.Notula1.Models"
+@available(*, deprecated, renamed: "NotulaBus.modelsPath")
+let modelsPath = NotulaBus.modelsPath
+@available(*, deprecated, renamed: "NotulaBus.modelsInterface")
+let modelsInterface = NotulaBus.modelsInterface
 
 extension ServiceUnderTest {
-    func models(_ member: MemberName, _ arguments: [Value] = []) async throws {
-        try await call(modelsPath, modelsInterface, member, arguments)
+    func models(_ method: NotulaBus.Models.Method, _ arguments: [Value] = []) async throws {
+        try await call(NotulaBus.modelsPath, NotulaBus.modelsInterface, method.rawValue, arguments)
     }
 
+    @available(*, deprecated, message: "name the method with NotulaBus.Models.Method: models(.install)")
+    func models(_ member: MemberName, _ arguments: [Value] = []) async throws {
+        try await call(NotulaBus.modelsPath, NotulaBus.modelsInterface, member, arguments)
+    }
+
+    func modelsProperty(_ modelsProperty: NotulaBus.Models.Property) async throws -> Value {
+        try await property(modelsProperty.rawValue, of: NotulaBus.modelsPath, interface: NotulaBus.modelsInterface)
+    }
+
+    @available(*, deprecated, message: "name the property with NotulaBus.Models.Property: modelsProperty(.supportedLocales)")
     func modelsProperty(_ name: String) async throws -> Value {
-        try await property(name, of: modelsPath, interface: modelsInterface)
+        try await property(name, of: NotulaBus.modelsPath, interface: NotulaBus.modelsInterface)
     }
 
     var modelsFolder: URL { home.appendingPathComponent("data/notula/models") }
@@ -42,15 +55,15 @@ func untilDownloadEnds(_ signals: AsyncStream<Message>) async -> (events: [Strin
             }
         }
         events.append(([message.member ?? ""] + words).joined(separator: " "))
-        if message.member != "DownloadStarted" { break }
+        if !message.isSignal(.downloadStarted) { break }
     }
     return (events, progress)
 }
 
 private func setLocale(_ service: ServiceUnderTest, _ tag: String) async throws {
     try await service.call(
-        ServiceUnderTest.recorderPath, "org.freedesktop.DBus.Properties", "Set",
-        [.string("org.notula.Notula1.Recorder"), .string("Locale"), .variant(.string(tag))])
+        NotulaBus.recorderPath, "org.freedesktop.DBus.Properties", "Set",
+        [.string(NotulaBus.recorderInterface.rawValue), .string(NotulaBus.Recorder.Property.locale.rawValue), .variant(.string(tag))])
 }
 
 @Suite("Models are downloaded when their locale is picked", .serialized)
@@ -60,10 +73,10 @@ struct ModelDownloadTests {
         let size = try FileManager.default.attributesOfItem(atPath: archive.path)[.size] as? Int ?? 0
         let shop = try ModelShop([ModelShop.Offer(archive: archive)])
         let service = try await ServiceUnderTest.start(environment: ["NOTULA_MODEL_CATALOG": shop.catalogAddress])
-        let signals = try await service.signals(of: modelsPath, interface: modelsInterface)
-        try await service.models("Refresh")
-        #expect(try await service.modelsProperty("SupportedLocales") == .array(element: "s", [.string("ko-KR")]))
-        #expect(try await service.modelsProperty("InstalledLocales") == .array(element: "s", []))
+        let signals = try await service.signals(of: NotulaBus.modelsPath, interface: NotulaBus.modelsInterface)
+        try await service.models(.refresh)
+        #expect(try await service.modelsProperty(.supportedLocales) == .array(element: "s", [.string("ko-KR")]))
+        #expect(try await service.modelsProperty(.installedLocales) == .array(element: "s", []))
 
         try await setLocale(service, "ko-KR")
         let download = await untilDownloadEnds(signals)
@@ -73,49 +86,49 @@ struct ModelDownloadTests {
                 "DownloadStarted ko-KR vosk-model-small-ko-0.22 \(size)", "DownloadFinished ko-KR vosk-model-small-ko-0.22",
             ])
         #expect(download.progress == download.progress.sorted() && download.progress.allSatisfy { (0...1).contains($0) })
-        #expect(try await service.modelsProperty("InstalledLocales") == .array(element: "s", [.string("ko-KR")]))
-        #expect(try await service.modelsProperty("DownloadingLocale") == .string(""))
+        #expect(try await service.modelsProperty(.installedLocales) == .array(element: "s", [.string("ko-KR")]))
+        #expect(try await service.modelsProperty(.downloadingLocale) == .string(""))
         #expect(service.modelsFolderEntries == ["vosk-model-small-ko-0.22"])
         #expect(((try? FileManager.default.contentsOfDirectory(atPath: service.downloadsFolder.path)) ?? []).isEmpty)
 
         let recorderSignals = try await service.recorderSignals()
-        try await service.recorder("Start")
+        try await service.recorder(.start)
         try #require(service.sink).play(try speech("annyeong haseyo"))
-        let memo = try await service.recorder("Process").argument(0, as: ObjectPath.self)
-        for await message in recorderSignals where message.member == "Processed" || message.member == "Failed" { break }
-        let text = try await service.call(memo, memoInterface, "GetTranscript").argument(0, as: String.self)
+        let memo = try await service.recorder(.process).argument(0, as: ObjectPath.self)
+        for await message in recorderSignals where message.isSignal(.processed) || message.isSignal(.failed) { break }
+        let text = try await service.memo(.getTranscript, of: memo).argument(0, as: String.self)
         #expect(!text.isEmpty)
     }
 
     @Test func aRecordingSentWhileItsModelDownloadsWaitsForItAndIsTranscribed() async throws {
         let shop = try ModelShop([ModelShop.Offer(archive: try ModelArchives.korean.get(), route: { .file($0, rate: 40_000_000) })])
         let service = try await ServiceUnderTest.start(environment: ["NOTULA_MODEL_CATALOG": shop.catalogAddress])
-        try await service.models("Refresh")
-        let modelSignals = try await service.signals(of: modelsPath, interface: modelsInterface)
+        try await service.models(.refresh)
+        let modelSignals = try await service.signals(of: NotulaBus.modelsPath, interface: NotulaBus.modelsInterface)
         let recorderSignals = try await service.recorderSignals()
 
         try await setLocale(service, "ko-KR")
-        try await service.recorder("Start")
+        try await service.recorder(.start)
         try #require(service.sink).play(try speech("annyeong haseyo"))
-        let memo = try await service.recorder("Process").argument(0, as: ObjectPath.self)
-        #expect(try await service.modelsProperty("DownloadingLocale") == .string("ko-KR"), "the download outlasts the recording")
-        #expect(try await service.property("State") == .string("processing"))
+        let memo = try await service.recorder(.process).argument(0, as: ObjectPath.self)
+        #expect(try await service.modelsProperty(.downloadingLocale) == .string("ko-KR"), "the download outlasts the recording")
+        #expect(try await service.property(.state) == .string("processing"))
 
         let download = await untilDownloadEnds(modelSignals)
         #expect(download.events.last == "DownloadFinished ko-KR vosk-model-small-ko-0.22")
-        for await message in recorderSignals where message.member == "Processed" || message.member == "Failed" {
-            #expect(message.member == "Processed")
+        for await message in recorderSignals where message.isSignal(.processed) || message.isSignal(.failed) {
+            #expect(message.isSignal(.processed))
             break
         }
-        #expect(try await service.property("State") == .string("idle"))
-        let text = try await service.call(memo, memoInterface, "GetTranscript").argument(0, as: String.self)
+        #expect(try await service.property(.state) == .string("idle"))
+        let text = try await service.memo(.getTranscript, of: memo).argument(0, as: String.self)
         #expect(!text.isEmpty)
     }
 
     @Test func theCommandLineListsInstallsAndRemovesModels() async throws {
         let shop = try ModelShop([ModelShop.Offer(archive: try ModelArchives.korean.get())])
         let service = try await ServiceUnderTest.start(environment: ["NOTULA_MODEL_CATALOG": shop.catalogAddress])
-        try await service.models("Refresh")
+        try await service.models(.refresh)
         func notula(_ arguments: String...) throws -> CommandResult {
             try run(binaryDirectory.appendingPathComponent("notula").path, arguments, environment: service.environment)
         }

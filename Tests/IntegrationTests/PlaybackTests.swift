@@ -1,6 +1,7 @@
 import DBus
 import Foundation
 import Glibc
+import NotulaContract
 import NotulaTestSupport
 import Testing
 
@@ -11,9 +12,9 @@ struct PlaybackTests {
         let service = try await ServiceUnderTest.start(environment: ["PULSE_SINK": speaker.name])
         let sink = try #require(service.sink)
         let signals = try await service.recorderSignals()
-        try await service.recorder("Start")
+        try await service.recorder(.start)
         try sink.play(try speech("Playback of a memo goes to the speakers"))
-        let memo = try await service.recorder("Process").argument(0, as: ObjectPath.self)
+        let memo = try await service.recorder(.process).argument(0, as: ObjectPath.self)
         try await service.untilProcessed(signals)
         return (service, memo)
     }
@@ -48,10 +49,11 @@ struct PlaybackTests {
             }
         }
 
-        let changes = try await service.signals(of: libraryPath, interface: libraryInterface)
+        let changes = try await service.signals(of: NotulaBus.libraryPath, interface: NotulaBus.libraryInterface)
         var iterator = changes.makeAsyncIterator()
-        #expect(try await service.property("Playing", of: libraryPath, interface: libraryInterface) == .objectPath(.root))
-        _ = try await service.call(memo, memoInterface, "Play")
+        #expect(
+            try await service.property(.playing) == .objectPath(.root))
+        _ = try await service.memo(.play, of: memo)
         #expect(try await nextPlaying(&iterator) == memo)
         #expect(try await nextPlaying(&iterator) == .root)
         // parec does not end on SIGTERM while its stream is connected; what it wrote is on disk either way.
@@ -68,12 +70,12 @@ struct PlaybackTests {
     func stops() async throws {
         let speaker = try NullSink()
         let (service, memo) = try await serviceWithSpokenMemo(speaker: speaker)
-        let changes = try await service.signals(of: libraryPath, interface: libraryInterface)
+        let changes = try await service.signals(of: NotulaBus.libraryPath, interface: NotulaBus.libraryInterface)
         var iterator = changes.makeAsyncIterator()
-        _ = try await service.call(memo, memoInterface, "Play")
+        _ = try await service.memo(.play, of: memo)
         #expect(try await nextPlaying(&iterator) == memo)
         let asked = ContinuousClock.now
-        _ = try await service.call(memo, memoInterface, "StopPlayback")
+        _ = try await service.memo(.stopPlayback, of: memo)
         #expect(try await nextPlaying(&iterator) == .root)
         #expect(ContinuousClock.now - asked < .seconds(1))
     }
@@ -82,7 +84,7 @@ struct PlaybackTests {
     func commandWaitsForTheEnd() async throws {
         let speaker = try NullSink()
         let (service, memo) = try await serviceWithSpokenMemo(speaker: speaker)
-        let changes = try await service.signals(of: libraryPath, interface: libraryInterface)
+        let changes = try await service.signals(of: NotulaBus.libraryPath, interface: NotulaBus.libraryInterface)
         var iterator = changes.makeAsyncIterator()
         func play() throws -> Process {
             let command = Process()

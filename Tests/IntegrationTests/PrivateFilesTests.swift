@@ -1,5 +1,6 @@
 import DBus
 import Foundation
+import NotulaContract
 import NotulaTestSupport
 import Testing
 
@@ -18,9 +19,9 @@ struct PrivateFilesTests {
         let warning = service.log.split(separator: "\n").first { $0.hasPrefix("<4>") && $0.contains(field) }
         #expect(warning != nil, "no warning about \(field):\n\(service.log)")
         #expect(warning?.contains("default") == true, "\(String(describing: warning))")
-        let error = await busError { try await service.recorder("Start") }
+        let error = await busError { try await service.recorder(.start) }
         #expect(error?.message.contains("microphone_from_settings") == true, "\(String(describing: error))")
-        #expect(try await service.property("State") == .string("idle"))
+        #expect(try await service.property(.state) == .string("idle"))
     }
 
     @Test func everyFileIsPrivateFromItsFirstByte() async throws {
@@ -41,19 +42,21 @@ struct PrivateFilesTests {
         let service = try await ServiceUnderTest.start(environment: ["NOTULA_MODEL_CATALOG": catalog.path], home: home)
 
         #expect(try umask(ofProcess: try await processID(of: service)) == "0077")
-        let models = ObjectPath("/org/notula/Notula1/Models")!
-        var modelChanges = try await service.signals(of: models, interface: "org.notula.Notula1.Models").makeAsyncIterator()
+        var modelChanges = try await service.signals(of: NotulaBus.modelsPath, interface: NotulaBus.modelsInterface).makeAsyncIterator()
         // The catalog is read after the start: wait for the locale it brings, unless it came already.
         while try ![String](
-            dbusValue: try await service.property("SupportedLocales", of: models, interface: "org.notula.Notula1.Models")
+            dbusValue: try await service.modelsProperty(.supportedLocales)
         )
         .contains("ko-KR") {
             guard await modelChanges.next() != nil else { break }
         }
         // Picking a locale writes settings.json; a recording sent writes its WAV and the library.
         _ = try await service.call(
-            ServiceUnderTest.recorderPath, "org.freedesktop.DBus.Properties", "Set",
-            [.string("org.notula.Notula1.Recorder"), .string("Locale"), .variant(.string("ko-KR"))])
+            NotulaBus.recorderPath, "org.freedesktop.DBus.Properties", "Set",
+            [
+                .string(NotulaBus.recorderInterface.rawValue), .string(NotulaBus.Recorder.Property.locale.rawValue),
+                .variant(.string("ko-KR")),
+            ])
         _ = try await recordMemos(1, on: service)
 
         watch.read()
@@ -74,7 +77,7 @@ struct PrivateFilesTests {
         let reply = try await service.client.call(
             MethodCall(
                 destination: "org.freedesktop.DBus", path: ObjectPath("/org/freedesktop/DBus")!, interface: "org.freedesktop.DBus",
-                member: "GetConnectionUnixProcessID", arguments: [.string(ServiceUnderTest.name.rawValue)]))
+                member: "GetConnectionUnixProcessID", arguments: [.string(NotulaBus.name.rawValue)]))
         return try reply.argument(0, as: UInt32.self)
     }
 

@@ -1,5 +1,6 @@
 import DBus
 import Foundation
+import NotulaContract
 import NotulaTestSupport
 import Testing
 
@@ -12,15 +13,15 @@ struct RecordingFlowTests {
         let signals = try await service.recorderSignals()
         var events = signals.makeAsyncIterator()
 
-        try await service.recorder("Toggle")
-        #expect(try await service.property("State") == .string("recording"))
+        try await service.recorder(.toggle)
+        #expect(try await service.property(.state) == .string("recording"))
         try sink.play(words)
-        try await service.recorder("Toggle")
-        #expect(try await service.property("State") == .string("paused"))
-        #expect(try await service.property("Level") == .double(-160))
-        try await service.recorder("Toggle")
+        try await service.recorder(.toggle)
+        #expect(try await service.property(.state) == .string("paused"))
+        #expect(try await service.property(.level) == .double(-160))
+        try await service.recorder(.toggle)
         try sink.play(words)
-        let memo = try await service.recorder("Process").argument(0, as: ObjectPath.self)
+        let memo = try await service.recorder(.process).argument(0, as: ObjectPath.self)
 
         // Processing ends in Processed, or in Failed where no speech model is installed (the
         // transcription's own tests have one); either way the state returns to idle.
@@ -35,7 +36,7 @@ struct RecordingFlowTests {
         #expect(states == ["recording", "paused", "recording", "processing", "idle"])
         #expect(memo.rawValue.hasPrefix("/org/notula/Notula1/Memos/"))
 
-        let file = try await service.property("AudioFile", of: memo, interface: "org.notula.Notula1.Memo")
+        let file = try await service.property(.audioFile, of: memo)
         guard case .string(let path) = file else { Issue.record("AudioFile is \(file)"); return }
         let wav = try WAVReader(path: path)
         #expect(wav.sampleRate == 16000 && wav.channels == 1 && wav.bitsPerSample == 16)
@@ -43,7 +44,7 @@ struct RecordingFlowTests {
         let elapsed = try #require(finalElapsed)
         print("WAV \(wav.duration) s, final Elapsed \(elapsed) s")
         #expect(abs(wav.duration - elapsed) <= 0.1, "WAV \(wav.duration) s, Elapsed \(elapsed) s")
-        #expect(try await service.property("Duration", of: memo, interface: "org.notula.Notula1.Memo") == .double(wav.duration))
+        #expect(try await service.property(.duration, of: memo) == .double(wav.duration))
 
         let levels = wav.windowLevels
         let loud = levels.filter { $0 > -40 }.count
@@ -56,7 +57,7 @@ struct RecordingFlowTests {
         #expect((folder[.posixPermissions] as? Int) == 0o700)
         #expect((attributes[.posixPermissions] as? Int) == 0o600)
         #expect(path.hasPrefix(service.recordingsFolder.path))
-        #expect(try await service.property("State") == .string("idle"))
+        #expect(try await service.property(.state) == .string("idle"))
     }
 
     @Test func aThousandTogglesInFlightLeaveTheCaptureConsistent() async throws {
@@ -64,16 +65,16 @@ struct RecordingFlowTests {
         let signals = try await service.recorderSignals()
         let client = service.client
         let toggle = MethodCall(
-            destination: ServiceUnderTest.name, path: ServiceUnderTest.recorderPath, interface: ServiceUnderTest.recorderInterface,
-            member: "Toggle")
+            destination: NotulaBus.name, path: NotulaBus.recorderPath, interface: NotulaBus.recorderInterface,
+            member: NotulaBus.Recorder.Method.toggle.rawValue)
         try await withThrowingTaskGroup(of: Void.self) { group in
             for _ in 0..<1000 { group.addTask { _ = try await client.call(toggle) } }
             try await group.waitForAll()
         }
         // Start, then 999 alternations: paused, with the capture corked.
-        #expect(try await service.property("State") == .string("paused"))
-        #expect(try await service.property("Level") == .double(-160))
-        let memo = try await service.recorder("Process").argument(0, as: ObjectPath.self)
+        #expect(try await service.property(.state) == .string("paused"))
+        #expect(try await service.property(.level) == .double(-160))
+        let memo = try await service.recorder(.process).argument(0, as: ObjectPath.self)
         var finalElapsed: Double?
         for await message in signals {
             if let changed = try? message.argument(1, as: [String: Variant].self), changed["State"] == Variant("processing") {
@@ -81,7 +82,7 @@ struct RecordingFlowTests {
             }
             if let changed = try? message.argument(1, as: [String: Variant].self), changed["State"] == Variant("idle") { break }
         }
-        guard case .string(let path) = try await service.property("AudioFile", of: memo, interface: "org.notula.Notula1.Memo") else {
+        guard case .string(let path) = try await service.property(.audioFile, of: memo) else {
             Issue.record("no audio file")
             return
         }
@@ -92,31 +93,31 @@ struct RecordingFlowTests {
 
     @Test func discardDeletesTheAudio() async throws {
         let service = try await ServiceUnderTest.start()
-        try await service.recorder("Start")
-        try await service.recorder("Pause")
-        try await service.recorder("Discard")
-        #expect(try await service.property("State") == .string("idle"))
+        try await service.recorder(.start)
+        try await service.recorder(.pause)
+        try await service.recorder(.discard)
+        #expect(try await service.property(.state) == .string("idle"))
         // Discard answers before the capture has closed; Start queues behind it, so once it has
         // answered the discarded file is gone.
-        try await service.recorder("Start")
+        try await service.recorder(.start)
         let files = try FileManager.default.contentsOfDirectory(atPath: service.recordingsFolder.path)
         #expect(files.count == 1, "\(files)")
-        try await service.recorder("Discard")
+        try await service.recorder(.discard)
     }
 
     @Test func timerAnchorLetsAPanelCountByItself() async throws {
         let service = try await ServiceUnderTest.start()
-        #expect(try await service.property("TimerAnchor") == .int64(0))
-        try await service.recorder("Start")
-        guard case .int64(let anchor) = try await service.property("TimerAnchor"),
-            case .double(let elapsed) = try await service.property("Elapsed")
+        #expect(try await service.property(.timerAnchor) == .int64(0))
+        try await service.recorder(.start)
+        guard case .int64(let anchor) = try await service.property(.timerAnchor),
+            case .double(let elapsed) = try await service.property(.elapsed)
         else { Issue.record("wrong types"); return }
         var now = timespec()
         clock_gettime(CLOCK_MONOTONIC, &now)
         let panel = Double(Int64(now.tv_sec) * 1_000_000 + Int64(now.tv_nsec) / 1000 - anchor) / 1e6
         #expect(panel >= elapsed && panel - elapsed < 0.5, "panel shows \(panel) s, service \(elapsed) s")
-        try await service.recorder("Pause")
-        #expect(try await service.property("TimerAnchor") == .int64(0))
-        try await service.recorder("Discard")
+        try await service.recorder(.pause)
+        #expect(try await service.property(.timerAnchor) == .int64(0))
+        try await service.recorder(.discard)
     }
 }

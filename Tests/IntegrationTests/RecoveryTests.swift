@@ -1,6 +1,7 @@
 import DBus
 import Foundation
 import Glibc
+import NotulaContract
 import NotulaTestSupport
 import Testing
 
@@ -12,18 +13,18 @@ struct RecoveryTests {
         let sink = try #require(service.sink)
         let words = try speech("Notula keeps every word of this clinical note even when it is killed")
         let started = ContinuousClock.now
-        try await service.recorder("Start")
-        let listed = try await service.call(libraryPath, libraryInterface, "List", [.uint32(0), .uint32(1)])
+        try await service.recorder(.start)
+        let listed = try await service.library(.list, [.uint32(0), .uint32(1)])
         let memo = try #require(try listed.argument(0, as: [ObjectPath].self).first)
         try sink.play(words)
         try sink.play(words)
-        guard case .double(let recorded) = try await service.property("Elapsed") else { throw MissingInterface(name: "Elapsed") }
+        guard case .double(let recorded) = try await service.property(.elapsed) else { throw MissingInterface(name: "Elapsed") }
         #expect(service.stop(with: SIGKILL) == SIGKILL)
         let lived = (ContinuousClock.now - started) / .seconds(1)
 
         let again = try await ServiceUnderTest.start(home: service.home)
-        #expect(try await again.memoProperty("Status", of: memo) == .string("recovered"))
-        guard case .string(let file) = try await again.memoProperty("AudioFile", of: memo) else {
+        #expect(try await again.property(.status, of: memo) == .string("recovered"))
+        guard case .string(let file) = try await again.property(.audioFile, of: memo) else {
             throw MissingInterface(name: "AudioFile")
         }
         let wav = try WAVReader(path: file)
@@ -32,7 +33,7 @@ struct RecoveryTests {
         // At most about a second lost of what was recorded when asked; and no more than the process had time to record.
         #expect(wav.duration >= recorded - 1.25)
         #expect(wav.duration <= lived)
-        #expect(try await again.memoProperty("Duration", of: memo) == .double(wav.duration))
+        #expect(try await again.property(.duration, of: memo) == .double(wav.duration))
         #expect(wav.windowLevels.filter { $0 > -40 }.count >= 20, "the recovered audio is not what was played")
         try await again.waitForLog("Recovered memo")
     }
@@ -42,10 +43,10 @@ struct RecoveryTests {
         arguments: [LostAudio.removed, .garbageHeader])
     func unrepairableAudioEndsFailed(_ lost: LostAudio) async throws {
         let service = try await ServiceUnderTest.start()
-        try await service.recorder("Start")
-        let listed = try await service.call(libraryPath, libraryInterface, "List", [.uint32(0), .uint32(1)])
+        try await service.recorder(.start)
+        let listed = try await service.library(.list, [.uint32(0), .uint32(1)])
         let memo = try #require(try listed.argument(0, as: [ObjectPath].self).first)
-        guard case .string(let file) = try await service.memoProperty("AudioFile", of: memo) else {
+        guard case .string(let file) = try await service.property(.audioFile, of: memo) else {
             throw MissingInterface(name: "AudioFile")
         }
         #expect(service.stop(with: SIGKILL) == SIGKILL)
@@ -55,17 +56,17 @@ struct RecoveryTests {
         }
 
         let again = try await ServiceUnderTest.start(home: service.home)
-        #expect(try await again.memoProperty("Status", of: memo) == .string("failed"))
-        let why = await #expect(throws: BusError.self) { try await again.call(memo, memoInterface, "GetTranscript") }
+        #expect(try await again.property(.status, of: memo) == .string("failed"))
+        let why = await #expect(throws: BusError.self) { try await again.memo(.getTranscript, of: memo) }
         let expected = lost == .removed ? "is gone" : "is not a recording Notula wrote"
         #expect(why?.message.contains("Notula stopped while this memo was recorded") == true, "\(why?.message ?? "")")
         #expect(why?.message.contains(expected) == true, "\(why?.message ?? "")")
         if lost == .removed {
-            let unplayable = await #expect(throws: BusError.self) { try await again.call(memo, memoInterface, "Play") }
+            let unplayable = await #expect(throws: BusError.self) { try await again.memo(.play, of: memo) }
             #expect(unplayable?.message == "The audio of memo \(memo.rawValue.split(separator: "/").last!) is gone: \(file)")
         }
-        _ = try await again.call(memo, memoInterface, "Delete")
-        #expect(try await again.property("Count", of: libraryPath, interface: libraryInterface) == .uint32(0))
+        _ = try await again.memo(.delete, of: memo)
+        #expect(try await again.property(.count) == .uint32(0))
         #expect(!FileManager.default.fileExists(atPath: file))
     }
 

@@ -1,11 +1,12 @@
 import DBus
 import Foundation
+import NotulaContract
 import NotulaTestSupport
 
 extension ServiceUnderTest {
     /// The process id of the running notulad, as its bus knows it.
     func processID() async throws -> UInt32 {
-        try await client.processID(of: (try await client.owner(of: Self.name))!)
+        try await client.processID(of: (try await client.owner(of: NotulaBus.name))!)
     }
 
     /// notulad's peak resident memory so far (VmHWM), in bytes.

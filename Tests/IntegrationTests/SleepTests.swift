@@ -1,5 +1,6 @@
 import DBus
 import Foundation
+import NotulaContract
 import NotulaTestSupport
 import Testing
 
@@ -13,7 +14,7 @@ struct SleepTests {
         let notifications = try await NotificationDaemonMock(on: bus)
         let service = try await ServiceUnderTest.start(environment: logind.environment, on: bus)
         var events = try await service.recorderSignals().makeAsyncIterator()
-        try await service.recorder("Start")
+        try await service.recorder(.start)
         #expect(await notifications.nextNotification()?.summary == "Recording")
 
         // Sleep waits for the service's delay lock, released once the recording is paused.
@@ -35,10 +36,10 @@ struct SleepTests {
         } otherwise: {
             LockKept()
         }
-        try await service.recorder("Pause")
+        try await service.recorder(.pause)
         let userPaused = RecorderEvent.state("paused", reason: "user")
         #expect(await events.events(until: userPaused) == [userPaused])
-        try await service.recorder("Discard")
+        try await service.recorder(.discard)
     }
 
     private struct LockKept: Error {}
@@ -46,9 +47,9 @@ struct SleepTests {
     @Test func withoutASystemBusNothingElseChanges() async throws {
         let service = try await ServiceUnderTest.start(environment: ["DBUS_SYSTEM_BUS_ADDRESS": "unix:path=/nonexistent/system_bus_socket"])
         try await service.waitForLog("No system bus")
-        try await service.recorder("Start")
-        try await service.recorder("Pause")
-        #expect(try await service.property("PauseReason") == .string("user"))
-        try await service.recorder("Discard")
+        try await service.recorder(.start)
+        try await service.recorder(.pause)
+        #expect(try await service.property(.pauseReason) == .string("user"))
+        try await service.recorder(.discard)
     }
 }

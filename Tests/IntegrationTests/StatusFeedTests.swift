@@ -1,5 +1,6 @@
 import DBus
 import Foundation
+import NotulaContract
 import NotulaTestSupport
 import Testing
 
@@ -30,7 +31,7 @@ struct StatusFeedTests {
         let result = try run(notula, ["status", "--json"], environment: service.environment)
         let line = try StatusLine(result.output.trimmingCharacters(in: .newlines))
         #expect(line.state == "idle" && line.class == "idle" && line.elapsed == 0 && line.timerAnchor == 0)
-        guard case .string(let locale) = try await service.property("Locale") else { throw MissingInterface(name: "Locale") }
+        guard case .string(let locale) = try await service.property(.locale) else { throw MissingInterface(name: "Locale") }
         #expect(line.locale == locale)
     }
 
@@ -41,8 +42,8 @@ struct StatusFeedTests {
         func next() throws -> StatusLine { try StatusLine(try follower.nextLine()) }
 
         #expect(try next().state == "idle")
-        try await service.recorder("Start")
-        guard case .int64(let anchor) = try await service.property("TimerAnchor") else { throw MissingInterface(name: "TimerAnchor") }
+        try await service.recorder(.start)
+        guard case .int64(let anchor) = try await service.property(.timerAnchor) else { throw MissingInterface(name: "TimerAnchor") }
         // Until the microphone is open the time does not count: a line with no anchor may come first.
         var started = try next()
         if started.state == "recording" && started.timerAnchor == 0 { started = try next() }
@@ -53,11 +54,11 @@ struct StatusFeedTests {
         let second = try next()
         #expect(first.state == "recording" && first.elapsed == 1.0 && first.text.hasSuffix("0:01"), "\(first)")
         #expect(second.elapsed == 2.0 && second.timerAnchor == anchor, "\(second)")
-        try await service.recorder("Pause")
+        try await service.recorder(.pause)
         var paused = try next()
         while paused.state == "recording" { paused = try next() }
         #expect(paused.state == "paused" && paused.timerAnchor == 0 && (paused.elapsed ?? 0) >= 2.0 && paused.text.hasPrefix("⏸"))
-        try await service.recorder("Discard")
+        try await service.recorder(.discard)
         #expect(try next().state == "idle")
         _ = service.stop()
         let gone = try next()

@@ -1,5 +1,6 @@
 import DBus
 import Foundation
+import NotulaContract
 import NotulaTestSupport
 import Speech
 import Testing
@@ -16,22 +17,22 @@ struct StreamingTranscriptionTests {
         let sink = try #require(service.sink)
         let signals = try await service.recorderSignals()
 
-        try await service.recorder("Start")
+        try await service.recorder(.start)
         try sink.play(try speech("annyeong haseyo"))
-        try await service.recorder("Pause")
+        try await service.recorder(.pause)
         try sink.play(try speech("this is not recorded"))
-        try await service.recorder("Resume")
+        try await service.recorder(.resume)
         try sink.play(try speech("notula imnida, gamsa hamnida"))
-        let memo = try await service.recorder("Process").argument(0, as: ObjectPath.self)
-        for await message in signals where message.member == "Processed" || message.member == "Failed" { break }
+        let memo = try await service.recorder(.process).argument(0, as: ObjectPath.self)
+        for await message in signals where message.isSignal(.processed) || message.isSignal(.failed) { break }
 
         #expect(service.log.contains("the text decoded while it was captured is complete"), "\(service.log)")
-        let reply = try await service.call(memo, memoInterface, "GetTranscript")
+        let reply = try await service.memo(.getTranscript, of: memo)
         let streamed = try reply.argument(0, as: String.self)
         let streamedWords = try reply.argument(1, as: [DBusStruct<Double, Double, String, Double>].self).map(\.fields)
         #expect(!streamed.isEmpty)
 
-        let file = try await service.property("AudioFile", of: memo, interface: memoInterface)
+        let file = try await service.property(.audioFile, of: memo)
         guard case .string(let path) = file else {
             Issue.record("no audio file")
             return
@@ -56,24 +57,24 @@ extension StreamingTranscriptionTests {
         let sink = try #require(service.sink)
         let signals = try await service.recorderSignals()
 
-        try await service.recorder("Start")
+        try await service.recorder(.start)
         try sink.play(try speech("annyeong haseyo"))
         try sink.play(try speech("notula imnida, gamsa hamnida"))
-        let last = try await service.recorder("Process").argument(0, as: ObjectPath.self)
-        for await message in signals where message.member == "Processed" {
+        let last = try await service.recorder(.process).argument(0, as: ObjectPath.self)
+        for await message in signals where message.isSignal(.processed) {
             if (try? message.argument(0, as: ObjectPath.self)) == last { break }
         }
 
-        let listed = try await service.call(libraryPath, libraryInterface, "List", [.uint32(0), .uint32(10)])
+        let listed = try await service.library(.list, [.uint32(0), .uint32(10)])
         let memos = try listed.argument(0, as: [ObjectPath].self)
         #expect(memos.count >= 2, "\(memos)")
         let followed = service.log.components(separatedBy: "the text decoded while it was captured is complete").count - 1
         #expect(followed == memos.count, "\(service.log)")
         let model = try #require(ProcessInfo.processInfo.environment["NOTULA_TEST_MODEL"])
         for memo in memos {
-            #expect(try await service.memoProperty("Status", of: memo) == .string("done"))
-            let streamed = try await service.call(memo, memoInterface, "GetTranscript").argument(0, as: String.self)
-            guard case .string(let path) = try await service.memoProperty("AudioFile", of: memo) else {
+            #expect(try await service.property(.status, of: memo) == .string("done"))
+            let streamed = try await service.memo(.getTranscript, of: memo).argument(0, as: String.self)
+            guard case .string(let path) = try await service.property(.audioFile, of: memo) else {
                 Issue.record("no audio file")
                 continue
             }
@@ -94,8 +95,11 @@ struct ModelMemoryTests {
         let idle = service.residentBytes
 
         try await service.call(
-            ServiceUnderTest.recorderPath, "org.freedesktop.DBus.Properties", "Set",
-            [.string("org.notula.Notula1.Recorder"), .string("Locale"), .variant(.string("ko-KR"))])
+            NotulaBus.recorderPath, "org.freedesktop.DBus.Properties", "Set",
+            [
+                .string(NotulaBus.recorderInterface.rawValue), .string(NotulaBus.Recorder.Property.locale.rawValue),
+                .variant(.string("ko-KR")),
+            ])
         try await service.waitForLog("Loaded the ko-KR speech model")
         let loaded = service.residentBytes
         try await service.waitForLog("Released the ko-KR speech model")
@@ -104,13 +108,13 @@ struct ModelMemoryTests {
         #expect(released - idle < 40_000_000, "and gives it back: \(idle) → \(loaded) → \(released)")
 
         let signals = try await service.recorderSignals()
-        try await service.recorder("Start")
+        try await service.recorder(.start)
         try #require(service.sink).play(try speech("annyeong haseyo"))
-        let memo = try await service.recorder("Process").argument(0, as: ObjectPath.self)
-        for await message in signals where message.member == "Processed" || message.member == "Failed" { break }
+        let memo = try await service.recorder(.process).argument(0, as: ObjectPath.self)
+        for await message in signals where message.isSignal(.processed) || message.isSignal(.failed) { break }
         #expect(service.log.components(separatedBy: "Loaded the ko-KR speech model").count == 3)
         #expect(service.log.contains("the text decoded while it was captured is complete"))
-        let text = try await service.call(memo, memoInterface, "GetTranscript").argument(0, as: String.self)
+        let text = try await service.memo(.getTranscript, of: memo).argument(0, as: String.self)
         #expect(!text.isEmpty)
     }
 }

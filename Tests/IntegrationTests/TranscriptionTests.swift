@@ -1,5 +1,6 @@
 import DBus
 import Foundation
+import NotulaContract
 import NotulaTestSupport
 import Testing
 
@@ -14,15 +15,16 @@ func modelPlace() throws -> URL {
     return place
 }
 
-let memoInterface: InterfaceName = "org.notula.Notula1.Memo"
+@available(*, deprecated, renamed: "NotulaBus.memoInterface")
+let memoInterface = NotulaBus.memoInterface
 
 /// Records `speech` (or nothing), sends it, and returns the memo once its transcription ended.
 private func recordAndSend(_ service: ServiceUnderTest, playing speech: String?) async throws -> ObjectPath {
     let signals = try await service.recorderSignals()
-    try await service.recorder("Start")
+    try await service.recorder(.start)
     try service.sink?.play(try speech ?? silence(seconds: 1.5))
-    let memo = try await service.recorder("Process").argument(0, as: ObjectPath.self)
-    for await message in signals where message.member == "Processed" || message.member == "Failed" { break }
+    let memo = try await service.recorder(.process).argument(0, as: ObjectPath.self)
+    for await message in signals where message.isSignal(.processed) || message.isSignal(.failed) { break }
     return memo
 }
 
@@ -34,24 +36,32 @@ struct TranscriptionTests {
         let service = try await ServiceUnderTest.start(environment: ["VOSK_MODEL_PATH": place.path])
 
         let properties: InterfaceName = "org.freedesktop.DBus.Properties"
-        let recorder = ServiceUnderTest.recorderPath
+        let recorder = NotulaBus.recorderPath
         let refused = await #expect(throws: BusError.self) {
             try await service.call(
-                recorder, properties, "Set", [.string("org.notula.Notula1.Recorder"), .string("Locale"), .variant(.string("xx-YY"))])
+                recorder, properties, "Set",
+                [
+                    .string(NotulaBus.recorderInterface.rawValue), .string(NotulaBus.Recorder.Property.locale.rawValue),
+                    .variant(.string("xx-YY")),
+                ])
         }
         #expect(refused?.name == .invalidArgs)
         #expect(refused?.message.contains("ko-KR") == true)
         try await service.call(
-            recorder, properties, "Set", [.string("org.notula.Notula1.Recorder"), .string("Locale"), .variant(.string("ko_kr"))])
-        #expect(try await service.property("Locale") == .string("ko-KR"))
+            recorder, properties, "Set",
+            [
+                .string(NotulaBus.recorderInterface.rawValue), .string(NotulaBus.Recorder.Property.locale.rawValue),
+                .variant(.string("ko_kr")),
+            ])
+        #expect(try await service.property(.locale) == .string("ko-KR"))
         let settings = service.home.appendingPathComponent("config/notula/settings.json")
         #expect(try String(contentsOf: settings, encoding: .utf8).contains("\"ko-KR\""))
         #expect((try FileManager.default.attributesOfItem(atPath: settings.path)[.posixPermissions] as? Int) == 0o600)
 
         let memo = try await recordAndSend(service, playing: try speech("annyeong haseyo, notula imnida"))
-        #expect(try await service.property("Status", of: memo, interface: memoInterface) == .string("done"))
-        #expect(try await service.property("Locale", of: memo, interface: memoInterface) == .string("ko-KR"))
-        let reply = try await service.call(memo, memoInterface, "GetTranscript")
+        #expect(try await service.property(.status, of: memo) == .string("done"))
+        #expect(try await service.property(.locale, of: memo) == .string("ko-KR"))
+        let reply = try await service.memo(.getTranscript, of: memo)
         let text = try reply.argument(0, as: String.self)
         let words = try reply.argument(1, as: [DBusStruct<Double, Double, String, Double>].self)
         #expect(!text.isEmpty)
@@ -60,17 +70,18 @@ struct TranscriptionTests {
         #expect(words.allSatisfy { $0.fields.0 < $0.fields.1 && (0...1).contains($0.fields.3) })
 
         let xml = try await service.call(memo, "org.freedesktop.DBus.Introspectable", "Introspect").argument(0, as: String.self)
-        let contract = try String(contentsOf: packageRoot.appendingPathComponent("dbus/org.notula.Notula1.Memo.xml"), encoding: .utf8)
-        #expect(try members(of: "org.notula.Notula1.Memo", in: xml) == (try members(of: "org.notula.Notula1.Memo", in: contract)))
+        let contract = try String(contentsOf: packageRoot.appendingPathComponent("dbus/\(NotulaBus.memoInterface).xml"), encoding: .utf8)
+        let interface = NotulaBus.memoInterface.rawValue
+        #expect(try members(of: interface, in: xml) == (try members(of: interface, in: contract)))
     }
 
     @Test func silenceGivesAnEmptyTranscript() async throws {
         let place = try modelPlace()
         defer { try? FileManager.default.removeItem(at: place) }
         let service = try await ServiceUnderTest.start(environment: ["VOSK_MODEL_PATH": place.path, "LANG": "ko_KR.UTF-8"])
-        #expect(try await service.property("Locale") == .string("ko-KR"))
+        #expect(try await service.property(.locale) == .string("ko-KR"))
         let memo = try await recordAndSend(service, playing: nil)
-        let reply = try await service.call(memo, memoInterface, "GetTranscript")
+        let reply = try await service.memo(.getTranscript, of: memo)
         #expect(reply.body == [.string(""), .array(element: "(ddsd)", [])])
     }
 
@@ -88,18 +99,18 @@ struct TranscriptionTests {
             environment: ["VOSK_MODEL_PATH": place.path, "LANG": "ko_KR.UTF-8", "NOTULA_VOSK_LIBRARY": ""],
             executable: alone.appendingPathComponent("notulad"))
         let signals = try await service.recorderSignals()
-        try await service.recorder("Start")
-        let memo = try await service.recorder("Process").argument(0, as: ObjectPath.self)
+        try await service.recorder(.start)
+        let memo = try await service.recorder(.process).argument(0, as: ObjectPath.self)
         var failure: (String, String)?
-        for await message in signals where message.member == "Failed" {
+        for await message in signals where message.isSignal(.failed) {
             failure = (try message.argument(0), try message.argument(1))
             break
         }
-        #expect(failure?.0 == "org.notula.Notula1.Error.EngineUnavailable")
+        #expect(failure?.0 == NotulaErrorName.engineUnavailable.rawValue.rawValue)
         #expect(failure?.1.contains("pip install vosk") == true)
-        #expect(try await service.property("Status", of: memo, interface: memoInterface) == .string("failed"))
-        #expect(try await service.property("State") == .string("idle"))
-        let audio = try await service.property("AudioFile", of: memo, interface: memoInterface)
+        #expect(try await service.property(.status, of: memo) == .string("failed"))
+        #expect(try await service.property(.state) == .string("idle"))
+        let audio = try await service.property(.audioFile, of: memo)
         guard case .string(let path) = audio else { Issue.record("no audio file"); return }
         #expect(FileManager.default.fileExists(atPath: path), "the recording is kept")
     }

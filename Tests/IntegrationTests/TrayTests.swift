@@ -1,5 +1,6 @@
 import DBus
 import Foundation
+import NotulaContract
 import NotulaTestSupport
 import Testing
 
@@ -77,7 +78,7 @@ struct TrayTests {
         let registered = try #require(await watcher.nextRegistration())
         #expect(registered.hasPrefix("org.kde.StatusNotifierItem-"), "\(registered)")
         let itemName = try #require(BusName(registered))
-        #expect(try await service.client.owner(of: itemName) == service.client.owner(of: ServiceUnderTest.name))
+        #expect(try await service.client.owner(of: itemName) == service.client.owner(of: NotulaBus.name))
         // A host reads the item through the name registered, at the specification's path.
         let status = try await service.client.call(
             MethodCall(
@@ -98,7 +99,7 @@ struct TrayTests {
         #expect(try await service.trayProperty("IconName") == .string("audio-input-microphone-symbolic"))
         #expect(try await service.trayProperty("Menu") == .objectPath(Tray.menuPath))
 
-        try await service.recorder("Toggle")
+        try await service.recorder(.toggle)
         let started = await signalNames(until: "NewToolTip", in: &item)
         #expect(started == ["NewStatus", "NewIcon", "NewToolTip"])
         #expect(try await service.trayProperty("Status") == .string("Active"))
@@ -107,7 +108,7 @@ struct TrayTests {
         // The panel's click: the same transition as Toggle.
         _ = try await service.call(Tray.itemPath, Tray.itemInterface, "Activate", [.int32(0), .int32(0)])
         #expect(await signalNames(until: "NewToolTip", in: &item) == ["NewIcon", "NewToolTip"])
-        #expect(try await service.property("State") == .string("paused"))
+        #expect(try await service.property(.state) == .string("paused"))
         guard case .structure(let tip) = try await service.trayProperty("ToolTip"), tip.count == 4 else {
             Issue.record("ToolTip is not (sa(iiay)ss)")
             return
@@ -116,7 +117,7 @@ struct TrayTests {
         guard case .string(let body) = tip[3] else { return }
         #expect(body.hasSuffix("second") || body.hasSuffix("seconds"), "the time as of the pause, spelled: \(body)")
 
-        try await service.recorder("Discard")
+        try await service.recorder(.discard)
         let ended = await signalNames(until: "NewToolTip", in: &item)
         #expect(ended == ["NewStatus", "NewIcon", "NewToolTip"])
         #expect(try await service.trayProperty("Status") == .string("Passive"))
@@ -131,7 +132,7 @@ struct TrayTests {
         let idle = try await service.trayMenu()
         #expect(idle.children.map(\.label) == ["Record", "Send", "Discard", "", "Language"])
         #expect(idle.children.map(\.enabled) == [true, false, false, true, true])
-        let locale = try await service.property("Locale")
+        let locale = try await service.property(.locale)
         let languages = try #require(idle.child("Language")).children
         let checked = languages.filter { $0.properties["toggle-state"] == .int32(1) }
         #expect(checked.count == 1 && Value.string(String(checked[0].label.prefix(5))) == locale, "\(languages.map(\.label))")
@@ -170,7 +171,7 @@ struct TrayTests {
             try await service.clickTrayMenu(3)
             Issue.record("Discard while idle was accepted")
         } catch let error as BusError {
-            #expect(error.name.rawValue == "org.notula.Notula1.Error.InvalidState", "\(error.message)")
+            #expect(error.name == .invalidState, "\(error.message)")
         }
         let aboutToShow = try await service.call(Tray.menuPath, Tray.menuInterface, "AboutToShow", [.int32(0)])
         #expect(try aboutToShow.argument(0, as: Bool.self) == false, "nothing changed since the host last read it")
@@ -184,12 +185,11 @@ struct TrayTests {
         let shop = try ModelShop([ModelShop.Offer(lang: "nl", name: "vosk-model-small-nl-0.22", archive: archive)])
         let (service, watcher) = try await serviceWithWatcher(environment: ["NOTULA_MODEL_CATALOG": shop.catalogAddress])
         defer { withExtendedLifetime(watcher) {} }
-        let models = ObjectPath("/org/notula/Notula1/Models")!
-        var modelChanges = try await service.signals(of: models, interface: "org.notula.Notula1.Models").makeAsyncIterator()
+        var modelChanges = try await service.signals(of: NotulaBus.modelsPath, interface: NotulaBus.modelsInterface).makeAsyncIterator()
         var menuSignals = try await service.signals(of: Tray.menuPath, interface: Tray.menuInterface).makeAsyncIterator()
         // The catalog is fetched after the start: wait for the locale it brings, unless it came already.
         func supported() async throws -> [String] {
-            try [String](dbusValue: try await service.property("SupportedLocales", of: models, interface: "org.notula.Notula1.Models"))
+            try [String](dbusValue: try await service.modelsProperty(.supportedLocales))
         }
         while try await !supported().contains("nl-NL") {
             guard await modelChanges.next() != nil else { break }
@@ -205,7 +205,7 @@ struct TrayTests {
         #expect(dutch.properties["toggle-state"] == .int32(0))
 
         try await service.clickTrayMenu(dutch.id)
-        #expect(try await service.property("Locale") == .string("nl-NL"))
+        #expect(try await service.property(.locale) == .string("nl-NL"))
         let checked = try #require(try await service.trayMenu().child("Language")).children.filter {
             $0.properties["toggle-state"] == .int32(1)
         }
@@ -258,7 +258,7 @@ struct TrayTests {
         let unknown = try await service.call(
             Tray.menuPath, Tray.menuInterface, "EventGroup", [events([1, 1, 500, 500, Int32.min, Int32.max], "hovered")])
         #expect(try unknown.argument(0, as: [Int32].self) == [500, Int32.min, Int32.max])
-        #expect(try await service.property("State") == .string("idle"))
+        #expect(try await service.property(.state) == .string("idle"))
         _ = try await service.call(Tray.menuPath, "org.freedesktop.DBus.Peer", "Ping")
     }
 }

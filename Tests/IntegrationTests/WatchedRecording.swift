@@ -1,4 +1,5 @@
 import DBus
+import NotulaContract
 import NotulaTestSupport
 
 /// notulad recording from a PulseAudio server of the test's own, watched as a user sees it: the
@@ -19,7 +20,7 @@ struct WatchedRecording {
         let service = try await ServiceUnderTest.start(
             .named(source), environment: environment.merging(["PULSE_SERVER": sound.address]) { $1 }, on: bus)
         var events = try await service.recorderSignals().makeAsyncIterator()
-        try await service.recorder("Start")
+        try await service.recorder(.start)
         let recording = RecorderEvent.state("recording", reason: "")
         _ = await events.events(until: recording)
         let posted = await notifications.nextNotification()?.summary

@@ -110,6 +110,8 @@ struct TextTests {
         #expect(live?.summary == "Gepauzeerd")
         #expect(live?.body == "1 minuut 15 seconden opgenomen, begonnen om 14:03")
         #expect(live?.actions.map(\.label) == ["Hervatten", "Versturen", "Weggooien"])
+        await notifier.report(snapshot(.recording, seconds: 75))
+        #expect(await server.notified.last?.0.body == "Neemt op sinds 14:03")
     }
 
     @Test func theSummaryIsEscapedForMarkupAsTheBodyIs() async {

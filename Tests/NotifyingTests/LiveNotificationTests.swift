@@ -23,7 +23,7 @@ struct LiveNotificationTests {
         #expect(calls.first == .capabilities)
         #expect(calls.last == .close(1))
         #expect(started.summary == "Recording")
-        #expect(started.body == "0 seconds recorded, started at 14:03")
+        #expect(started.body == "Recording since 14:03", "no figure that is wrong a second later")
         #expect(started.actions == [.init("toggle", "Pause"), .init("process", "Send"), .init("discard", "Discard")])
         #expect(started.expireTimeout == 0)
         #expect(
@@ -34,6 +34,7 @@ struct LiveNotificationTests {
         #expect(paused.summary == "Paused")
         #expect(paused.body == "2 minutes 14 seconds recorded, started at 14:03")
         #expect(paused.actions.map(\.label) == ["Resume", "Send", "Discard"])
+        #expect(resumed.body == "Recording since 14:03")
         #expect(resumed.actions.map(\.label) == ["Pause", "Send", "Discard"])
         #expect(sent.summary == "Transcribing…")
         #expect(sent.body == "1 hour 2 minutes 5 seconds recorded, started at 14:03")

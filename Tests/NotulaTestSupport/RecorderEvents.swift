@@ -1,4 +1,5 @@
 import DBus
+import NotulaContract
 
 /// What the recorder tells every client, in order: a change of its state, or a `Failed` signal.
 public enum RecorderEvent: Equatable, Sendable, CustomStringConvertible {
@@ -8,7 +9,7 @@ public enum RecorderEvent: Equatable, Sendable, CustomStringConvertible {
     case failed(String, message: String)
 
     public init?(_ message: Message) {
-        if message.member == "Failed", let name = try? message.argument(0, as: String.self) {
+        if message.isSignal(.failed), let name = try? message.argument(0, as: String.self) {
             self = .failed(name, message: (try? message.argument(1, as: String.self)) ?? "")
         } else if let changed = try? message.argument(1, as: [String: Variant].self), let state = changed["State"],
             let name = try? state.get(String.self)

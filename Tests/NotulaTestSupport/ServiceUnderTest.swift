@@ -1,12 +1,16 @@
 import DBus
 import Foundation
+import NotulaContract
 
 /// The real `notulad`, on a private bus of its own, with temporary XDG folders and (unless told
 /// otherwise) a null sink of its own to record from.
 public final class ServiceUnderTest {
-    public static let name: BusName = "org.notula.Notula1"
-    public static let recorderPath = ObjectPath("/org/notula/Notula1/Recorder")!
-    public static let recorderInterface: InterfaceName = "org.notula.Notula1.Recorder"
+    @available(*, deprecated, renamed: "NotulaBus.name")
+    public static let name = NotulaBus.name
+    @available(*, deprecated, renamed: "NotulaBus.recorderPath")
+    public static let recorderPath = NotulaBus.recorderPath
+    @available(*, deprecated, renamed: "NotulaBus.recorderInterface")
+    public static let recorderInterface = NotulaBus.recorderInterface
 
     public let daemon: PrivateBus
     public let home: URL
@@ -128,41 +132,74 @@ public final class ServiceUnderTest {
     }
 
     private func waitUntilReady() async throws {
-        do { try await launch(process, owning: Self.name, on: daemon) } catch is PeerExited {
+        do { try await launch(process, owning: NotulaBus.name, on: daemon) } catch is PeerExited {
             throw ServiceExited(status: process.terminationStatus, log: log)
         }
     }
 
     /// Calls a recorder method.
     @discardableResult
+    public func recorder(_ method: NotulaBus.Recorder.Method, _ arguments: [Value] = []) async throws -> Message {
+        try await call(NotulaBus.recorderPath, NotulaBus.recorderInterface, method.rawValue, arguments)
+    }
+
+    @available(*, deprecated, message: "name the method with NotulaBus.Recorder.Method: recorder(.toggle)")
+    @discardableResult
     public func recorder(_ member: MemberName, _ arguments: [Value] = []) async throws -> Message {
-        try await call(Self.recorderPath, Self.recorderInterface, member, arguments)
+        try await call(NotulaBus.recorderPath, NotulaBus.recorderInterface, member, arguments)
+    }
+
+    /// Calls a method of the memo at `path`.
+    @discardableResult
+    public func memo(_ method: NotulaBus.Memo.Method, of path: ObjectPath, _ arguments: [Value] = []) async throws -> Message {
+        try await call(path, NotulaBus.memoInterface, method.rawValue, arguments)
+    }
+
+    /// Calls a method of the library.
+    public func library(_ method: NotulaBus.Library.Method, _ arguments: [Value]) async throws -> Message {
+        try await call(NotulaBus.libraryPath, NotulaBus.libraryInterface, method.rawValue, arguments)
     }
 
     public func call(_ path: ObjectPath, _ interface: InterfaceName?, _ member: MemberName, _ arguments: [Value] = []) async throws
         -> Message
     {
-        try await client.call(MethodCall(destination: Self.name, path: path, interface: interface, member: member, arguments: arguments))
+        try await client.call(
+            MethodCall(destination: NotulaBus.name, path: path, interface: interface, member: member, arguments: arguments))
     }
 
-    /// A property of the recorder (or of another object).
-    public func property(_ name: String, of path: ObjectPath = recorderPath, interface: InterfaceName = recorderInterface) async throws
-        -> Value
-    {
+    /// A property of the recorder.
+    public func property(_ recorderProperty: NotulaBus.Recorder.Property) async throws -> Value {
+        try await property(recorderProperty.rawValue, of: NotulaBus.recorderPath, interface: NotulaBus.recorderInterface)
+    }
+
+    /// A property of a memo.
+    public func property(_ memoProperty: NotulaBus.Memo.Property, of memo: ObjectPath) async throws -> Value {
+        try await property(memoProperty.rawValue, of: memo, interface: NotulaBus.memoInterface)
+    }
+
+    /// A property of the library.
+    public func property(_ libraryProperty: NotulaBus.Library.Property) async throws -> Value {
+        try await property(libraryProperty.rawValue, of: NotulaBus.libraryPath, interface: NotulaBus.libraryInterface)
+    }
+
+    /// A property of an object by its name: the recorder's unless told otherwise.
+    public func property(
+        _ name: String, of path: ObjectPath = NotulaBus.recorderPath, interface: InterfaceName = NotulaBus.recorderInterface
+    ) async throws -> Value {
         let reply = try await call(path, "org.freedesktop.DBus.Properties", "Get", [.string(interface.rawValue), .string(name)])
         return try reply.argument(0, as: Variant.self).value
     }
 
     /// The recorder's signals and property changes, in order, from now on.
     public func recorderSignals() async throws -> AsyncStream<Message> {
-        try await signals(of: Self.recorderPath, interface: Self.recorderInterface)
+        try await signals(of: NotulaBus.recorderPath, interface: NotulaBus.recorderInterface)
     }
 
     /// The signals and property changes of the object at `path`, in order, from now on.
     public func signals(of path: ObjectPath, interface: InterfaceName) async throws -> AsyncStream<Message> {
         try await client.signals(
-            matching: MatchRule(sender: Self.name, path: path, interface: interface),
-            MatchRule(sender: Self.name, path: path, interface: "org.freedesktop.DBus.Properties", member: "PropertiesChanged"))
+            matching: MatchRule(sender: NotulaBus.name, path: path, interface: interface),
+            MatchRule(sender: NotulaBus.name, path: path, interface: "org.freedesktop.DBus.Properties", member: "PropertiesChanged"))
     }
 
     /// Sends `signal` and returns the exit status.

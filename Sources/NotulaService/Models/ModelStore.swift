@@ -2,6 +2,7 @@ import DBus
 import FoundationEssentials
 import Glibc
 import Notifying
+import NotulaContract
 import Speech
 
 /// The speech models: Vosk's catalog, the models on this machine, and the one installation in flight.

@@ -1,4 +1,5 @@
 import DBus
+import NotulaContract
 
 /// `org.notula.Notula1.Models`: the speech models on the bus, as `dbus/org.notula.Notula1.Models.xml` describes.
 ///

@@ -1,0 +1,89 @@
+import DBus
+
+/// One interface of the contract: its name and the members its `dbus/<name>.xml` declares.
+public protocol NotulaInterface: Sendable {
+    associatedtype Method: RawRepresentable<MemberName>, CaseIterable, Sendable
+    associatedtype Signal: RawRepresentable<MemberName>, CaseIterable, Sendable
+    associatedtype Property: RawRepresentable<String>, CaseIterable, Sendable
+    static var name: InterfaceName { get }
+}
+
+/// The signals of an interface that has none.
+public enum NoSignal: RawRepresentable, CaseIterable, Sendable {
+    public init?(rawValue: MemberName) { nil }
+    public var rawValue: MemberName {
+        switch self {}
+    }
+}
+
+extension NotulaBus {
+    /// `org.notula.Notula1.Recorder`, at `recorderPath`.
+    public enum Recorder: NotulaInterface {
+        public static let name: InterfaceName = "org.notula.Notula1.Recorder"
+
+        public enum Method: MemberName, CaseIterable, Sendable {
+            case toggle = "Toggle", start = "Start", pause = "Pause", resume = "Resume", process = "Process"
+            case discard = "Discard"
+        }
+
+        public enum Signal: MemberName, CaseIterable, Sendable {
+            case processed = "Processed", failed = "Failed"
+        }
+
+        public enum Property: String, CaseIterable, Sendable {
+            case state = "State", pauseReason = "PauseReason", elapsed = "Elapsed", timerAnchor = "TimerAnchor"
+            case level = "Level", locale = "Locale"
+        }
+    }
+
+    /// `org.notula.Notula1.Models`, at `modelsPath`.
+    public enum Models: NotulaInterface {
+        public static let name: InterfaceName = "org.notula.Notula1.Models"
+
+        public enum Method: MemberName, CaseIterable, Sendable {
+            case install = "Install", cancel = "Cancel", remove = "Remove", refresh = "Refresh"
+        }
+
+        public enum Signal: MemberName, CaseIterable, Sendable {
+            case downloadStarted = "DownloadStarted", downloadFinished = "DownloadFinished"
+            case downloadCancelled = "DownloadCancelled", downloadFailed = "DownloadFailed"
+        }
+
+        public enum Property: String, CaseIterable, Sendable {
+            case supportedLocales = "SupportedLocales", installedLocales = "InstalledLocales"
+            case downloadingLocale = "DownloadingLocale", downloadProgress = "DownloadProgress"
+        }
+    }
+
+    /// `org.notula.Notula1.Library`, at `libraryPath`.
+    public enum Library: NotulaInterface {
+        public static let name: InterfaceName = "org.notula.Notula1.Library"
+
+        public enum Method: MemberName, CaseIterable, Sendable {
+            case list = "List", search = "Search"
+        }
+
+        public typealias Signal = NoSignal
+
+        public enum Property: String, CaseIterable, Sendable {
+            case count = "Count", playing = "Playing"
+        }
+    }
+
+    /// `org.notula.Notula1.Memo`, at each memo's path below `memosPath`.
+    public enum Memo: NotulaInterface {
+        public static let name: InterfaceName = "org.notula.Notula1.Memo"
+
+        public enum Method: MemberName, CaseIterable, Sendable {
+            case getTranscript = "GetTranscript", export = "Export", play = "Play", stopPlayback = "StopPlayback"
+            case delete = "Delete"
+        }
+
+        public typealias Signal = NoSignal
+
+        public enum Property: String, CaseIterable, Sendable {
+            case title = "Title", created = "Created", locale = "Locale", status = "Status", audioFile = "AudioFile"
+            case duration = "Duration"
+        }
+    }
+}
