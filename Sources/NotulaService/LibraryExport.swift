@@ -1,6 +1,7 @@
 import DBus
 import Library
 import Memos
+import NotulaContract
 
 /// The memos on the bus: the object manager, the memos' folder (each memo an object made from its row
 /// when a call names it, so that a library of any size costs no memory) and the Library, with the
