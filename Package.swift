@@ -30,7 +30,7 @@ let package = Package(
         .target(name: "Library", dependencies: ["CSQLite", "Recording"]),
         .target(name: "Notifying", dependencies: ["DBus", "Recording"]),
         .target(name: "NotulaService", dependencies: ["DBus", "Recording", "Audio", "Speech", "Library", "Notifying"]),
-        .executableTarget(name: "notulad", dependencies: ["NotulaService"]),
+        .executableTarget(name: "notulad", dependencies: ["NotulaService", "Recording"]),
         .executableTarget(name: "notula", dependencies: ["DBus", "Recording"]),
         .executableTarget(name: "notula-bench", dependencies: ["DBus", "Speech", "Library", "NotulaTestSupport"]),
         .target(name: "NotulaTestSupport", dependencies: ["DBus", "Recording", "Speech"], path: "Tests/NotulaTestSupport"),

@@ -2,6 +2,7 @@ import Audio
 import DBus
 import FoundationEssentials
 import Library
+import Recording
 
 /// One memo plays at a time; the Library's `Playing` says which.
 extension MemoLibrary {

@@ -1,4 +1,5 @@
 import DBus
+import Recording
 
 /// Owning `org.notula.Notula1`. Every instance lets a newer one take the name over (`notulad
 /// --replace`, for upgrades) and stops when it loses it.

@@ -1,6 +1,7 @@
 import DBus
 import Notifying
 import Recording
+import Speech
 
 /// What the panels (the tray item, the media player) send back: the recorder's transitions through
 /// `RecorderObject.perform` and the locale pick of its `Locale` property, on the executor they share.

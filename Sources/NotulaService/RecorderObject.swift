@@ -1,5 +1,6 @@
 import DBus
 import Recording
+import Speech
 
 /// `org.notula.Notula1.Recorder`: the recorder's transitions and state on the bus.
 ///
@@ -56,13 +57,8 @@ enum RecorderObject {
     /// - Throws: `InvalidArgs` when no model serves it.
     static func pickLocale(_ tag: String, locale: LocaleChoice, models: ModelStore, bus: Bus) throws(BusError) {
         let picked = try models.assumeIsolated { models in
-            Result { () throws(BusError) in
-                let supported = try models.supportedLocale(tag)
-                locale.pick(supported)
-                models.picked(supported)
-                return supported
-            }
-        }.get()
+            Result { () throws(ModelError) in try models.pick(tag, choosing: locale.pick) }
+        }.mapError(BusError.init).get()
         Log.info("Transcribing in \(picked) from now on")
         bus.assumeIsolated {
             $0.emitPropertiesChanged(path: NotulaBus.recorderPath, interface: NotulaBus.recorderInterface, names: ["Locale"])

@@ -51,7 +51,8 @@ public enum Service {
             isolation: bus, server: BusNotificationServer(bus: bus), texts: .forEnvironment(environment), log: { Log.info($0) })
         let transcriber = Transcriber(engine: engine, idleRelease: settings.modelIdleRelease, currentLocale: { locale.current })
         let models = ModelStore(
-            bus: bus, places: places, known: known, catalogSource: catalogSource, transcriber: transcriber, notifier: notifier,
+            isolation: bus, places: places, known: known, catalogSource: catalogSource, transcriber: transcriber,
+            listener: ModelSignals(bus: bus, notifier: notifier),
             loads: { path throws(SpeechError) in try checkLoads(path, libraryCandidates) })
         let memos: MemoLibrary
         do {
@@ -99,7 +100,7 @@ public enum Service {
         Task {
             // Once a day at most: fetching loads libcurl and its TLS libraries, megabytes the service then keeps.
             if !catalogSource.isCacheFresh(maximumAge: .seconds(86_400)) {
-                do throws(BusError) { try await models.refresh() } catch { Log.warning(error.message) }
+                do throws(ModelError) { try await models.refresh() } catch { Log.warning(error.message) }
             }
             await models.installIfMissing(locale.current)
         }

@@ -1,4 +1,5 @@
 import NotulaService
+import Recording
 
 #if canImport(Glibc)
     import Glibc

@@ -43,10 +43,10 @@ struct CaptureNewsOrderTests {
             engine: SpeechEngine(libraryCandidates: [], modelPlaces: []), idleRelease: .seconds(600), currentLocale: { "en-US" })
         let notifier = Notifier(isolation: bus, server: BusNotificationServer(bus: bus), texts: .forEnvironment([:]), log: { _ in })
         let models = ModelStore(
-            bus: bus, places: ModelPlaces(all: [], notula: folder, downloads: folder),
+            isolation: bus, places: ModelPlaces(all: [], notula: folder, downloads: folder),
             known: .init(catalog: ModelCatalog(entries: []), installed: []),
             catalogSource: CatalogSource(address: folder + "/catalog.json", cacheFolder: folder), transcriber: transcriber,
-            notifier: notifier, loads: { _ throws(SpeechError) in })
+            listener: ModelSignals(bus: bus, notifier: notifier), loads: { _ throws(SpeechError) in })
         let library = try MemoLibrary(
             bus: bus, store: folder + "/library.sqlite3", recordingsFolder: folder, transcriptsFolder: folder, transcriber: transcriber,
             models: models)

@@ -1,22 +1,21 @@
-import DBus
 import FoundationEssentials
 import Glibc
-import Notifying
-import Speech
+import Recording
 
 /// The speech models: Vosk's catalog, the models on this machine, and the one installation in flight.
 ///
-/// Shares the bus's executor, so that the Models object's properties and methods reach it synchronously, in the
-/// order calls arrive; installations run off it and report back.
-actor ModelStore {
-    private let bus: Bus
-    nonisolated var unownedExecutor: UnownedSerialExecutor { bus.unownedExecutor }
+/// Runs on the executor of `isolation` (the bus's, in the service), so that the Models object's properties and
+/// methods reach it synchronously, in the order calls arrive; installations and catalog fetches run off it and
+/// report back.
+public actor ModelStore {
+    private let isolation: any Actor
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { isolation.unownedExecutor }
 
     private let places: ModelPlaces
     private let catalogSource: CatalogSource
     private let transcriber: Transcriber
-    /// Shows downloads starting and ending unfinished as banners.
-    private let notifier: Notifier
+    /// Hears every download and change of locales.
+    private let listener: any ModelListener
     /// Checks that an unpacked model loads before it is installed.
     private let loads: @Sendable (String) throws(SpeechError) -> Void
     private var known: Known
@@ -25,12 +24,17 @@ actor ModelStore {
     private var waiterCount = 0
 
     /// The catalog and the models on disk.
-    struct Known: Sendable, Equatable {
-        var catalog: ModelCatalog
-        var installed: [InstalledModel]
+    public struct Known: Sendable, Equatable {
+        public var catalog: ModelCatalog
+        public var installed: [InstalledModel]
+
+        public init(catalog: ModelCatalog, installed: [InstalledModel]) {
+            self.catalog = catalog
+            self.installed = installed
+        }
 
         /// The catalog's locales and the installed ones, sorted.
-        var supportedLocales: [String] { Set(catalog.supportedLocales + installed.map(\.locale)).sorted() }
+        public var supportedLocales: [String] { Set(catalog.supportedLocales + installed.map(\.locale)).sorted() }
     }
 
     private struct Installing {
@@ -41,70 +45,80 @@ actor ModelStore {
         var waiters: [Int: CheckedContinuation<Void, Never>] = [:]
     }
 
-    init(
-        bus: Bus, places: ModelPlaces, known: Known, catalogSource: CatalogSource, transcriber: Transcriber, notifier: Notifier,
-        loads: @escaping @Sendable (String) throws(SpeechError) -> Void
+    /// - Parameters:
+    ///   - isolation: The actor whose executor the store shares.
+    ///   - known: The catalog cached by the last fetch, and the models on disk.
+    ///   - loads: Checks that an unpacked model loads; throws saying why not.
+    public init(
+        isolation: any Actor, places: ModelPlaces, known: Known, catalogSource: CatalogSource, transcriber: Transcriber,
+        listener: any ModelListener, loads: @escaping @Sendable (String) throws(SpeechError) -> Void
     ) {
-        self.notifier = notifier
-        self.bus = bus
+        self.isolation = isolation
         self.places = places
         self.known = known
         self.catalogSource = catalogSource
         self.transcriber = transcriber
+        self.listener = listener
         self.loads = loads
     }
 
     // MARK: What the Models object shows
 
-    var supportedLocales: [String] { known.supportedLocales }
-    var installedLocales: [String] { known.installed.map(\.locale) }
-    var downloadingLocale: String { installing?.locale ?? "" }
-    var downloadProgress: Double { installing?.progress ?? 0 }
+    public var supportedLocales: [String] { known.supportedLocales }
+    public var installedLocales: [String] { known.installed.map(\.locale) }
+
+    public var downloadingLocale: String { installing?.locale ?? "" }
+    public var downloadProgress: Double { installing?.progress ?? 0 }
 
     /// The supported locale `tag` names (`ko_kr` names `ko-KR`).
-    /// - Throws: `InvalidArgs` naming the supported locales when no model serves `tag`.
-    func supportedLocale(_ tag: String) throws(BusError) -> String {
+    /// - Throws: `unsupportedLocale` naming the supported locales when no model serves `tag`.
+    public func supportedLocale(_ tag: String) throws(ModelError) -> String {
         let wanted = tag.replacing("_", with: "-").lowercased()
         let supported = supportedLocales
         guard let match = supported.first(where: { $0.lowercased() == wanted }) else {
-            let choices =
-                supported.isEmpty
-                ? "none: no speech model is installed and Vosk's catalog could not be fetched yet" : supported.joined(separator: ", ")
-            throw BusError.invalidArgs("No speech model serves '\(tag)'. Supported: \(choices)")
+            throw .unsupportedLocale(tag: tag, supported: supported)
         }
         return match
     }
 
     // MARK: Methods
 
-    /// The recorder's Locale is now `locale`: its model is readied, installed first when missing.
-    func picked(_ locale: String) {
-        if installedLocales.contains(locale) { return transcriber.prepare(locale) }
-        installIfMissing(locale)
+    /// Makes the locale `tag` names the one recordings are transcribed in: `choose` is given it, then its model
+    /// is readied, installed first when missing.
+    /// - Returns: The supported locale picked.
+    /// - Throws: `unsupportedLocale` when no model serves `tag`; nothing is chosen then.
+    public func pick(_ tag: String, choosing choose: (String) -> Void) throws(ModelError) -> String {
+        let locale = try supportedLocale(tag)
+        choose(locale)
+        if known.installed.contains(where: { $0.locale == locale }) {
+            transcriber.prepare(locale)
+        } else {
+            installIfMissing(locale)
+        }
+        return locale
     }
 
     /// Installs the model of `locale` when none is on this machine and the catalog has one.
-    func installIfMissing(_ locale: String) {
+    public func installIfMissing(_ locale: String) {
         guard !installedLocales.contains(locale), known.catalog.model(for: locale)?.locale == locale else { return }
-        do throws(BusError) { try install(locale) } catch {
+        do throws(ModelError) { try install(locale) } catch {
             Log.warning("Cannot install a model for \(locale): \(error.message)")
         }
     }
 
     /// Starts installing the model of `tag` in the background, cancelling an installation of another locale.
     /// Nothing happens when it is installed or being installed.
-    /// - Throws: `InvalidArgs` for a tag no model serves.
-    func install(_ tag: String) throws(BusError) {
+    /// - Throws: `unsupportedLocale` for a tag no model serves, `notInCatalog` for one that only a model on disk
+    ///   serves, `failed` for a catalog entry that cannot be installed.
+    public func install(_ tag: String) throws(ModelError) {
         let locale = try supportedLocale(tag)
         guard !installedLocales.contains(locale), installing?.locale != locale else { return }
-        guard let entry = known.catalog.model(for: locale), entry.locale == locale else {
-            throw BusError.invalidArgs("Vosk's catalog has no model for \(locale) to install.")
-        }
+        let entry = try catalogEntry(for: locale)
         let installation: ModelInstallation
         do throws(InstallError) {
             installation = try ModelInstallation(entry: entry, modelsFolder: places.notula, downloadsFolder: places.downloads)
         } catch {
-            throw BusError(.notulaFailed, error.message)
+            throw .failed(error.message)
         }
         if let superseded = installing {
             superseded.installation.cancel()
@@ -113,9 +127,7 @@ actor ModelStore {
         }
         installing = Installing(locale: locale, installation: installation)
         Log.info("Installing \(entry.name) for \(locale) from \(entry.url.absoluteString)")
-        emit("DownloadStarted", [.string(locale), .string(entry.name), .uint64(UInt64(max(0, entry.size)))])
-        banner(.started(locale: locale, name: entry.name, bytes: UInt64(max(0, entry.size))))
-        changed("DownloadingLocale", "DownloadProgress")
+        listener.modelsChanged(.downloadStarted(locale: locale, model: entry.name, bytes: UInt64(max(0, entry.size))))
         let throttle = ProgressThrottle()
         let total = Double(max(1, entry.size))
         let loads = self.loads
@@ -135,28 +147,27 @@ actor ModelStore {
         }
     }
 
-    /// Cancels the installation in flight; its end is reported as `DownloadCancelled` once its files are gone.
-    func cancel() {
+    /// Cancels the installation in flight; its end is reported as `downloadCancelled` once its files are gone.
+    public func cancel() {
         installing?.installation.cancel()
     }
 
     /// Deletes the model Notula installed for `tag`.
-    /// - Throws: `InvalidArgs` when none is installed; `AccessDenied` for a model outside Notula's folder.
-    func remove(_ tag: String) throws(BusError) {
+    /// - Throws: `notInstalled` when none is installed; `notInstalledByNotula` for a model outside Notula's
+    ///   folder; `failed` when it cannot be deleted.
+    public func remove(_ tag: String) throws(ModelError) {
         let wanted = tag.replacing("_", with: "-").lowercased()
+        let installed = installedLocales
         guard let model = known.installed.first(where: { $0.locale.lowercased() == wanted }) else {
-            let list = installedLocales.isEmpty ? "none" : installedLocales.joined(separator: ", ")
-            throw BusError.invalidArgs("No speech model for '\(tag)' is installed. Installed: \(list)")
+            throw .notInstalled(tag: tag, installed: installed)
         }
         guard model.path.hasPrefix(places.notula + "/") else {
-            throw BusError(
-                .accessDenied,
-                "The \(model.locale) model in \(model.path) was not installed by Notula, which only deletes what is in its own folder.")
+            throw .notInstalledByNotula(locale: model.locale, path: model.path)
         }
         // Renamed first, so that the model disappears at once rather than file by file.
         let doomed = places.notula + "/.removing-" + model.name
         guard rename(model.path, doomed) == 0 else {
-            throw BusError(.notulaFailed, "Cannot delete \(model.path): \(String(cString: strerror(errno))).")
+            throw .failed("Cannot delete \(model.path): \(String(cString: strerror(errno))).")
         }
         try? FileManager.default.removeItem(atPath: doomed)
         Log.info("Removed the \(model.locale) model \(model.path)")
@@ -164,23 +175,23 @@ actor ModelStore {
     }
 
     /// Fetches the catalog again and looks at the model folders again.
-    /// - Throws: `Failed` saying why when the catalog cannot be fetched; the one known before stays.
-    func refresh() async throws(BusError) {
+    /// - Throws: `failed` saying why when the catalog cannot be fetched; the one known before stays.
+    public func refresh() async throws(ModelError) {
         defer { rescan() }
         do throws(CatalogError) {
             let fetched = try await catalogSource.fetch()
             guard fetched != known.catalog else { return }
-            let before = supportedLocales
+            let before = known.supportedLocales
             known.catalog = fetched
-            if supportedLocales != before { changed("SupportedLocales") }
+            if known.supportedLocales != before { listener.modelsChanged(.localesChanged(installed: false, supported: true)) }
         } catch {
-            throw BusError(.notulaFailed, error.message)
+            throw .failed(error.message)
         }
     }
 
     /// Returns when no model of `locale` is being installed: a recording sent before its model was ready waits here.
     /// A discarded recording stops waiting at once, so that the next one can start.
-    func settled(_ locale: String) async {
+    public func settled(_ locale: String) async {
         guard installing?.locale == locale else { return }
         waiterCount += 1
         let waiter = waiterCount
@@ -198,12 +209,19 @@ actor ModelStore {
         installing?.waiters.removeValue(forKey: waiter)?.resume()
     }
 
+    /// The catalog's model of the locale `tag` names.
+    private func catalogEntry(for tag: String) throws(ModelError) -> CatalogEntry {
+        let locale = try supportedLocale(tag)
+        guard let entry = known.catalog.model(for: locale), entry.locale == locale else { throw .notInCatalog(locale: locale) }
+        return entry
+    }
+
     // MARK: Installation reports
 
     private func progressed(_ installation: ModelInstallation, _ progress: Double) {
-        guard installing?.installation === installation, progress > installing?.progress ?? 1 else { return }
+        guard let current = installing, current.installation === installation, progress > current.progress else { return }
         installing?.progress = progress
-        changed("DownloadProgress")
+        listener.modelsChanged(.downloadProgressed(locale: current.locale, fraction: progress))
     }
 
     private func ended(_ installation: ModelInstallation, locale: String, _ outcome: Result<InstalledModel, InstallError>) {
@@ -212,46 +230,27 @@ actor ModelStore {
         case .success(let model):
             Log.info("Installed \(model.name) for \(locale) in \(model.path)")
             rescan()
-            emit("DownloadFinished", [.string(locale), .string(model.name)])
+            listener.modelsChanged(.downloadFinished(locale: locale, model: model.name))
             transcriber.prepareIfPicked(locale)
         case .failure(.cancelled):
             Log.info("Cancelled the installation of the \(locale) model")
-            emit("DownloadCancelled", [.string(locale)])
-            banner(.cancelled(locale: locale))
+            listener.modelsChanged(.downloadCancelled(locale: locale))
         case .failure(let error):
             Log.warning("Installing the \(locale) model failed: \(error.message)")
-            emit("DownloadFailed", [.string(locale), .string(error.message)])
-            banner(.failed(locale: locale, reason: error.message))
+            listener.modelsChanged(.downloadFailed(locale: locale, reason: error.message))
         }
         guard current, let ended = installing else { return }
         installing = nil
         ended.waiters.values.forEach { $0.resume() }
-        changed("DownloadingLocale", "DownloadProgress")
+        listener.modelsChanged(.downloadEnded(locale: locale))
     }
 
+    /// Looks at the model folders again; the listener hears of a change.
     private func rescan() {
         let found = InstalledModels.scan(places: places.all)
         guard found != known.installed else { return }
-        let supportedBefore = supportedLocales
+        let supportedBefore = known.supportedLocales
         known.installed = found
-        changed(supportedBefore == supportedLocales ? ["InstalledLocales"] : ["InstalledLocales", "SupportedLocales"])
-    }
-
-    // MARK: Signals
-
-    private func emit(_ member: MemberName, _ arguments: [Value]) {
-        bus.assumeIsolated {
-            try? $0.emit(path: NotulaBus.modelsPath, interface: NotulaBus.modelsInterface, member: member, arguments: arguments)
-        }
-    }
-
-    private func banner(_ event: DownloadEvent) {
-        notifier.assumeIsolated { $0.downloadChanged(event) }
-    }
-
-    private func changed(_ names: MemberName...) { changed(names) }
-
-    private func changed(_ names: [MemberName]) {
-        bus.assumeIsolated { $0.emitPropertiesChanged(path: NotulaBus.modelsPath, interface: NotulaBus.modelsInterface, names: names) }
+        listener.modelsChanged(.localesChanged(installed: true, supported: supportedBefore != known.supportedLocales))
     }
 }
