@@ -90,6 +90,10 @@ public enum Service {
         await tray.start(panelControls)
         await mediaPlayer?.start(panelControls, elapsed: { recorder.assumeIsolated { $0.snapshot.elapsed } })
 
+        // Once a day at most: fetching loads libcurl and its TLS libraries, megabytes the service then keeps. Begun
+        // before the name is owned, so that the first pick or Install waits for the catalog rather than refusing.
+        let catalogIsStale = !catalogSource.isCacheFresh(maximumAge: .seconds(86_400))
+        if catalogIsStale { await models.startRefresh() }
         // Objects first, then the name: an activated service receives calls the moment it owns it.
         if takeOver == .nobodyOwnsIt, let status = await NameOwnership.claim(on: bus) { return status }
         await bus.answerHeldCalls()
@@ -98,8 +102,7 @@ public enum Service {
             "Ready on the session bus as \(NotulaBus.name) (\(await bus.uniqueName)); recording from \(source ?? "the default source") into \(paths.recordings); transcribing in \(locale.current) (models here: \(installed.isEmpty ? "none" : installed.joined(separator: ", ")))"
         )
         Task {
-            // Once a day at most: fetching loads libcurl and its TLS libraries, megabytes the service then keeps.
-            if !catalogSource.isCacheFresh(maximumAge: .seconds(86_400)) {
+            if catalogIsStale {
                 do throws(ModelError) { try await models.refresh() } catch { Log.warning(error.message) }
             }
             await models.installIfMissing(locale.current)

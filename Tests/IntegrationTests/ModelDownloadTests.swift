@@ -47,7 +47,7 @@ func untilDownloadEnds(_ signals: AsyncStream<Message>) async -> (events: [Strin
     return (events, progress)
 }
 
-private func setLocale(_ service: ServiceUnderTest, _ tag: String) async throws {
+func setLocale(_ service: ServiceUnderTest, _ tag: String) async throws {
     try await service.call(
         ServiceUnderTest.recorderPath, "org.freedesktop.DBus.Properties", "Set",
         [.string("org.notula.Notula1.Recorder"), .string("Locale"), .variant(.string(tag))])

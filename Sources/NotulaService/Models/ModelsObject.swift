@@ -6,7 +6,7 @@ import Speech
 /// `org.notula.Notula1.Models`: the speech models on the bus, as `dbus/org.notula.Notula1.Models.xml` describes.
 ///
 /// The store shares the bus's executor, so each handler reaches it synchronously (`assumeIsolated` states that,
-/// and checks it).
+/// and checks it); while the catalog is being fetched, `Install` is answered once the store has waited for it.
 enum ModelsObject {
     static func interface(_ store: ModelStore) -> Interface {
         Interface(
@@ -14,6 +14,12 @@ enum ModelsObject {
             methods: [
                 Method("Install", inputs: [Argument("locale", "s")]) { call throws(BusError) in
                     let tag = try call.argument(0, as: String.self)
+                    guard !store.assumeIsolated({ $0.isFetchingCatalog }) else {
+                        return .later { () throws(BusError) in
+                            do throws(ModelError) { try await store.installOnceFetched(tag) } catch { throw BusError(error) }
+                            return []
+                        }
+                    }
                     try store.assumeIsolated { store in Result { () throws(ModelError) in try store.install(tag) } }.mapError(BusError.init)
                         .get()
                     return .now([])

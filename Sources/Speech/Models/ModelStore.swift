@@ -12,16 +12,21 @@ public actor ModelStore {
     public nonisolated var unownedExecutor: UnownedSerialExecutor { isolation.unownedExecutor }
 
     private let places: ModelPlaces
-    private let catalogSource: CatalogSource
+    let catalogSource: CatalogSource
     private let transcriber: Transcriber
     /// Hears every download and change of locales.
-    private let listener: any ModelListener
+    let listener: any ModelListener
     /// Checks that an unpacked model loads before it is installed.
     private let loads: @Sendable (String) throws(SpeechError) -> Void
-    private var known: Known
+    var known: Known
     private var installing: Installing?
-    /// Numbers the waits for an installation, so that a cancelled one can be found.
-    private var waiterCount = 0
+    /// Numbers the waits for an installation or a catalog, so that one that ends early can be found.
+    var waiterCount = 0
+    /// The catalog fetch in flight.
+    var catalogFetch: Task<Result<Void, ModelError>, Never>?
+    var catalogWaiters: [Int: CheckedContinuation<Void, Never>] = [:]
+    /// How long a request the known catalog cannot serve waits for the fetch in flight.
+    let catalogWait: Duration
 
     /// The catalog and the models on disk.
     public struct Known: Sendable, Equatable {
@@ -49,9 +54,12 @@ public actor ModelStore {
     ///   - isolation: The actor whose executor the store shares.
     ///   - known: The catalog cached by the last fetch, and the models on disk.
     ///   - loads: Checks that an unpacked model loads; throws saying why not.
+    ///   - catalogWait: How long a locale pick or an installation that the known catalog cannot serve waits for
+    ///     the fetch in flight, before it is answered from the known one.
     public init(
         isolation: any Actor, places: ModelPlaces, known: Known, catalogSource: CatalogSource, transcriber: Transcriber,
-        listener: any ModelListener, loads: @escaping @Sendable (String) throws(SpeechError) -> Void
+        listener: any ModelListener, loads: @escaping @Sendable (String) throws(SpeechError) -> Void,
+        catalogWait: Duration = .seconds(10)
     ) {
         self.isolation = isolation
         self.places = places
@@ -60,6 +68,7 @@ public actor ModelStore {
         self.transcriber = transcriber
         self.listener = listener
         self.loads = loads
+        self.catalogWait = catalogWait
     }
 
     // MARK: What the Models object shows
@@ -69,6 +78,8 @@ public actor ModelStore {
 
     public var downloadingLocale: String { installing?.locale ?? "" }
     public var downloadProgress: Double { installing?.progress ?? 0 }
+    /// Whether the catalog is being fetched: a pick or an installation then best waits for it (`…OnceFetched`).
+    public var isFetchingCatalog: Bool { catalogFetch != nil }
 
     /// The supported locale `tag` names (`ko_kr` names `ko-KR`).
     /// - Throws: `unsupportedLocale` naming the supported locales when no model serves `tag`.
@@ -98,12 +109,25 @@ public actor ModelStore {
         return locale
     }
 
+    /// `pick(_:choosing:)`, after the catalog fetch in flight when the known catalog does not serve `tag`: the
+    /// first pick after a start is not refused for want of a catalog that is on its way.
+    public func pickOnceFetched(_ tag: String, choosing choose: @Sendable (String) -> Void) async throws(ModelError) -> String {
+        if (try? supportedLocale(tag)) == nil { await catalogSettled() }
+        return try pick(tag, choosing: choose)
+    }
+
     /// Installs the model of `locale` when none is on this machine and the catalog has one.
     public func installIfMissing(_ locale: String) {
         guard !installedLocales.contains(locale), known.catalog.model(for: locale)?.locale == locale else { return }
         do throws(ModelError) { try install(locale) } catch {
             Log.warning("Cannot install a model for \(locale): \(error.message)")
         }
+    }
+
+    /// `install(_:)`, after the catalog fetch in flight when the known catalog has no model of `tag`.
+    public func installOnceFetched(_ tag: String) async throws(ModelError) {
+        if (try? catalogEntry(for: tag)) == nil { await catalogSettled() }
+        try install(tag)
     }
 
     /// Starts installing the model of `tag` in the background, cancelling an installation of another locale.
@@ -174,21 +198,6 @@ public actor ModelStore {
         rescan()
     }
 
-    /// Fetches the catalog again and looks at the model folders again.
-    /// - Throws: `failed` saying why when the catalog cannot be fetched; the one known before stays.
-    public func refresh() async throws(ModelError) {
-        defer { rescan() }
-        do throws(CatalogError) {
-            let fetched = try await catalogSource.fetch()
-            guard fetched != known.catalog else { return }
-            let before = known.supportedLocales
-            known.catalog = fetched
-            if known.supportedLocales != before { listener.modelsChanged(.localesChanged(installed: false, supported: true)) }
-        } catch {
-            throw .failed(error.message)
-        }
-    }
-
     /// Returns when no model of `locale` is being installed: a recording sent before its model was ready waits here.
     /// A discarded recording stops waiting at once, so that the next one can start.
     public func settled(_ locale: String) async {
@@ -246,7 +255,7 @@ public actor ModelStore {
     }
 
     /// Looks at the model folders again; the listener hears of a change.
-    private func rescan() {
+    func rescan() {
         let found = InstalledModels.scan(places: places.all)
         guard found != known.installed else { return }
         let supportedBefore = known.supportedLocales
