@@ -73,8 +73,18 @@ public actor ModelStore {
 
     // MARK: What the Models object shows
 
-    public var supportedLocales: [String] { known.supportedLocales }
-    public var installedLocales: [String] { known.installed.map(\.locale) }
+    /// The locales a model serves, in the catalog or on disk. The model folders are looked at again, so that a
+    /// model put there meanwhile (by Vosk's tools, say) is listed.
+    public var supportedLocales: [String] {
+        rescan()
+        return known.supportedLocales
+    }
+
+    /// The locales of the models on disk, looked for again.
+    public var installedLocales: [String] {
+        rescan()
+        return known.installed.map(\.locale)
+    }
 
     public var downloadingLocale: String { installing?.locale ?? "" }
     public var downloadProgress: Double { installing?.progress ?? 0 }
