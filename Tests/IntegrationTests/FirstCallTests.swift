@@ -32,14 +32,7 @@ private final class SlowCatalog {
 
     /// A catalog of a small model for each of Vosk's language codes `languages`, whose archives are not there.
     private static func json(_ languages: [String]) throws -> String {
-        let entries = languages.map { lang in
-            [
-                "lang": lang, "lang_text": lang, "name": "vosk-model-small-\(lang)-0.22", "obsolete": "false", "type": "small",
-                "url": "http://127.0.0.1:9/vosk-model-small-\(lang)-0.22.zip", "size": 1000, "size_text": "1KiB",
-                "md5": String(repeating: "0", count: 32), "version": "0.22",
-            ] as [String: Any]
-        }
-        return String(decoding: try JSONSerialization.data(withJSONObject: entries), as: UTF8.self)
+        try voskCatalog(languages.map { CatalogModel(lang: $0, url: "http://127.0.0.1:9/vosk-model-small-\($0)-0.22.zip") })
     }
 }
 

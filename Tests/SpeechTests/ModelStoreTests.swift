@@ -100,13 +100,7 @@ private final class StoreOnAShelf {
     private static func catalog(_ languages: [String], archive: String, server: TestHTTPServer) throws -> String {
         let size = try FileManager.default.attributesOfItem(atPath: archive)[.size] as? Int ?? 0
         let md5 = String(try output(of: "md5sum", archive).prefix(32))
-        let entries = languages.map { lang in
-            [
-                "lang": lang, "lang_text": lang, "name": name(lang), "obsolete": "false", "type": "small",
-                "url": server.url(for: "/\(name(lang)).zip"), "size": size, "size_text": "1KiB", "md5": md5, "version": "0.22",
-            ] as [String: Any]
-        }
-        return String(decoding: try JSONSerialization.data(withJSONObject: entries), as: UTF8.self)
+        return try voskCatalog(languages.map { CatalogModel(lang: $0, url: server.url(for: "/\(name($0)).zip"), size: size, md5: md5) })
     }
 }
 
