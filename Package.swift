@@ -37,7 +37,7 @@ let package = Package(
             dependencies: [
                 "DBus", "NotulaContract", "Recording", "Audio", "Downloading", "Speech", "Library", "Memos", "Notifying",
             ]),
-        .executableTarget(name: "notulad", dependencies: ["Downloading", "NotulaService"]),
+        .executableTarget(name: "notulad", dependencies: ["Downloading", "NotulaService", "Recording"]),
         .executableTarget(name: "notula", dependencies: ["DBus", "NotulaContract", "Recording"]),
         .executableTarget(name: "notula-bench", dependencies: ["DBus", "NotulaContract", "Speech", "Library", "NotulaTestSupport"]),
         .target(

@@ -65,7 +65,8 @@ public struct Property: Sendable {
     public let signature: Signature
     public let emitsChanged: EmitsChangedSignal
     public let getter: @Sendable () -> Value
-    public let setter: (@Sendable (Value) throws(BusError) -> Void)?
+    /// Answers `Set` as a method handler does: at once, or `.later` for a value that takes waiting to accept.
+    public let setter: (@Sendable (Value) throws(BusError) -> MethodReply)?
 
     public var access: Access { setter == nil ? .read : .readwrite }
 
@@ -73,11 +74,34 @@ public struct Property: Sendable {
         _ name: MemberName, _ signature: Signature, emitsChanged: EmitsChangedSignal = .true,
         getter: @escaping @Sendable () -> Value, setter: (@Sendable (Value) throws(BusError) -> Void)? = nil
     ) {
+        var replying: (@Sendable (Value) throws(BusError) -> MethodReply)?
+        if let setter {
+            replying = { value throws(BusError) in
+                try setter(value)
+                return .now([])
+            }
+        }
+        self.init(name, signature, emitsChanged: emitsChanged, getter: getter, replying: replying)
+    }
+
+    private init(
+        _ name: MemberName, _ signature: Signature, emitsChanged: EmitsChangedSignal, getter: @escaping @Sendable () -> Value,
+        replying setter: (@Sendable (Value) throws(BusError) -> MethodReply)?
+    ) {
         self.name = name
         self.signature = signature
         self.emitsChanged = emitsChanged
         self.getter = getter
         self.setter = setter
+    }
+
+    /// A property whose setter may answer `Set` later, as a method handler does: for a value that takes waiting
+    /// to accept.
+    public static func settable(
+        _ name: MemberName, _ signature: Signature, emitsChanged: EmitsChangedSignal = .true, getter: @escaping @Sendable () -> Value,
+        replyingSetter: @escaping @Sendable (Value) throws(BusError) -> MethodReply
+    ) -> Property {
+        Property(name, signature, emitsChanged: emitsChanged, getter: getter, replying: replyingSetter)
     }
 }
 

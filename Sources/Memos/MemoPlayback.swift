@@ -1,6 +1,7 @@
 import Audio
 import FoundationEssentials
 import Library
+import Recording
 
 /// One memo plays at a time; `playing` says which.
 extension MemoLibrary {

@@ -1,4 +1,5 @@
 import DBus
+import Recording
 import Synchronization
 
 /// The language recordings are transcribed in: the recorder's `Locale`, kept in settings.json.

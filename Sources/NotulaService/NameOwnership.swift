@@ -1,5 +1,6 @@
 import DBus
 import NotulaContract
+import Recording
 
 /// Owning `org.notula.Notula1`. Every instance lets a newer one take the name over (`notulad
 /// --replace`, for upgrades) and stops when it loses it.

@@ -1,6 +1,7 @@
 import DBus
 import Notifying
 import Recording
+import Speech
 
 /// What the panels (the tray item, the media player) send back: the recorder's transitions through
 /// `RecorderObject.perform` and the locale pick of its `Locale` property, on the executor they share.
@@ -13,7 +14,13 @@ enum PanelWiring {
                 }
                 do throws(RecordingError) { try outcome.get() } catch { throw BusError(error) }
             },
-            pickLocale: { tag throws(BusError) in try RecorderObject.pickLocale(tag, locale: locale, models: models, bus: bus) },
+            pickLocale: { tag throws(BusError) in
+                // Picked while the catalog is fetched: the menu has nobody waiting for the answer.
+                guard case .later(let work) = try RecorderObject.pickLocale(tag, locale: locale, models: models, bus: bus) else { return }
+                Task {
+                    do throws(BusError) { _ = try await work() } catch { Log.warning("The panel's pick of \(tag): \(error.message)") }
+                }
+            },
             locales: {
                 models.assumeIsolated { models in
                     LocaleOptions(current: locale.current, supported: models.supportedLocales, installed: Set(models.installedLocales))

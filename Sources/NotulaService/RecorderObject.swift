@@ -2,6 +2,7 @@ import DBus
 import Memos
 import NotulaContract
 import Recording
+import Speech
 
 /// `org.notula.Notula1.Recorder`: the recorder's transitions and state on the bus.
 ///
@@ -18,11 +19,11 @@ enum RecorderObject {
                 Property("TimerAnchor", "x") { .int64(snapshot(recorder).timerAnchor?.microseconds ?? 0) },
                 Property("PauseReason", "s") { .string(snapshot(recorder).pauseReason?.rawValue ?? "") },
                 Property("Level", "d", emitsChanged: .false) { .double(recorder.level) },
-                Property(
+                Property.settable(
                     "Locale", "s", getter: { .string(locale.current) },
-                    setter: { value throws(BusError) in
+                    replyingSetter: { value throws(BusError) in
                         guard case .string(let tag) = value else { throw BusError.invalidArgs("Locale is a string") }
-                        try pickLocale(tag, locale: locale, models: models, bus: bus)
+                        return try pickLocale(tag, locale: locale, models: models, bus: bus)
                     }),
             ],
             signals: [
@@ -54,21 +55,29 @@ enum RecorderObject {
     }
 
     /// Makes `tag` (or the supported locale it names) the one recordings are transcribed in: what setting
-    /// `Locale` runs, and a panel's language picker too.
+    /// `Locale` runs, and a panel's language picker too. While the catalog is being fetched, a tag it may serve
+    /// is answered once it is known.
     /// - Throws: `InvalidArgs` when no model serves it.
-    static func pickLocale(_ tag: String, locale: LocaleChoice, models: ModelStore, bus: Bus) throws(BusError) {
-        let picked = try models.assumeIsolated { models in
-            Result { () throws(BusError) in
-                let supported = try models.supportedLocale(tag)
-                locale.pick(supported)
-                models.picked(supported)
-                return supported
+    static func pickLocale(_ tag: String, locale: LocaleChoice, models: ModelStore, bus: Bus) throws(BusError) -> MethodReply {
+        let choose: @Sendable (String) -> Void = { locale.pick($0) }
+        guard !models.assumeIsolated({ $0.isFetchingCatalog }) else {
+            return .later { () throws(BusError) in
+                let picked: String
+                do throws(ModelError) { picked = try await models.pickOnceFetched(tag, choosing: choose) } catch { throw BusError(error) }
+                await announce(picked, on: bus)
+                return []
             }
-        }.get()
-        Log.info("Transcribing in \(picked) from now on")
-        bus.assumeIsolated {
-            $0.emitPropertiesChanged(path: NotulaBus.recorderPath, interface: NotulaBus.recorderInterface, names: ["Locale"])
         }
+        let picked = try models.assumeIsolated { models in
+            Result { () throws(ModelError) in try models.pick(tag, choosing: choose) }
+        }.mapError(BusError.init).get()
+        bus.assumeIsolated { announce(picked, on: $0) }
+        return .now([])
+    }
+
+    private static func announce(_ picked: String, on bus: isolated Bus) {
+        Log.info("Transcribing in \(picked) from now on")
+        bus.emitPropertiesChanged(path: NotulaBus.recorderPath, interface: NotulaBus.recorderInterface, names: ["Locale"])
     }
 
     private static func snapshot(_ recorder: Recorder) -> RecorderSnapshot {

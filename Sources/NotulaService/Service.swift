@@ -56,7 +56,8 @@ public enum Service {
             isolation: bus, server: BusNotificationServer(bus: bus), texts: .forEnvironment(environment), log: { Log.info($0) })
         let transcriber = Transcriber(engine: engine, idleRelease: settings.modelIdleRelease, currentLocale: { locale.current })
         let models = ModelStore(
-            bus: bus, places: places, known: known, catalogSource: catalogSource, transcriber: transcriber, notifier: notifier,
+            isolation: bus, places: places, known: known, catalogSource: catalogSource, transcriber: transcriber,
+            listener: ModelSignals(bus: bus, notifier: notifier),
             loads: { path throws(SpeechError) in try checkLoads(path, libraryCandidates) })
         let memos: MemoLibrary
         do {
@@ -94,6 +95,10 @@ public enum Service {
         await tray.start(panelControls)
         await mediaPlayer?.start(panelControls, elapsed: { recorder.assumeIsolated { $0.snapshot.elapsed } })
 
+        // Once a day at most, in a process of its own for the time of the fetch. Begun before the name is
+        // owned, so that the first pick or Install waits for the catalog rather than refusing.
+        let catalogIsStale = !catalogSource.isCacheFresh(maximumAge: .seconds(86_400))
+        if catalogIsStale { await models.startRefresh() }
         // Objects first, then the name: an activated service receives calls the moment it owns it.
         if takeOver == .nobodyOwnsIt, let status = await NameOwnership.claim(on: bus) { return status }
         await bus.answerHeldCalls()
@@ -102,9 +107,8 @@ public enum Service {
             "Ready on the session bus as \(NotulaBus.name) (\(await bus.uniqueName)); recording from \(source ?? "the default source") into \(paths.recordings); transcribing in \(locale.current) (models here: \(installed.isEmpty ? "none" : installed.joined(separator: ", ")))"
         )
         Task {
-            // Once a day at most, in a process of its own for the time of the fetch.
-            if !catalogSource.isCacheFresh(maximumAge: .seconds(86_400)) {
-                do throws(BusError) { try await models.refresh() } catch { Log.warning(error.message) }
+            if catalogIsStale {
+                do throws(ModelError) { try await models.refresh() } catch { Log.warning(error.message) }
             }
             await models.installIfMissing(locale.current)
         }

@@ -1,5 +1,6 @@
 import Downloading
 import NotulaService
+import Recording
 
 #if canImport(Glibc)
     import Glibc

@@ -60,7 +60,7 @@ func untilDownloadEnds(_ signals: AsyncStream<Message>) async -> (events: [Strin
     return (events, progress)
 }
 
-private func setLocale(_ service: ServiceUnderTest, _ tag: String) async throws {
+func setLocale(_ service: ServiceUnderTest, _ tag: String) async throws {
     try await service.call(
         NotulaBus.recorderPath, "org.freedesktop.DBus.Properties", "Set",
         [.string(NotulaBus.recorderInterface.rawValue), .string(NotulaBus.Recorder.Property.locale.rawValue), .variant(.string(tag))])

@@ -1,10 +1,13 @@
 import DBus
+import Notifying
 import NotulaContract
+import Recording
+import Speech
 
 /// `org.notula.Notula1.Models`: the speech models on the bus, as `dbus/org.notula.Notula1.Models.xml` describes.
 ///
 /// The store shares the bus's executor, so each handler reaches it synchronously (`assumeIsolated` states that,
-/// and checks it).
+/// and checks it); while the catalog is being fetched, `Install` is answered once the store has waited for it.
 enum ModelsObject {
     static func interface(_ store: ModelStore) -> Interface {
         Interface(
@@ -12,7 +15,14 @@ enum ModelsObject {
             methods: [
                 Method("Install", inputs: [Argument("locale", "s")]) { call throws(BusError) in
                     let tag = try call.argument(0, as: String.self)
-                    try store.assumeIsolated { store in Result { () throws(BusError) in try store.install(tag) } }.get()
+                    guard !store.assumeIsolated({ $0.isFetchingCatalog }) else {
+                        return .later { () throws(BusError) in
+                            do throws(ModelError) { try await store.installOnceFetched(tag) } catch { throw BusError(error) }
+                            return []
+                        }
+                    }
+                    try store.assumeIsolated { store in Result { () throws(ModelError) in try store.install(tag) } }.mapError(BusError.init)
+                        .get()
                     return .now([])
                 },
                 Method("Cancel") { _ throws(BusError) in
@@ -21,12 +31,13 @@ enum ModelsObject {
                 },
                 Method("Remove", inputs: [Argument("locale", "s")]) { call throws(BusError) in
                     let tag = try call.argument(0, as: String.self)
-                    try store.assumeIsolated { store in Result { () throws(BusError) in try store.remove(tag) } }.get()
+                    try store.assumeIsolated { store in Result { () throws(ModelError) in try store.remove(tag) } }.mapError(BusError.init)
+                        .get()
                     return .now([])
                 },
                 Method("Refresh") { _ throws(BusError) in
                     .later { () throws(BusError) in
-                        try await store.refresh()
+                        do throws(ModelError) { try await store.refresh() } catch { throw BusError(error) }
                         return []
                     }
                 },
@@ -45,5 +56,55 @@ enum ModelsObject {
                 SignalDeclaration("DownloadFailed", [Argument("locale", "s"), Argument("message", "s")]),
             ])
     }
+}
 
+/// The model store's events as the Models object's signals and property changes, and downloads that start or end
+/// unfinished as banners. Told on the bus's executor, which the store shares.
+struct ModelSignals: ModelListener {
+    let bus: Bus
+    let notifier: Notifier
+
+    func modelsChanged(_ event: ModelEvent) {
+        switch event {
+        case .downloadStarted(let locale, let model, let bytes):
+            emit("DownloadStarted", [.string(locale), .string(model), .uint64(bytes)])
+            banner(.started(locale: locale, name: model, bytes: bytes))
+            changed(["DownloadingLocale", "DownloadProgress"])
+        case .downloadProgressed: changed(["DownloadProgress"])
+        case .downloadFinished(let locale, let model): emit("DownloadFinished", [.string(locale), .string(model)])
+        case .downloadCancelled(let locale):
+            emit("DownloadCancelled", [.string(locale)])
+            banner(.cancelled(locale: locale))
+        case .downloadFailed(let locale, let reason):
+            emit("DownloadFailed", [.string(locale), .string(reason)])
+            banner(.failed(locale: locale, reason: reason))
+        case .downloadEnded: changed(["DownloadingLocale", "DownloadProgress"])
+        case .localesChanged(let installed, let supported):
+            changed((installed ? ["InstalledLocales"] : []) + (supported ? ["SupportedLocales"] : []))
+        }
+    }
+
+    private func emit(_ member: MemberName, _ arguments: [Value]) {
+        bus.assumeIsolated {
+            try? $0.emit(path: NotulaBus.modelsPath, interface: NotulaBus.modelsInterface, member: member, arguments: arguments)
+        }
+    }
+
+    private func banner(_ event: DownloadEvent) {
+        notifier.assumeIsolated { $0.downloadChanged(event) }
+    }
+
+    private func changed(_ names: [MemberName]) {
+        bus.assumeIsolated { $0.emitPropertiesChanged(path: NotulaBus.modelsPath, interface: NotulaBus.modelsInterface, names: names) }
+    }
+}
+
+extension BusError {
+    init(_ error: ModelError) {
+        switch error {
+        case .unsupportedLocale, .notInCatalog, .notInstalled: self = .invalidArgs(error.message)
+        case .notInstalledByNotula: self.init(.accessDenied, error.message)
+        case .failed: self.init(.notulaFailed, error.message)
+        }
+    }
 }

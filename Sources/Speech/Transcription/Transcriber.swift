@@ -1,6 +1,5 @@
 import Dispatch
 import Recording
-import Speech
 import Synchronization
 
 /// Transcribes each recording while it is captured, so that its text is ready the moment it is sent; a recording
@@ -12,7 +11,7 @@ import Synchronization
 ///
 /// The model is held while it is useful (from a locale pick or the start of a recording) and released after
 /// `idleRelease` without use.
-final class Transcriber: CapturedAudioListener {
+public final class Transcriber: CapturedAudioListener {
     private let queue = DispatchQueue(label: "org.notula.transcription")
     /// Only ever locked on `queue`.
     private let work: Mutex<Work>
@@ -30,19 +29,19 @@ final class Transcriber: CapturedAudioListener {
         var uses = 0
     }
 
-    init(engine: sending SpeechEngine, idleRelease: Duration, currentLocale: @escaping @Sendable () -> String) {
+    public init(engine: sending SpeechEngine, idleRelease: Duration, currentLocale: @escaping @Sendable () -> String) {
         work = Mutex(Work(engine: engine))
         self.idleRelease = idleRelease
         self.currentLocale = currentLocale
     }
 
     /// The locale `recording` is transcribed in.
-    func locale(of recording: RecordingID) -> String {
+    public func locale(of recording: RecordingID) -> String {
         recordingLocales.withLock { $0[recording] } ?? currentLocale()
     }
 
     /// Loads the model of `locale` ahead of the next recording, when it is on disk.
-    func prepare(_ locale: String) {
+    public func prepare(_ locale: String) {
         queue.async { [self] in
             work.withLock { work in
                 do throws(RecordingError) { _ = try work.engine.model(for: locale) } catch {
@@ -54,13 +53,13 @@ final class Transcriber: CapturedAudioListener {
     }
 
     /// Loads the model of `locale` when it is the one recordings are transcribed in: it was just installed.
-    func prepareIfPicked(_ locale: String) {
+    public func prepareIfPicked(_ locale: String) {
         if locale == currentLocale() { prepare(locale) }
     }
 
     // MARK: CapturedAudioListener (the PulseAudio thread)
 
-    func captureStarted(_ recording: RecordingID) {
+    public func captureStarted(_ recording: RecordingID) {
         let locale = currentLocale()
         recordingLocales.withLock { $0[recording] = locale }
         queue.async { [self] in
@@ -68,7 +67,7 @@ final class Transcriber: CapturedAudioListener {
         }
     }
 
-    func captured(_ samples: UnsafeRawBufferPointer, of recording: RecordingID) {
+    public func captured(_ samples: UnsafeRawBufferPointer, of recording: RecordingID) {
         let bytes = [UInt8](samples)
         queue.async { [self] in
             work.withLock { work in
@@ -77,7 +76,7 @@ final class Transcriber: CapturedAudioListener {
         }
     }
 
-    func captureContinued(_ previous: RecordingID, as next: RecordingID) {
+    public func captureContinued(_ previous: RecordingID, as next: RecordingID) {
         let locale = recordingLocales.withLock { locales in
             let locale = locales[previous] ?? currentLocale()
             locales[next] = locale
@@ -92,7 +91,7 @@ final class Transcriber: CapturedAudioListener {
         }
     }
 
-    func captureDropped(_ recording: RecordingID) {
+    public func captureDropped(_ recording: RecordingID) {
         recordingLocales.withLock { $0[recording] = nil }
         queue.async { [self] in
             work.withLock { work in
@@ -110,7 +109,9 @@ final class Transcriber: CapturedAudioListener {
     /// - Throws: `engineUnavailable` without libvosk, `modelUnavailable` without a model for its locale,
     ///   `failed` for a file the engine cannot read.
     /// - Parameter chosenLocale: the locale of a memo recovered at start, whose capture this transcriber never saw.
-    func transcript(of recording: RecordingID, file: String, in chosenLocale: String? = nil) async throws(RecordingError) -> Transcript {
+    public func transcript(of recording: RecordingID, file: String, in chosenLocale: String? = nil) async throws(RecordingError)
+        -> Transcript
+    {
         let locale = chosenLocale ?? locale(of: recording)
         defer { recordingLocales.withLock { $0[recording] = nil } }
         let cancelled = CancellationFlag()
@@ -173,7 +174,7 @@ final class Transcriber: CapturedAudioListener {
     private func scheduleRelease(_ state: inout Work) {
         state.uses += 1
         let use = state.uses
-        queue.asyncAfter(deadline: .now() + idleRelease.seconds) { [self] in
+        queue.asyncAfter(deadline: .now() + idleRelease / .seconds(1)) { [self] in
             work.withLock { work in
                 guard work.uses == use, work.live == nil else { return }
                 work.engine.release()

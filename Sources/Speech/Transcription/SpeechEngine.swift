@@ -1,17 +1,16 @@
 import Recording
-import Speech
 
 /// libvosk and the one model in memory, loaded when first needed and released when told.
 ///
 /// Not thread-safe: the transcriber's queue owns it. One model at a time, because a small model holds a few
 /// hundred MB (500 MB for the Korean one) and a recording is transcribed in one locale.
-final class SpeechEngine {
+public final class SpeechEngine {
     private let libraryCandidates: [String]
     private let modelPlaces: [String]
     private var library: VoskLibrary?
     private var loaded: (locale: String, model: SpeechModel)?
 
-    init(libraryCandidates: [String], modelPlaces: [String]) {
+    public init(libraryCandidates: [String], modelPlaces: [String]) {
         self.libraryCandidates = libraryCandidates
         self.modelPlaces = modelPlaces
     }

@@ -1,5 +1,4 @@
 import Recording
-import Speech
 
 /// The recording being captured, decoded as its samples arrive.
 struct LiveTranscription {

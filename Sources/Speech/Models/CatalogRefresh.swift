@@ -1,0 +1,53 @@
+extension ModelStore {
+    /// Starts fetching the catalog unless a fetch is in flight; a pick or an installation that comes meanwhile and
+    /// that the known catalog cannot serve waits for it.
+    public func startRefresh() {
+        guard !isFetchingCatalog else { return }
+        catalogFetch = Task {
+            let outcome: Result<ModelCatalog, CatalogError>
+            do throws(CatalogError) { outcome = .success(try await catalogSource.fetch()) } catch { outcome = .failure(error) }
+            return fetched(outcome)
+        }
+    }
+
+    /// Fetches the catalog again (or waits for the fetch in flight) and looks at the model folders again.
+    /// - Throws: `failed` saying why when the catalog cannot be fetched; the one known before stays.
+    public func refresh() async throws(ModelError) {
+        startRefresh()
+        guard let fetch = catalogFetch else { return }
+        try await fetch.value.get()
+    }
+
+    /// Returns once the catalog fetch in flight has ended, or `catalogWait` has passed.
+    func catalogSettled() async {
+        guard isFetchingCatalog else { return }
+        waiterCount += 1
+        let waiter = waiterCount
+        let limit = catalogWait
+        let timeout = Task {
+            try? await Task.sleep(for: limit)
+            catalogWaiters.removeValue(forKey: waiter)?.resume()
+        }
+        await withCheckedContinuation { catalogWaiters[waiter] = $0 }
+        timeout.cancel()
+    }
+
+    private func fetched(_ outcome: Result<ModelCatalog, CatalogError>) -> Result<Void, ModelError> {
+        catalogFetch = nil
+        defer {
+            rescan()
+            // In the order they came, so that picks take effect in that order.
+            for waiter in catalogWaiters.keys.sorted() { catalogWaiters.removeValue(forKey: waiter)?.resume() }
+        }
+        switch outcome {
+        case .success(let fetched):
+            guard fetched != known.catalog else { return .success(()) }
+            let before = known.supportedLocales
+            known.catalog = fetched
+            if known.supportedLocales != before { listener.modelsChanged(.localesChanged(installed: false, supported: true)) }
+            return .success(())
+        case .failure(let error):
+            return .failure(.failed(error.message))
+        }
+    }
+}

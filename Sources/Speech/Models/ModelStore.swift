@@ -1,0 +1,275 @@
+import FoundationEssentials
+import Glibc
+import Recording
+
+/// The speech models: Vosk's catalog, the models on this machine, and the one installation in flight.
+///
+/// Runs on the executor of `isolation` (the bus's, in the service), so that the Models object's properties and
+/// methods reach it synchronously, in the order calls arrive; installations and catalog fetches run off it and
+/// report back.
+public actor ModelStore {
+    private let isolation: any Actor
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { isolation.unownedExecutor }
+
+    private let places: ModelPlaces
+    let catalogSource: CatalogSource
+    private let transcriber: Transcriber
+    /// Hears every download and change of locales.
+    let listener: any ModelListener
+    /// Checks that an unpacked model loads before it is installed.
+    private let loads: @Sendable (String) throws(SpeechError) -> Void
+    var known: Known
+    private var installing: Installing?
+    /// Numbers the waits for an installation or a catalog, so that one that ends early can be found.
+    var waiterCount = 0
+    /// The catalog fetch in flight.
+    var catalogFetch: Task<Result<Void, ModelError>, Never>?
+    var catalogWaiters: [Int: CheckedContinuation<Void, Never>] = [:]
+    /// How long a request the known catalog cannot serve waits for the fetch in flight.
+    let catalogWait: Duration
+
+    /// The catalog and the models on disk.
+    public struct Known: Sendable, Equatable {
+        public var catalog: ModelCatalog
+        public var installed: [InstalledModel]
+
+        public init(catalog: ModelCatalog, installed: [InstalledModel]) {
+            self.catalog = catalog
+            self.installed = installed
+        }
+
+        /// The catalog's locales and the installed ones, sorted.
+        public var supportedLocales: [String] { Set(catalog.supportedLocales + installed.map(\.locale)).sorted() }
+    }
+
+    private struct Installing {
+        let locale: String
+        let installation: ModelInstallation
+        var progress = 0.0
+        /// Transcriptions waiting for this model.
+        var waiters: [Int: CheckedContinuation<Void, Never>] = [:]
+    }
+
+    /// - Parameters:
+    ///   - isolation: The actor whose executor the store shares.
+    ///   - known: The catalog cached by the last fetch, and the models on disk.
+    ///   - loads: Checks that an unpacked model loads; throws saying why not.
+    ///   - catalogWait: How long a locale pick or an installation that the known catalog cannot serve waits for
+    ///     the fetch in flight, before it is answered from the known one.
+    public init(
+        isolation: any Actor, places: ModelPlaces, known: Known, catalogSource: CatalogSource, transcriber: Transcriber,
+        listener: any ModelListener, loads: @escaping @Sendable (String) throws(SpeechError) -> Void,
+        catalogWait: Duration = .seconds(10)
+    ) {
+        self.isolation = isolation
+        self.places = places
+        self.known = known
+        self.catalogSource = catalogSource
+        self.transcriber = transcriber
+        self.listener = listener
+        self.loads = loads
+        self.catalogWait = catalogWait
+    }
+
+    // MARK: What the Models object shows
+
+    /// The locales a model serves, in the catalog or on disk. The model folders are looked at again, so that a
+    /// model put there meanwhile (by Vosk's tools, say) is listed.
+    public var supportedLocales: [String] {
+        rescan()
+        return known.supportedLocales
+    }
+
+    /// The locales of the models on disk, looked for again.
+    public var installedLocales: [String] {
+        rescan()
+        return known.installed.map(\.locale)
+    }
+
+    public var downloadingLocale: String { installing?.locale ?? "" }
+    public var downloadProgress: Double { installing?.progress ?? 0 }
+    /// Whether the catalog is being fetched: a pick or an installation then best waits for it (`…OnceFetched`).
+    public var isFetchingCatalog: Bool { catalogFetch != nil }
+
+    /// The supported locale `tag` names (`ko_kr` names `ko-KR`).
+    /// - Throws: `unsupportedLocale` naming the supported locales when no model serves `tag`.
+    public func supportedLocale(_ tag: String) throws(ModelError) -> String {
+        let wanted = tag.replacing("_", with: "-").lowercased()
+        let supported = supportedLocales
+        guard let match = supported.first(where: { $0.lowercased() == wanted }) else {
+            throw .unsupportedLocale(tag: tag, supported: supported)
+        }
+        return match
+    }
+
+    // MARK: Methods
+
+    /// Makes the locale `tag` names the one recordings are transcribed in: `choose` is given it, then its model
+    /// is readied, installed first when missing.
+    /// - Returns: The supported locale picked.
+    /// - Throws: `unsupportedLocale` when no model serves `tag`; nothing is chosen then.
+    public func pick(_ tag: String, choosing choose: (String) -> Void) throws(ModelError) -> String {
+        let locale = try supportedLocale(tag)
+        choose(locale)
+        if known.installed.contains(where: { $0.locale == locale }) {
+            transcriber.prepare(locale)
+        } else {
+            installIfMissing(locale)
+        }
+        return locale
+    }
+
+    /// `pick(_:choosing:)`, after the catalog fetch in flight when the known catalog does not serve `tag`: the
+    /// first pick after a start is not refused for want of a catalog that is on its way.
+    public func pickOnceFetched(_ tag: String, choosing choose: @Sendable (String) -> Void) async throws(ModelError) -> String {
+        if (try? supportedLocale(tag)) == nil { await catalogSettled() }
+        return try pick(tag, choosing: choose)
+    }
+
+    /// Installs the model of `locale` when none is on this machine and the catalog has one.
+    public func installIfMissing(_ locale: String) {
+        guard !installedLocales.contains(locale), known.catalog.model(for: locale)?.locale == locale else { return }
+        do throws(ModelError) { try install(locale) } catch {
+            Log.warning("Cannot install a model for \(locale): \(error.message)")
+        }
+    }
+
+    /// `install(_:)`, after the catalog fetch in flight when the known catalog has no model of `tag`.
+    public func installOnceFetched(_ tag: String) async throws(ModelError) {
+        if (try? catalogEntry(for: tag)) == nil { await catalogSettled() }
+        try install(tag)
+    }
+
+    /// Starts installing the model of `tag` in the background, cancelling an installation of another locale.
+    /// Nothing happens when it is installed or being installed.
+    /// - Throws: `unsupportedLocale` for a tag no model serves, `notInCatalog` for one that only a model on disk
+    ///   serves, `failed` for a catalog entry that cannot be installed.
+    public func install(_ tag: String) throws(ModelError) {
+        let locale = try supportedLocale(tag)
+        guard !installedLocales.contains(locale), installing?.locale != locale else { return }
+        let entry = try catalogEntry(for: locale)
+        let installation: ModelInstallation
+        do throws(InstallError) {
+            installation = try ModelInstallation(entry: entry, modelsFolder: places.notula, downloadsFolder: places.downloads)
+        } catch {
+            throw .failed(error.message)
+        }
+        if let superseded = installing {
+            superseded.installation.cancel()
+            // Their model is not coming: they go on, and fail saying so.
+            superseded.waiters.values.forEach { $0.resume() }
+        }
+        installing = Installing(locale: locale, installation: installation)
+        Log.info("Installing \(entry.name) for \(locale) from \(entry.url.absoluteString)")
+        listener.modelsChanged(.downloadStarted(locale: locale, model: entry.name, bytes: UInt64(max(0, entry.size))))
+        let throttle = ProgressThrottle()
+        let total = Double(max(1, entry.size))
+        let loads = self.loads
+        Task {
+            let outcome: Result<InstalledModel, InstallError>
+            do throws(InstallError) {
+                outcome = .success(
+                    try await installation.run(
+                        progress: { received in
+                            guard throttle.allows() else { return }
+                            Task { await self.progressed(installation, min(1, Double(received) / total)) }
+                        }, loads: loads))
+            } catch {
+                outcome = .failure(error)
+            }
+            ended(installation, locale: locale, outcome)
+        }
+    }
+
+    /// Cancels the installation in flight; its end is reported as `downloadCancelled` once its files are gone.
+    public func cancel() {
+        installing?.installation.cancel()
+    }
+
+    /// Deletes the model Notula installed for `tag`.
+    /// - Throws: `notInstalled` when none is installed; `notInstalledByNotula` for a model outside Notula's
+    ///   folder; `failed` when it cannot be deleted.
+    public func remove(_ tag: String) throws(ModelError) {
+        let wanted = tag.replacing("_", with: "-").lowercased()
+        let installed = installedLocales
+        guard let model = known.installed.first(where: { $0.locale.lowercased() == wanted }) else {
+            throw .notInstalled(tag: tag, installed: installed)
+        }
+        guard model.path.hasPrefix(places.notula + "/") else {
+            throw .notInstalledByNotula(locale: model.locale, path: model.path)
+        }
+        // Renamed first, so that the model disappears at once rather than file by file.
+        let doomed = places.notula + "/.removing-" + model.name
+        guard rename(model.path, doomed) == 0 else {
+            throw .failed("Cannot delete \(model.path): \(String(cString: strerror(errno))).")
+        }
+        try? FileManager.default.removeItem(atPath: doomed)
+        Log.info("Removed the \(model.locale) model \(model.path)")
+        rescan()
+    }
+
+    /// Returns when no model of `locale` is being installed: a recording sent before its model was ready waits here.
+    /// A discarded recording stops waiting at once, so that the next one can start.
+    public func settled(_ locale: String) async {
+        guard installing?.locale == locale else { return }
+        waiterCount += 1
+        let waiter = waiterCount
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                guard !Task.isCancelled, installing != nil else { return continuation.resume() }
+                installing?.waiters[waiter] = continuation
+            }
+        } onCancel: {
+            Task { await self.stopWaiting(waiter) }
+        }
+    }
+
+    private func stopWaiting(_ waiter: Int) {
+        installing?.waiters.removeValue(forKey: waiter)?.resume()
+    }
+
+    /// The catalog's model of the locale `tag` names.
+    private func catalogEntry(for tag: String) throws(ModelError) -> CatalogEntry {
+        let locale = try supportedLocale(tag)
+        guard let entry = known.catalog.model(for: locale), entry.locale == locale else { throw .notInCatalog(locale: locale) }
+        return entry
+    }
+
+    // MARK: Installation reports
+
+    private func progressed(_ installation: ModelInstallation, _ progress: Double) {
+        guard let current = installing, current.installation === installation, progress > current.progress else { return }
+        installing?.progress = progress
+        listener.modelsChanged(.downloadProgressed(locale: current.locale, fraction: progress))
+    }
+
+    private func ended(_ installation: ModelInstallation, locale: String, _ outcome: Result<InstalledModel, InstallError>) {
+        let current = installing?.installation === installation
+        switch outcome {
+        case .success(let model):
+            Log.info("Installed \(model.name) for \(locale) in \(model.path)")
+            rescan()
+            listener.modelsChanged(.downloadFinished(locale: locale, model: model.name))
+            transcriber.prepareIfPicked(locale)
+        case .failure(.cancelled):
+            Log.info("Cancelled the installation of the \(locale) model")
+            listener.modelsChanged(.downloadCancelled(locale: locale))
+        case .failure(let error):
+            Log.warning("Installing the \(locale) model failed: \(error.message)")
+            listener.modelsChanged(.downloadFailed(locale: locale, reason: error.message))
+        }
+        guard current, let ended = installing else { return }
+        installing = nil
+        ended.waiters.values.forEach { $0.resume() }
+        listener.modelsChanged(.downloadEnded(locale: locale))
+    }
+
+    /// Looks at the model folders again; the listener hears of a change.
+    func rescan() {
+        let found = InstalledModels.scan(places: places.all)
+        guard found != known.installed else { return }
+        let supportedBefore = known.supportedLocales
+        known.installed = found
+        listener.modelsChanged(.localesChanged(installed: true, supported: supportedBefore != known.supportedLocales))
+    }
+}
