@@ -25,7 +25,7 @@ extension MemoLibrary: CapturedAudioListener {
             recordingStarted(recording)
         case .dropped(let recording): recordingDropped(recording)
         case .continued(let previous, let next):
-            log.info("Recording \(previous) is as long as a memo may be: it goes on as memo \(next)")
+            Log.info("Recording \(previous) is as long as a memo may be: it goes on as memo \(next)")
             current = next.rawValue
             recordingStarted(next)
         }

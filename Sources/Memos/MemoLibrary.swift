@@ -19,7 +19,6 @@ public actor MemoLibrary: Processing {
     let recordingsFolder: String
     /// Where a memo's text is written when the user opens it (`MemoViewer`).
     let transcriptsFolder: String
-    nonisolated let log: MemoLog
     /// How many memos there are, counted at start and kept since.
     public private(set) var count = 0
     private var listener: (any MemoListener)?
@@ -40,14 +39,13 @@ public actor MemoLibrary: Processing {
     /// - Parameter executor: the executor the library runs on, which must outlive it.
     public init(
         executor: UnownedSerialExecutor, store databasePath: String, recordingsFolder: String, transcriptsFolder: String,
-        transcriber: any Transcribing, models: any ModelWaiting, log: MemoLog
+        transcriber: any Transcribing, models: any ModelWaiting
     ) throws(MemoError) {
         self.executor = executor
         self.transcriber = transcriber
         self.models = models
         self.recordingsFolder = recordingsFolder
         self.transcriptsFolder = transcriptsFolder
-        self.log = log
         (captureNewsStream, captureNews) = AsyncStream.makeStream(of: CaptureNews.self)
         do throws(LibraryError) {
             store = try MemoStore(path: databasePath)
@@ -79,7 +77,7 @@ public actor MemoLibrary: Processing {
             id: recording.rawValue, created: Int64(recording.rawValue) ?? 0, locale: transcriber.locale(of: recording),
             audioFile: recordingsFolder + "/\(recording.rawValue).wav")
         do throws(LibraryError) { try store.insert(memo) } catch {
-            log.error("Cannot add memo \(recording) to the library: \(error)")
+            Log.error("Cannot add memo \(recording) to the library: \(error)")
             return
         }
         count += 1
@@ -105,7 +103,7 @@ public actor MemoLibrary: Processing {
             $0.audioFile = audio.file
         }
         let locale = summary(id)?.locale ?? transcriber.locale(of: recording)
-        log.info("Memo \(recording): \(audio.file), \(audio.duration) s, transcribing in \(locale)")
+        Log.info("Memo \(recording): \(audio.file), \(audio.duration) s, transcribing in \(locale)")
         do throws(RecordingError) {
             // A recording sent while its model downloads waits for it.
             await models.settled(locale)
@@ -129,7 +127,7 @@ public actor MemoLibrary: Processing {
     public func discard(_ audio: CapturedAudio) async {
         if let id = try? store.id(ofAudioFile: audio.file) { forget(id) }
         do { try FileManager.default.removeItem(atPath: audio.file) } catch {
-            log.warning("Cannot delete \(audio.file): \(error)")
+            Log.warning("Cannot delete \(audio.file): \(error)")
         }
     }
 
@@ -144,7 +142,7 @@ public actor MemoLibrary: Processing {
     /// The memo's row without its transcript: what its properties show; nil when there is none.
     public func summary(_ id: String) -> Memo? {
         do throws(LibraryError) { return try store.summary(id) } catch {
-            log.error("Cannot read memo \(id) from the library: \(error)")
+            Log.error("Cannot read memo \(id) from the library: \(error)")
             return nil
         }
     }
@@ -184,7 +182,7 @@ public actor MemoLibrary: Processing {
         }
         stopPlayback(id)
         forget(id)
-        log.info("Deleted memo \(id), its audio and text")
+        Log.info("Deleted memo \(id), its audio and text")
     }
 
     /// The ids of a page of memos, newest first.
@@ -207,7 +205,7 @@ public actor MemoLibrary: Processing {
 
     private func forget(_ id: String) {
         do throws(LibraryError) { try store.delete(id) } catch {
-            return log.error("Cannot remove memo \(id) from the library: \(error)")
+            return Log.error("Cannot remove memo \(id) from the library: \(error)")
         }
         count -= 1
         failures[id] = nil
@@ -227,7 +225,7 @@ public actor MemoLibrary: Processing {
         do throws(LibraryError) { try change(id, .progress, body) } catch .noSuchMemo {
             return
         } catch {
-            log.warning("Memo \(id) not updated: \(error)")
+            Log.warning("Memo \(id) not updated: \(error)")
             let kept = "Its audio is kept, and it is transcribed again at the next start."
             throw error.isDiskFull
                 ? .noSpace("The disk is full: memo \(id) could not be saved to the library. Free some space. \(kept)")

@@ -16,7 +16,7 @@ extension MemoLibrary {
             Task { await self.playbackEnded(generation, id: id, end) }
         }
         setPlaying(id)
-        log.info("Playing memo \(id)")
+        Log.info("Playing memo \(id)")
     }
 
     /// Stops the memo's playback; does nothing when it is not the one playing.
@@ -26,7 +26,7 @@ extension MemoLibrary {
     }
 
     private func playbackEnded(_ generation: Int, id: String, _ end: PlaybackEnd) {
-        if case .failed(let message) = end { log.warning("Playing memo \(id) failed: \(message)") }
+        if case .failed(let message) = end { Log.warning("Playing memo \(id) failed: \(message)") }
         guard generation == playbackGeneration else { return }
         setPlaying(nil)
     }

@@ -20,7 +20,7 @@ extension MemoLibrary {
                         $0.status = .recovered
                         $0.duration = duration
                     })
-                log.info("Recovered memo \(memo.id), left \(memo.status.rawValue): \(duration) s of audio in \(memo.audioFile)")
+                Log.info("Recovered memo \(memo.id), left \(memo.status.rawValue): \(duration) s of audio in \(memo.audioFile)")
             case .failure(let error):
                 let stage = memo.status == .recording ? "recorded" : "transcribed"
                 let reason = "Notula stopped while this memo was \(stage), and \(error.reason)."
@@ -28,7 +28,7 @@ extension MemoLibrary {
                     $0.status = .failed
                     $0.failure = reason
                 }
-                log.error("Memo \(memo.id) cannot be recovered: \(reason)")
+                Log.error("Memo \(memo.id) cannot be recovered: \(reason)")
             }
         }
         return recovered
@@ -41,14 +41,14 @@ extension MemoLibrary {
         try store.forEachAudioFile { id, file in
             if !FileManager.default.fileExists(atPath: file) { lost.add("Memo \(id) has lost its audio file \(file)") }
         }
-        lost.log(to: log)
+        lost.log()
         var unowned = StrayReport(all: "audio files belong to no memo")
         let names = (try? FileManager.default.contentsOfDirectory(atPath: recordingsFolder)) ?? []
         for name in names.sorted() where name.hasSuffix(".wav") {
             let file = recordingsFolder + "/" + name
             if try store.id(ofAudioFile: file) == nil { unowned.add("Audio file \(file) belongs to no memo") }
         }
-        unowned.log(to: log)
+        unowned.log()
     }
 
     /// Transcribes a recovered memo once its model is installed; it stays `recovered`, now with its text.
@@ -60,9 +60,9 @@ extension MemoLibrary {
                 $0.transcript = transcript.text
                 $0.words = transcript.words
             }
-            log.info("Recovered memo \(memo.id) transcribed")
+            Log.info("Recovered memo \(memo.id) transcribed")
         } catch {
-            log.warning("Recovered memo \(memo.id) is not transcribed: \(error.message)")
+            Log.warning("Recovered memo \(memo.id) is not transcribed: \(error.message)")
         }
     }
 }
@@ -81,8 +81,8 @@ private struct StrayReport {
         if first.count < Self.named { first.append(stray) }
     }
 
-    func log(to log: MemoLog) {
-        for stray in first { log.warning("\(stray); kept as it is") }
-        if count > first.count { log.warning("\(count) \(all) in all; kept as they are") }
+    func log() {
+        for stray in first { Log.warning("\(stray); kept as it is") }
+        if count > first.count { Log.warning("\(count) \(all) in all; kept as they are") }
     }
 }

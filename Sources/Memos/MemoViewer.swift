@@ -22,11 +22,11 @@ public struct MemoViewer: Sendable {
     /// Runs on the memo library's executor.
     public func open(_ recording: RecordingID) {
         guard let text = memos.assumeIsolated({ $0.text(of: recording) }) else {
-            return memos.log.warning("Memo \(recording) has no text to open")
+            return Log.warning("Memo \(recording) has no text to open")
         }
         let file = folder + "/" + recording.rawValue + ".txt"
         do throws(FileError) { try PrivateFiles.replace(file, with: Array(text.utf8)) } catch {
-            return memos.log.warning("Cannot write \(file) to open memo \(recording): \(error.message)")
+            return Log.warning("Cannot write \(file) to open memo \(recording): \(error.message)")
         }
         launch(["xdg-open", file])
     }
@@ -38,7 +38,7 @@ public struct MemoViewer: Sendable {
         var child = pid_t()
         let status = posix_spawnp(&child, arguments[0], nil, nil, argv, environ)
         guard status == 0 else {
-            return memos.log.warning("Cannot start \(arguments[0]): \(String(cString: strerror(status)))")
+            return Log.warning("Cannot start \(arguments[0]): \(String(cString: strerror(status)))")
         }
         let started = child
         DispatchQueue.global().async { _ = waitpid(started, nil, 0) }

@@ -1,6 +1,7 @@
 import DBus
 import Library
 import Memos
+import Recording
 import NotulaContract
 
 /// The memos on the bus: the object manager, the memos' folder (each memo an object made from its row

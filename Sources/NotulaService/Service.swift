@@ -63,7 +63,7 @@ public enum Service {
         do {
             memos = try MemoLibrary(
                 executor: bus.unownedExecutor, store: paths.library, recordingsFolder: paths.recordings,
-                transcriptsFolder: paths.transcripts, transcriber: transcriber, models: models, log: .service)
+                transcriptsFolder: paths.transcripts, transcriber: transcriber, models: models)
             try await LibraryExport.open(memos, on: bus)
         } catch {
             Log.error("Cannot open the memo library \(paths.library): \(error)")

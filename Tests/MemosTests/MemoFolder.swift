@@ -29,8 +29,7 @@ final class MemoFolder: Sendable {
     ) async throws -> MemoLibrary {
         let library = try MemoLibrary(
             executor: executor.asUnownedSerialExecutor(), store: database, recordingsFolder: recordings, transcriptsFolder: transcripts,
-            transcriber: TranscriberDouble(calls: calls, locale: locale, outcome: outcome), models: ModelsDouble(calls: calls),
-            log: MemoLog(error: { _ in }, warning: { _ in }, info: { _ in }))
+            transcriber: TranscriberDouble(calls: calls, locale: locale, outcome: outcome), models: ModelsDouble(calls: calls))
         try await library.open(reporting: ListenerDouble(events: events))
         return library
     }
