@@ -124,13 +124,13 @@ public enum Service {
         )
     }
 
-    /// What the notifications' buttons and clicks do: the live notification's buttons run the
-    /// transitions of the bus methods of the same names, on the executor they share.
+    /// What the notifications' buttons and clicks do: the live notification's buttons send the commands
+    /// of the bus methods of the same names, which nobody waits for, on the executor they share.
     private static func controls(_ recorder: Recorder, viewer: MemoViewer) -> Notifier.Controls {
         Notifier.Controls(
             perform: { action in
                 recorder.assumeIsolated { recorder in
-                    do throws(RecordingError) { _ = try RecorderObject.perform(action, on: recorder) } catch {
+                    do throws(RecordingError) { try recorder.perform(action, for: .nobody) } catch {
                         Log.info("The notification's \(action.methodName) button: \(error.message)")
                     }
                 }

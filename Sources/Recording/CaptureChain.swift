@@ -1,6 +1,7 @@
 /// A capture call queued by a transition, tagged with the recording it belongs to.
 enum CaptureStep: Sendable {
-    case start(RecordingID, Promise)
+    /// With a promise when the caller waits for the input to open; without, a failure is reported.
+    case start(RecordingID, Promise?)
     case pause(RecordingID)
     /// With a promise when the caller waits for the input to reopen.
     case resume(RecordingID, Promise?)
@@ -28,15 +29,15 @@ extension Recorder {
             let earlier = awaitingStart.prefix { $0 != id }
             abandoned.subtract(earlier)
             awaitingStart.removeFirst(min(earlier.count + 1, awaitingStart.count))
-            guard !abandoned.contains(id) else { return promise.resolve(nil) }
+            guard !abandoned.contains(id) else { return promise?.resolve(nil) ?? () }
             do throws(CaptureError) {
                 try await capture.start(recording: id)
                 inputOpened(for: id)
-                promise.resolve(nil)
+                promise?.resolve(nil)
             } catch {
                 abandoned.insert(id)
                 if recording == id { finish() }
-                promise.resolve(RecordingError(error))
+                if let promise { promise.resolve(RecordingError(error)) } else { reporter.failed(RecordingError(error)) }
             }
         case .pause(let id):
             guard !abandoned.contains(id) else { return }

@@ -62,15 +62,17 @@ public actor Recorder {
 
     /// Starts, pauses or resumes, whichever the state calls for.
     @discardableResult
-    public func toggle() throws(RecordingError) -> Confirmation {
+    public func toggle() throws(RecordingError) -> Confirmation { try toggle(for: .waiting) }
+
+    func toggle(for caller: CommandCaller) throws(RecordingError) -> Confirmation {
         switch state {
         case .idle:
             try checkSpace()
-            return beginRecording()
+            return beginRecording(for: caller)
         case .recording: pauseRecording(because: .user)
         case .paused:
             try checkSpace()
-            return resumeRecording()
+            return resumeRecording(for: caller)
         case .processing: throw .invalidState(current: state, action: .toggle)
         }
         return .immediate
@@ -78,11 +80,13 @@ public actor Recorder {
 
     /// Starts a recording; nothing changes when one is already running.
     @discardableResult
-    public func start() throws(RecordingError) -> Confirmation {
+    public func start() throws(RecordingError) -> Confirmation { try start(for: .waiting) }
+
+    func start(for caller: CommandCaller) throws(RecordingError) -> Confirmation {
         switch state {
         case .idle:
             try checkSpace()
-            return beginRecording()
+            return beginRecording(for: caller)
         case .recording: return .immediate
         case .paused, .processing: throw .invalidState(current: state, action: .start)
         }
@@ -101,11 +105,13 @@ public actor Recorder {
     /// Resumes the recording; nothing changes when it is already running.
     /// - Returns: when the input was lost, the reopening, which the caller may wait for.
     @discardableResult
-    public func resume() throws(RecordingError) -> Confirmation {
+    public func resume() throws(RecordingError) -> Confirmation { try resume(for: .waiting) }
+
+    func resume(for caller: CommandCaller) throws(RecordingError) -> Confirmation {
         switch state {
         case .paused:
             try checkSpace()
-            return resumeRecording()
+            return resumeRecording(for: caller)
         case .recording: return .immediate
         case .idle, .processing: throw .invalidState(current: state, action: .resume)
         }
@@ -139,14 +145,16 @@ public actor Recorder {
         try? await confirmation.wait()
     }
 
-    private func beginRecording() -> Confirmation {
+    /// The start step tells a caller that waits how the input's opening went, and reports it to
+    /// nobody else; with nobody waiting, a failure is reported.
+    private func beginRecording(for caller: CommandCaller) -> Confirmation {
         let id = makeRecordingID()
         recording = id
         awaitingStart.append(id)
         timer.reset()
         state = .recording
         capture.holdAudio(true)
-        let (confirmation, promise) = Confirmation.pending()
+        let (confirmation, promise) = caller == .waiting ? Confirmation.pending() : (.immediate, nil)
         steps.yield(.start(id, promise))
         report()
         return confirmation
@@ -165,9 +173,10 @@ public actor Recorder {
     /// Resumes; after a lost input the capture must reopen it, which may fail: that is the
     /// confirmation returned, so that Resume can answer DeviceUnavailable as Start does.
     @discardableResult
-    func resumeRecording() -> Confirmation {
+    func resumeRecording(for caller: CommandCaller = .nobody) -> Confirmation {
         guard let recording else { return .immediate }
-        let (confirmation, promise) = pauseReason == .inputLost ? Confirmation.pending() : (.immediate, nil)
+        let waits = caller == .waiting && pauseReason == .inputLost
+        let (confirmation, promise) = waits ? Confirmation.pending() : (.immediate, nil)
         state = .recording
         pauseReason = nil
         steps.yield(.resume(recording, promise))
