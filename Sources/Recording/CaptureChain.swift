@@ -141,6 +141,7 @@ extension Recorder {
             case .callStarted: interrupt(.call)
             case .callEnded: interruptionEnded(.call)
             case .lengthLimitReached(let id): continueAsNewMemo(id)
+            case .audioArrived: audioArrived()
             }
         }
     }

@@ -32,6 +32,10 @@ public enum CaptureEvent: Sendable, Equatable {
     /// The file of `recording` holds as much audio as a memo may (at most what a WAV file can): the
     /// samples that come next wait, in memory, for `split(continuingAs:)` to give them a file.
     case lengthLimitReached(RecordingID)
+    /// The first samples since the audio was let through (`holdAudio(false)`) reached the file: an
+    /// input reports itself open a second or more before it delivers anything (a Bluetooth headset
+    /// switching profiles), and the timer counts from here.
+    case audioArrived
 }
 
 /// Why a capture call failed, in words a person can act on.
@@ -67,9 +71,9 @@ public protocol Capturing: Sendable {
     /// Closes the input and deletes the recording's file.
     func discard() async
     /// Holds back (or lets through) the samples that arrive, at once: the recorder holds them at a
-    /// pause's transition and lets them through when its timer starts, so that the file follows
-    /// the timer even when the capture steps lag behind calls in flight. Held samples are neither
-    /// written nor heard.
+    /// pause's transition and lets them through once the input is open, starting its timer at the
+    /// `audioArrived` that follows, so that the file follows the timer even when the capture steps
+    /// lag behind calls in flight. Held samples are neither written nor heard.
     func holdAudio(_ held: Bool)
     /// Throws `.noSpace` when the recordings folder has no room for more audio: the check before
     /// a start or a resume, so that a full disk is refused at once rather than failing later.

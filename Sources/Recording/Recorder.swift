@@ -16,6 +16,8 @@ public actor Recorder {
     /// The recording in progress (from the start until it is processed or discarded).
     public internal(set) var recording: RecordingID?
     var timer = RecordingTimer()
+    /// The capture lets the audio through, since the input opened and until a pause or the end.
+    var audioLetThrough = false
 
     let clock: any MonotonicClock
     let capture: any Capturing
@@ -153,6 +155,7 @@ public actor Recorder {
         awaitingStart.append(id)
         timer.reset()
         state = .recording
+        audioLetThrough = false
         capture.holdAudio(true)
         let (confirmation, promise) = caller == .waiting ? Confirmation.pending() : (.immediate, nil)
         steps.yield(.start(id, promise))
@@ -165,6 +168,7 @@ public actor Recorder {
         timer.pause(at: clock.now())
         state = .paused
         pauseReason = reason
+        audioLetThrough = false
         capture.holdAudio(true)
         steps.yield(.pause(recording))
         report()
@@ -184,14 +188,19 @@ public actor Recorder {
         return confirmation
     }
 
-    /// The capture opened (or reopened, or uncorked) the input of `id`: if the recording is
-    /// still running, its timer starts now and the audio is let through, together. A pause holds
-    /// the audio and stops the timer together too, at its transition. So Elapsed is the audio in
-    /// the file, however far the capture steps lag behind calls in flight.
+    /// The capture opened (or reopened, or uncorked) the input of `id`: if the recording is still
+    /// running, the audio is let through; the timer starts when the first of it reaches the file
+    /// (`audioArrived`). A pause holds the audio and stops the timer together, at its transition. So
+    /// Elapsed is the audio in the file, however late the input or the capture steps are.
     func inputOpened(for id: RecordingID) {
         guard recording == id, state == .recording, timer.anchor == nil else { return }
-        timer.run(at: clock.now())
+        audioLetThrough = true
         capture.holdAudio(false)
+    }
+
+    func audioArrived() {
+        guard audioLetThrough, state == .recording, timer.anchor == nil else { return }
+        timer.run(at: clock.now())
         reporter.timerStarted(snapshot)
     }
 

@@ -49,7 +49,14 @@ actor RecordingCapture: Capturing {
     func discard() async { calls.append("discard") }
     /// Every `holdAudio` in order: the transitions make them synchronously, apart from the steps.
     nonisolated let holds = Mutex<[Bool]>([])
-    nonisolated func holdAudio(_ held: Bool) { holds.withLock { $0.append(held) } }
+    /// Set for an input that delivers nothing until `deliverAudio`; a live one delivers as soon as it is let through.
+    nonisolated let isLate = Mutex(false)
+    nonisolated func holdAudio(_ held: Bool) {
+        holds.withLock { $0.append(held) }
+        if !held, !isLate.withLock({ $0 }) { eventSink.yield(.audioArrived) }
+    }
+    /// The late input's first samples reach the file.
+    func deliverAudio() { eventSink.yield(.audioArrived) }
     nonisolated var level: Double { -160 }
     nonisolated func checkSpace() throws(CaptureError) {
         if let error = spaceError.withLock({ $0 }) { throw error }
@@ -133,10 +140,17 @@ final class RecordingReporter: Reporting {
     let stream: AsyncStream<Report>
     private let sink: AsyncStream<Report>.Continuation
 
-    init() { (stream, sink) = AsyncStream.makeStream(of: Report.self) }
+    /// One element at each start of the timer, which comes with the input's first samples, apart from the steps.
+    let timerStarts: AsyncStream<Void>
+    private let timerSink: AsyncStream<Void>.Continuation
+
+    init() {
+        (stream, sink) = AsyncStream.makeStream(of: Report.self)
+        (timerStarts, timerSink) = AsyncStream.makeStream(of: Void.self)
+    }
 
     func stateChanged(_ snapshot: RecorderSnapshot) { append(.state(snapshot.state)) }
-    func timerStarted(_ snapshot: RecorderSnapshot) {}
+    func timerStarted(_ snapshot: RecorderSnapshot) { timerSink.yield() }
     func processed(_ recording: RecordingID) { append(.processed(recording)) }
     func failed(_ error: RecordingError) { append(.failed(error)) }
     func inputMoved(to source: String) { append(.moved(source)) }
@@ -170,11 +184,19 @@ struct Harness {
         for await report in reporter.stream where report == expected { break }
     }
 
+    /// Returns once the timer has started (again): at the input's first samples after it opened.
+    func timerRuns() async {
+        var starts = reporter.timerStarts.makeAsyncIterator()
+        _ = await starts.next()
+    }
+
     /// Brings the recorder to `state` through its public transitions.
     func bring(to state: RecordingState) async throws {
         switch state {
         case .idle: return
-        case .recording: try await recorder.start().wait()
+        case .recording:
+            try await recorder.start().wait()
+            await timerRuns()
         case .paused:
             try await recorder.start().wait()
             try await recorder.pause()
