@@ -79,13 +79,13 @@ final class CaptureSink: Sendable {
 
     var isRecording: Bool { recording.withLock { $0.id != nil } }
 
-    func begin(_ file: consuming RecordingFile, of id: RecordingID) {
+    func begin(_ file: consuming RecordingFile, of id: RecordingID, locale: String) {
         var incoming = Optional(file)
         // What the writer still has of an earlier recording goes to that one's file, not this one's.
         writer.sync {}
         output.withLock { $0 = Output(file: incoming.take()) }
         recording.withLock { $0 = ActiveRecording(id: id) }
-        listener?.captureStarted(id)
+        listener?.captureStarted(id, locale: locale)
     }
 
     /// Ends the recording: its file is the caller's to finish, its samples are all written and delivered.

@@ -98,7 +98,7 @@ struct RecorderSignals: Reporting {
         emit("Processed", [.objectPath(MemoLibrary.path(of: recording.rawValue))])
     }
 
-    func failed(_ error: RecordingError) {
+    func failed(_ error: RecordingError, locale: String) {
         let busError = BusError(error)
         Log.warning("Recording failed: \(busError.message)")
         emit("Failed", [.string(busError.name.rawValue), .string(busError.message)])

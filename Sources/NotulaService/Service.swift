@@ -76,10 +76,10 @@ public enum Service {
         let recorder = Recorder(
             isolation: bus, clock: MonotonicSystemClock(), capture: capture, processing: memos,
             reporter: Reporters(surfaces: [
-                RecorderSignals(bus: bus), NotificationReporter(notifier: notifier, memos: memos, locale: locale),
+                RecorderSignals(bus: bus), NotificationReporter(notifier: notifier, memos: memos),
                 Reporters(surfaces: panels),
             ]),
-            makeRecordingID: newRecordingID)
+            makeRecordingID: newRecordingID, pickedLocale: { locale.current })
         await notifier.start(controls(recorder, viewer: MemoViewer(folder: paths.transcripts, memos: memos)))
         await bus.export(
             NotulaBus.recorderPath, interfaces: [RecorderObject.interface(recorder, locale: locale, models: models, bus: bus)])

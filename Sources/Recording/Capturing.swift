@@ -55,8 +55,9 @@ public enum CaptureError: Error, Sendable, Equatable {
 /// The recorder calls these strictly in transition order (start, then any
 /// pause/resume pairs, then stop or discard) and never two at once.
 public protocol Capturing: Sendable {
-    /// Opens the input and starts writing the recording's file.
-    func start(recording: RecordingID) async throws(CaptureError)
+    /// Opens the input and starts writing the recording's file; the listener hears its start with
+    /// `locale`, the one it is transcribed in.
+    func start(recording: RecordingID, locale: String) async throws(CaptureError)
     /// Stops capturing without closing the file; nothing is captured while paused.
     func pause() async throws(CaptureError)
     /// Continues capturing into the same file (reopening the input if it was lost).
@@ -88,8 +89,8 @@ public protocol Capturing: Sendable {
 ///
 /// Called in order, from the thread that captures: every call must return at once.
 public protocol CapturedAudioListener: Sendable {
-    /// The capture of `recording` started; its samples follow.
-    func captureStarted(_ recording: RecordingID)
+    /// The capture of `recording`, to be transcribed in `locale`, started; its samples follow.
+    func captureStarted(_ recording: RecordingID, locale: String)
     /// The next samples of `recording`, as written to its file: 16 kHz mono, signed 16-bit little-endian.
     func captured(_ samples: UnsafeRawBufferPointer, of recording: RecordingID)
     /// `recording` was discarded, or its capture failed to start: nothing more of it comes.

@@ -30,7 +30,7 @@ extension Recorder {
         } catch {
             if case .invalidState = error { throw error }
             guard caller == .nobody else { throw error }
-            reporter.failed(error)
+            reporter.failed(error, locale: failureLocale)
             return .done
         }
     }

@@ -15,6 +15,8 @@ public actor Recorder {
     public internal(set) var pauseReason: PauseReason?
     /// The recording in progress (from the start until it is processed or discarded).
     public internal(set) var recording: RecordingID?
+    /// The locale the recording in progress is transcribed in: the one picked when it started.
+    public internal(set) var locale: String?
     var timer = RecordingTimer()
     /// The capture lets the audio through, since the input opened and until a pause or the end.
     var audioLetThrough = false
@@ -24,6 +26,8 @@ public actor Recorder {
     let processing: any Processing
     let reporter: any Reporting
     let makeRecordingID: @Sendable () -> RecordingID
+    /// The locale the user picked, which a recording that starts now is transcribed in.
+    let pickedLocale: @Sendable () -> String
     let steps: AsyncStream<CaptureStep>.Continuation
     /// Recordings discarded, or whose capture never started: their remaining steps only clean up.
     var abandoned: Set<RecordingID> = []
@@ -36,7 +40,8 @@ public actor Recorder {
 
     public init(
         isolation: any Actor, clock: any MonotonicClock, capture: any Capturing, processing: any Processing,
-        reporter: any Reporting, makeRecordingID: @escaping @Sendable () -> RecordingID
+        reporter: any Reporting, makeRecordingID: @escaping @Sendable () -> RecordingID,
+        pickedLocale: @escaping @Sendable () -> String
     ) {
         self.isolation = isolation
         self.clock = clock
@@ -44,6 +49,7 @@ public actor Recorder {
         self.processing = processing
         self.reporter = reporter
         self.makeRecordingID = makeRecordingID
+        self.pickedLocale = pickedLocale
         let (stream, continuation) = AsyncStream.makeStream(of: CaptureStep.self)
         steps = continuation
         Task { await self.runCaptureChain(stream) }
@@ -151,14 +157,16 @@ public actor Recorder {
     /// nobody else; with nobody waiting, a failure is reported.
     private func beginRecording(for caller: CommandCaller) -> Confirmation {
         let id = makeRecordingID()
+        let locale = pickedLocale()
         recording = id
+        self.locale = locale
         awaitingStart.append(id)
         timer.reset()
         state = .recording
         audioLetThrough = false
         capture.holdAudio(true)
         let (confirmation, promise) = caller == .waiting ? Confirmation.pending() : (.immediate, nil)
-        steps.yield(.start(id, promise))
+        steps.yield(.start(id, locale: locale, promise))
         report()
         return confirmation
     }
@@ -221,9 +229,13 @@ public actor Recorder {
         state = .idle
         pauseReason = nil
         recording = nil
+        locale = nil
         timer.reset()
         report()
     }
+
+    /// The locale a failure names: the recording's, or with none in progress the one a start would take.
+    var failureLocale: String { locale ?? pickedLocale() }
 
     func report() { reporter.stateChanged(snapshot) }
 }

@@ -21,11 +21,11 @@ struct CaptureNewsOrderTests {
 
         let dropped = 20
         for index in 1...dropped {
-            library.captureStarted(RecordingID("\(index)"))
+            library.captureStarted(RecordingID("\(index)"), locale: "ko-KR")
             library.captureDropped(RecordingID("\(index)"))
         }
         let last = RecordingID("\(dropped + 1)")
-        library.captureStarted(last)
+        library.captureStarted(last, locale: "ko-KR")
 
         // Once the last start is handled, every news before it is, when they are taken in order. Looked at
         // every 20 ms: a loop of hops would crowd out the library's own executor, which the news waits for.

@@ -52,4 +52,19 @@ struct CommandTests {
         #expect(outcome.memo == RecordingID("r1"))
         await harness.waitFor(.processed(RecordingID("r1")))
     }
+
+    /// The user may pick another locale while a recording runs: it is transcribed, and its failures told, in its own.
+    @Test func aRecordingKeepsTheLocaleItStartedInUpToItsFailure() async throws {
+        let harness = Harness()
+        await harness.processing.fail(with: .modelUnavailable("No speech model for ko-KR on this machine"))
+        try await harness.recorder.perform(.start, for: .waiting).confirmation.wait()
+        harness.pickedLocale.pick("nl-NL")
+        try await harness.recorder.perform(.process, for: .nobody)
+        await harness.waitFor(.failed(.modelUnavailable("No speech model for ko-KR on this machine")))
+        #expect(harness.reporter.failureLocales.withLock { $0 } == ["ko-KR"])
+
+        try await harness.recorder.perform(.start, for: .waiting).confirmation.wait()
+        #expect(await harness.capture.startLocales == ["ko-KR", "nl-NL"], "the next recording takes the new pick")
+        #expect(await harness.recorder.locale == "nl-NL")
+    }
 }

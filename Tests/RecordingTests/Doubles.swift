@@ -28,8 +28,12 @@ actor RecordingCapture: Capturing {
     func lose(_ message: String) { eventSink.yield(.lost(message: message)) }
     func report(_ event: CaptureEvent) { eventSink.yield(event) }
 
-    func start(recording: RecordingID) async throws(CaptureError) {
+    /// The locale each start was given, in order.
+    private(set) var startLocales: [String] = []
+
+    func start(recording: RecordingID, locale: String) async throws(CaptureError) {
         calls.append("start")
+        startLocales.append(locale)
         if let startError { throw startError }
         current = recording
     }
@@ -75,6 +79,10 @@ actor RecordingProcessing: Processing {
     private var hasStarted = false
     private var discarding: [CheckedContinuation<Void, Never>] = []
 
+    /// What processing throws from now on (no model for the recording's locale, …).
+    private var failure: RecordingError?
+    func fail(with error: RecordingError) { failure = error }
+
     func hold() { holding = true }
     func holdPastCancellation() { holdsPastCancellation = true }
 
@@ -115,6 +123,7 @@ actor RecordingProcessing: Processing {
             }
             throw .failed("cancelled")
         }
+        if let failure { throw failure }
         processed.append(audio)
     }
 
@@ -152,13 +161,25 @@ final class RecordingReporter: Reporting {
     func stateChanged(_ snapshot: RecorderSnapshot) { append(.state(snapshot.state)) }
     func timerStarted(_ snapshot: RecorderSnapshot) { timerSink.yield() }
     func processed(_ recording: RecordingID) { append(.processed(recording)) }
-    func failed(_ error: RecordingError) { append(.failed(error)) }
+    func failed(_ error: RecordingError, locale: String) {
+        failureLocales.withLock { $0.append(locale) }
+        append(.failed(error))
+    }
+    /// The locale each failure was reported with, in order.
+    let failureLocales = Mutex<[String]>([])
     func inputMoved(to source: String) { append(.moved(source)) }
 
     private func append(_ report: Report) {
         log.withLock { $0.append(report) }
         sink.yield(report)
     }
+}
+
+/// The locale the user picked, "ko-KR" until the test picks another.
+final class PickedLocale: Sendable {
+    private let locale = Mutex("ko-KR")
+    var current: String { locale.withLock { $0 } }
+    func pick(_ tag: String) { locale.withLock { $0 = tag } }
 }
 
 /// The executor the recorder shares in the tests (the bus, in the service).
@@ -170,13 +191,17 @@ struct Harness {
     let capture = RecordingCapture()
     let processing = RecordingProcessing()
     let reporter = RecordingReporter()
+    /// The user's pick, which a recording takes when it starts.
+    let pickedLocale = PickedLocale()
     let recorder: Recorder
 
     init() {
         let counter = Mutex(0)
+        let pickedLocale = self.pickedLocale
         recorder = Recorder(
             isolation: TestIsolation(), clock: clock, capture: capture, processing: processing, reporter: reporter,
-            makeRecordingID: { RecordingID("r\(counter.withLock { $0 += 1; return $0 })") })
+            makeRecordingID: { RecordingID("r\(counter.withLock { $0 += 1; return $0 })") },
+            pickedLocale: { pickedLocale.current })
     }
 
     /// Returns once the recorder made `expected`: processing ends apart from the capture steps.

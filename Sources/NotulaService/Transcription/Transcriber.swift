@@ -60,8 +60,7 @@ final class Transcriber: CapturedAudioListener {
 
     // MARK: CapturedAudioListener (the PulseAudio thread)
 
-    func captureStarted(_ recording: RecordingID) {
-        let locale = currentLocale()
+    func captureStarted(_ recording: RecordingID, locale: String) {
         recordingLocales.withLock { $0[recording] = locale }
         queue.async { [self] in
             work.withLock { work in work.live = Self.follow(recording, in: locale, by: work.engine) }
