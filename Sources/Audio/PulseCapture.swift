@@ -64,14 +64,14 @@ public actor PulseCapture: Capturing {
     /// - Throws: `.deviceUnavailable` without a server (within about 5 s) or without the source,
     ///   `.permissionDenied` when the server refuses, `.failed` when the file cannot be written.
     ///   Nothing is left behind on failure.
-    public func start(recording: RecordingID) async throws(CaptureError) {
+    public func start(recording: RecordingID, locale: String) async throws(CaptureError) {
         guard !sink.isRecording else { throw .failed("Already capturing") }
         let name = recording.rawValue
         guard !name.isEmpty, !name.hasPrefix("."), !name.contains("/") else {
             throw .failed("Invalid recording id '\(name)'")
         }
         do {
-            sink.begin(try RecordingFile(directory: recordingsDirectory, name: name + ".wav"), of: recording)
+            sink.begin(try RecordingFile(directory: recordingsDirectory, name: name + ".wav"), of: recording, locale: locale)
         } catch {
             throw .failed(error.message)
         }

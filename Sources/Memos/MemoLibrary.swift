@@ -71,10 +71,10 @@ public actor MemoLibrary: Processing {
     // MARK: The flow
 
     /// The capture of `recording` began: its row exists from now on, so a crash cannot lose it.
-    func recordingStarted(_ recording: RecordingID) {
+    func recordingStarted(_ recording: RecordingID, locale: String) {
         guard summary(recording.rawValue) == nil else { return }
         let memo = Memo(
-            id: recording.rawValue, created: Int64(recording.rawValue) ?? 0, locale: transcriber.locale(of: recording),
+            id: recording.rawValue, created: Int64(recording.rawValue) ?? 0, locale: locale,
             audioFile: recordingsFolder + "/\(recording.rawValue).wav")
         do throws(LibraryError) { try store.insert(memo) } catch {
             Log.error("Cannot add memo \(recording) to the library: \(error)")
@@ -94,7 +94,7 @@ public actor MemoLibrary: Processing {
 
     public func process(_ audio: CapturedAudio, recording: RecordingID) async throws(RecordingError) {
         let id = recording.rawValue
-        recordingStarted(recording)
+        recordingStarted(recording, locale: transcriber.locale(of: recording))
         defer { if current == id { current = nil } }
         // A library too full for this is told by the save of the outcome, which needs the same room.
         try? advance(id) {

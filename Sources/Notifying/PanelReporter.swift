@@ -9,6 +9,6 @@ public struct PanelReporter: Reporting {
     /// The time a panel shows counts from the anchor this sets.
     public func timerStarted(_ snapshot: RecorderSnapshot) { show(snapshot) }
     public func processed(_ recording: RecordingID) {}
-    public func failed(_ error: RecordingError) {}
+    public func failed(_ error: RecordingError, locale: String) {}
     public func inputMoved(to source: String) {}
 }

@@ -1,12 +1,14 @@
 import Recording
 
-/// Hands the capture's news to several listeners, in order: the transcriber first, since it
-/// picks the recording's locale, then the library, which keeps that locale in the memo's row.
+/// Hands the capture's news to several listeners, in order: the transcriber first, then the library,
+/// which keeps the recording's locale in the memo's row.
 struct CaptureListeners: CapturedAudioListener {
     let listeners: [any CapturedAudioListener]
     init(_ listeners: [any CapturedAudioListener]) { self.listeners = listeners }
 
-    func captureStarted(_ recording: RecordingID) { listeners.forEach { $0.captureStarted(recording) } }
+    func captureStarted(_ recording: RecordingID, locale: String) {
+        listeners.forEach { $0.captureStarted(recording, locale: locale) }
+    }
     func captured(_ samples: UnsafeRawBufferPointer, of recording: RecordingID) {
         listeners.forEach { $0.captured(samples, of: recording) }
     }

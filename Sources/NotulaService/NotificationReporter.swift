@@ -8,7 +8,6 @@ import Recording
 struct NotificationReporter: Reporting {
     let notifier: Notifier
     let memos: MemoLibrary
-    let locale: LocaleChoice
 
     func stateChanged(_ snapshot: RecorderSnapshot) {
         notifier.assumeIsolated { $0.recordingChanged(snapshot) }
@@ -28,8 +27,8 @@ struct NotificationReporter: Reporting {
         notifier.assumeIsolated { $0.inputMoved(to: source) }
     }
 
-    func failed(_ error: RecordingError) {
-        let locale = locale.current
+    /// The banner names the recording's locale, not the one picked since.
+    func failed(_ error: RecordingError, locale: String) {
         notifier.assumeIsolated { $0.failed(error, locale: locale) }
     }
 }

@@ -3,14 +3,15 @@ import Notifying
 import Recording
 import Speech
 
-/// What the panels (the tray item, the media player) send back: the recorder's transitions through
-/// `RecorderObject.perform` and the locale pick of its `Locale` property, on the executor they share.
+/// What the panels (the tray item, the media player) send back: the recorder's commands, which nobody waits
+/// for (a failure is reported as `Failed` and a banner; a refusal is the click's error), and the locale
+/// pick of its `Locale` property, on the executor they share.
 enum PanelWiring {
     static func controls(_ recorder: Recorder, locale: LocaleChoice, models: ModelStore, bus: Bus) -> PanelControls {
         PanelControls(
             perform: { action throws(BusError) in
                 let outcome = recorder.assumeIsolated { recorder in
-                    Result { () throws(RecordingError) in _ = try RecorderObject.perform(action, on: recorder) }
+                    Result { () throws(RecordingError) in _ = try recorder.perform(action, for: .nobody) }
                 }
                 do throws(RecordingError) { try outcome.get() } catch { throw BusError(error) }
             },

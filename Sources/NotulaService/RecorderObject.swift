@@ -35,23 +35,10 @@ enum RecorderObject {
     private static func method(_ action: RecordingAction, _ recorder: Recorder) -> Method {
         Method(MemberName(action.methodName)!, outputs: action == .process ? [Argument("memo", "o")] : []) { _ throws(BusError) in
             let outcome = recorder.assumeIsolated { recorder in
-                Result { () throws(RecordingError) in try perform(action, on: recorder) }
+                Result { () throws(RecordingError) in try recorder.perform(action, for: .waiting) }
             }
-            do throws(RecordingError) { return try outcome.get() } catch { throw BusError(error) }
+            do throws(RecordingError) { return reply(after: try outcome.get()) } catch { throw BusError(error) }
         }
-    }
-
-    /// The transition of `action`: what its bus method runs, and a notification's button too.
-    static func perform(_ action: RecordingAction, on recorder: isolated Recorder) throws(RecordingError) -> MethodReply {
-        switch action {
-        case .toggle: return reply(after: try recorder.toggle())
-        case .start: return reply(after: try recorder.start())
-        case .pause: try recorder.pause()
-        case .resume: return reply(after: try recorder.resume())
-        case .process: return .now([.objectPath(MemoLibrary.path(of: try recorder.process().rawValue))])
-        case .discard: try recorder.discard()
-        }
-        return .now([])
     }
 
     /// Makes `tag` (or the supported locale it names) the one recordings are transcribed in: what setting
@@ -86,7 +73,9 @@ enum RecorderObject {
 
     /// Opening the microphone is the one effect a caller waits for: `Start`, and `Resume` after
     /// the input was lost, fail with `DeviceUnavailable` when there is none.
-    private static func reply(after confirmation: Confirmation) -> MethodReply {
+    private static func reply(after outcome: CommandOutcome) -> MethodReply {
+        if let memo = outcome.memo { return .now([.objectPath(MemoLibrary.path(of: memo.rawValue))]) }
+        let confirmation = outcome.confirmation
         guard !confirmation.isImmediate else { return .now([]) }
         return .later { () throws(BusError) in
             do throws(RecordingError) { try await confirmation.wait() } catch { throw BusError(error) }
@@ -120,7 +109,7 @@ struct RecorderSignals: Reporting {
         emit("Processed", [.objectPath(MemoLibrary.path(of: recording.rawValue))])
     }
 
-    func failed(_ error: RecordingError) {
+    func failed(_ error: RecordingError, locale: String) {
         let busError = BusError(error)
         Log.warning("Recording failed: \(busError.message)")
         emit("Failed", [.string(busError.name.rawValue), .string(busError.message)])

@@ -8,6 +8,6 @@ struct Reporters: Reporting {
     func stateChanged(_ snapshot: RecorderSnapshot) { surfaces.forEach { $0.stateChanged(snapshot) } }
     func timerStarted(_ snapshot: RecorderSnapshot) { surfaces.forEach { $0.timerStarted(snapshot) } }
     func processed(_ recording: RecordingID) { surfaces.forEach { $0.processed(recording) } }
-    func failed(_ error: RecordingError) { surfaces.forEach { $0.failed(error) } }
+    func failed(_ error: RecordingError, locale: String) { surfaces.forEach { $0.failed(error, locale: locale) } }
     func inputMoved(to source: String) { surfaces.forEach { $0.inputMoved(to: source) } }
 }

@@ -82,10 +82,10 @@ public enum Service {
         let recorder = Recorder(
             isolation: bus, clock: MonotonicSystemClock(), capture: capture, processing: memos,
             reporter: Reporters(surfaces: [
-                RecorderSignals(bus: bus), NotificationReporter(notifier: notifier, memos: memos, locale: locale),
+                RecorderSignals(bus: bus), NotificationReporter(notifier: notifier, memos: memos),
                 Reporters(surfaces: panels),
             ]),
-            makeRecordingID: newRecordingID)
+            makeRecordingID: newRecordingID, pickedLocale: { locale.current })
         await notifier.start(controls(recorder, viewer: MemoViewer(folder: paths.transcripts, memos: memos)))
         await bus.export(
             NotulaBus.recorderPath, interfaces: [RecorderObject.interface(recorder, locale: locale, models: models, bus: bus)])
@@ -133,13 +133,13 @@ public enum Service {
         )
     }
 
-    /// What the notifications' buttons and clicks do: the live notification's buttons run the
-    /// transitions of the bus methods of the same names, on the executor they share.
+    /// What the notifications' buttons and clicks do: the live notification's buttons send the commands
+    /// of the bus methods of the same names, which nobody waits for, on the executor they share.
     private static func controls(_ recorder: Recorder, viewer: MemoViewer) -> Notifier.Controls {
         Notifier.Controls(
             perform: { action in
                 recorder.assumeIsolated { recorder in
-                    do throws(RecordingError) { _ = try RecorderObject.perform(action, on: recorder) } catch {
+                    do throws(RecordingError) { try recorder.perform(action, for: .nobody) } catch {
                         Log.info("The notification's \(action.methodName) button: \(error.message)")
                     }
                 }

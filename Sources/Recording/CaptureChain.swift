@@ -1,6 +1,7 @@
 /// A capture call queued by a transition, tagged with the recording it belongs to.
 enum CaptureStep: Sendable {
-    case start(RecordingID, Promise)
+    /// With a promise when the caller waits for the input to open; without, a failure is reported.
+    case start(RecordingID, locale: String, Promise?)
     case pause(RecordingID)
     /// With a promise when the caller waits for the input to reopen.
     case resume(RecordingID, Promise?)
@@ -22,21 +23,25 @@ extension Recorder {
 
     private func carryOut(_ step: CaptureStep) async {
         switch step {
-        case .start(let id, let promise):
+        case .start(let id, let locale, let promise):
             // Steps run in order: every step of an earlier recording has been carried out by now,
             // so those are forgotten; a later recording already discarded stays abandoned.
             let earlier = awaitingStart.prefix { $0 != id }
             abandoned.subtract(earlier)
             awaitingStart.removeFirst(min(earlier.count + 1, awaitingStart.count))
-            guard !abandoned.contains(id) else { return promise.resolve(nil) }
+            guard !abandoned.contains(id) else { return promise?.resolve(nil) ?? () }
             do throws(CaptureError) {
-                try await capture.start(recording: id)
+                try await capture.start(recording: id, locale: locale)
                 inputOpened(for: id)
-                promise.resolve(nil)
+                promise?.resolve(nil)
             } catch {
                 abandoned.insert(id)
                 if recording == id { finish() }
-                promise.resolve(RecordingError(error))
+                if let promise {
+                    promise.resolve(RecordingError(error))
+                } else {
+                    reporter.failed(RecordingError(error), locale: locale)
+                }
             }
         case .pause(let id):
             guard !abandoned.contains(id) else { return }
@@ -56,8 +61,9 @@ extension Recorder {
             do throws(CaptureError) {
                 await handOn(try await capture.stop(), of: id)
             } catch {
+                let locale = failureLocale
                 if recording == id { finish() }
-                reporter.failed(RecordingError(error))
+                reporter.failed(RecordingError(error), locale: locale)
             }
         case .split(let id, let next):
             // Even when the second part was discarded meanwhile: the first is a memo by now.
@@ -72,7 +78,7 @@ extension Recorder {
         case .close(let id, let handBack):
             guard !abandoned.contains(id) else { return handBack(nil) }
             do throws(CaptureError) { handBack(try await capture.stop()) } catch {
-                reporter.failed(RecordingError(error))
+                reporter.failed(RecordingError(error), locale: failureLocale)
                 handBack(nil)
             }
         case .settle(let promise):
@@ -109,7 +115,7 @@ extension Recorder {
         guard recording == id, state == .processing else { return }
         switch result {
         case .success: reporter.processed(id)
-        case .failure(let error): reporter.failed(error)
+        case .failure(let error): reporter.failed(error, locale: failureLocale)
         }
         finish()
     }
@@ -128,7 +134,7 @@ extension Recorder {
                 report()
             }
         }
-        reporter.failed(error)
+        reporter.failed(error, locale: failureLocale)
     }
 
     func followCaptureEvents() async {
@@ -140,6 +146,7 @@ extension Recorder {
             case .callStarted: interrupt(.call)
             case .callEnded: interruptionEnded(.call)
             case .lengthLimitReached(let id): continueAsNewMemo(id)
+            case .audioArrived: audioArrived()
             }
         }
     }

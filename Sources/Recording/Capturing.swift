@@ -32,6 +32,10 @@ public enum CaptureEvent: Sendable, Equatable {
     /// The file of `recording` holds as much audio as a memo may (at most what a WAV file can): the
     /// samples that come next wait, in memory, for `split(continuingAs:)` to give them a file.
     case lengthLimitReached(RecordingID)
+    /// The first samples since the audio was let through (`holdAudio(false)`) reached the file: an
+    /// input reports itself open a second or more before it delivers anything (a Bluetooth headset
+    /// switching profiles), and the timer counts from here.
+    case audioArrived
 }
 
 /// Why a capture call failed, in words a person can act on.
@@ -51,8 +55,9 @@ public enum CaptureError: Error, Sendable, Equatable {
 /// The recorder calls these strictly in transition order (start, then any
 /// pause/resume pairs, then stop or discard) and never two at once.
 public protocol Capturing: Sendable {
-    /// Opens the input and starts writing the recording's file.
-    func start(recording: RecordingID) async throws(CaptureError)
+    /// Opens the input and starts writing the recording's file; the listener hears its start with
+    /// `locale`, the one it is transcribed in.
+    func start(recording: RecordingID, locale: String) async throws(CaptureError)
     /// Stops capturing without closing the file; nothing is captured while paused.
     func pause() async throws(CaptureError)
     /// Continues capturing into the same file (reopening the input if it was lost).
@@ -67,9 +72,9 @@ public protocol Capturing: Sendable {
     /// Closes the input and deletes the recording's file.
     func discard() async
     /// Holds back (or lets through) the samples that arrive, at once: the recorder holds them at a
-    /// pause's transition and lets them through when its timer starts, so that the file follows
-    /// the timer even when the capture steps lag behind calls in flight. Held samples are neither
-    /// written nor heard.
+    /// pause's transition and lets them through once the input is open, starting its timer at the
+    /// `audioArrived` that follows, so that the file follows the timer even when the capture steps
+    /// lag behind calls in flight. Held samples are neither written nor heard.
     func holdAudio(_ held: Bool)
     /// Throws `.noSpace` when the recordings folder has no room for more audio: the check before
     /// a start or a resume, so that a full disk is refused at once rather than failing later.
@@ -84,8 +89,8 @@ public protocol Capturing: Sendable {
 ///
 /// Called in order, from the thread that captures: every call must return at once.
 public protocol CapturedAudioListener: Sendable {
-    /// The capture of `recording` started; its samples follow.
-    func captureStarted(_ recording: RecordingID)
+    /// The capture of `recording`, to be transcribed in `locale`, started; its samples follow.
+    func captureStarted(_ recording: RecordingID, locale: String)
     /// The next samples of `recording`, as written to its file: 16 kHz mono, signed 16-bit little-endian.
     func captured(_ samples: UnsafeRawBufferPointer, of recording: RecordingID)
     /// `recording` was discarded, or its capture failed to start: nothing more of it comes.

@@ -18,12 +18,13 @@ extension Recorder {
             report()
         }
         let processing = self.processing
+        let locale = failureLocale
         Task {
             do throws(RecordingError) {
                 try await processing.process(first, recording: id)
                 reporter.processed(id)
             } catch {
-                reporter.failed(error)
+                reporter.failed(error, locale: locale)
             }
         }
     }
@@ -32,7 +33,9 @@ extension Recorder {
     /// as a full disk pauses it, and a resume meets the limit and tries again. Sent meanwhile, the
     /// recording is processed under the second id, with the first part's file.
     func splitFailed(_ id: RecordingID, as next: RecordingID, _ error: RecordingError) {
-        guard recording == next, state == .recording || state == .paused else { return reporter.failed(error) }
+        guard recording == next, state == .recording || state == .paused else {
+            return reporter.failed(error, locale: failureLocale)
+        }
         recording = id
         captureLost(id, error)
     }

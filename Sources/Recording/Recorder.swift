@@ -15,13 +15,19 @@ public actor Recorder {
     public internal(set) var pauseReason: PauseReason?
     /// The recording in progress (from the start until it is processed or discarded).
     public internal(set) var recording: RecordingID?
+    /// The locale the recording in progress is transcribed in: the one picked when it started.
+    public internal(set) var locale: String?
     var timer = RecordingTimer()
+    /// The capture lets the audio through, since the input opened and until a pause or the end.
+    var audioLetThrough = false
 
     let clock: any MonotonicClock
     let capture: any Capturing
     let processing: any Processing
     let reporter: any Reporting
     let makeRecordingID: @Sendable () -> RecordingID
+    /// The locale the user picked, which a recording that starts now is transcribed in.
+    let pickedLocale: @Sendable () -> String
     let steps: AsyncStream<CaptureStep>.Continuation
     /// Recordings discarded, or whose capture never started: their remaining steps only clean up.
     var abandoned: Set<RecordingID> = []
@@ -34,7 +40,8 @@ public actor Recorder {
 
     public init(
         isolation: any Actor, clock: any MonotonicClock, capture: any Capturing, processing: any Processing,
-        reporter: any Reporting, makeRecordingID: @escaping @Sendable () -> RecordingID
+        reporter: any Reporting, makeRecordingID: @escaping @Sendable () -> RecordingID,
+        pickedLocale: @escaping @Sendable () -> String
     ) {
         self.isolation = isolation
         self.clock = clock
@@ -42,6 +49,7 @@ public actor Recorder {
         self.processing = processing
         self.reporter = reporter
         self.makeRecordingID = makeRecordingID
+        self.pickedLocale = pickedLocale
         let (stream, continuation) = AsyncStream.makeStream(of: CaptureStep.self)
         steps = continuation
         Task { await self.runCaptureChain(stream) }
@@ -62,15 +70,17 @@ public actor Recorder {
 
     /// Starts, pauses or resumes, whichever the state calls for.
     @discardableResult
-    public func toggle() throws(RecordingError) -> Confirmation {
+    public func toggle() throws(RecordingError) -> Confirmation { try toggle(for: .waiting) }
+
+    func toggle(for caller: CommandCaller) throws(RecordingError) -> Confirmation {
         switch state {
         case .idle:
             try checkSpace()
-            return beginRecording()
+            return beginRecording(for: caller)
         case .recording: pauseRecording(because: .user)
         case .paused:
             try checkSpace()
-            return resumeRecording()
+            return resumeRecording(for: caller)
         case .processing: throw .invalidState(current: state, action: .toggle)
         }
         return .immediate
@@ -78,11 +88,13 @@ public actor Recorder {
 
     /// Starts a recording; nothing changes when one is already running.
     @discardableResult
-    public func start() throws(RecordingError) -> Confirmation {
+    public func start() throws(RecordingError) -> Confirmation { try start(for: .waiting) }
+
+    func start(for caller: CommandCaller) throws(RecordingError) -> Confirmation {
         switch state {
         case .idle:
             try checkSpace()
-            return beginRecording()
+            return beginRecording(for: caller)
         case .recording: return .immediate
         case .paused, .processing: throw .invalidState(current: state, action: .start)
         }
@@ -101,11 +113,13 @@ public actor Recorder {
     /// Resumes the recording; nothing changes when it is already running.
     /// - Returns: when the input was lost, the reopening, which the caller may wait for.
     @discardableResult
-    public func resume() throws(RecordingError) -> Confirmation {
+    public func resume() throws(RecordingError) -> Confirmation { try resume(for: .waiting) }
+
+    func resume(for caller: CommandCaller) throws(RecordingError) -> Confirmation {
         switch state {
         case .paused:
             try checkSpace()
-            return resumeRecording()
+            return resumeRecording(for: caller)
         case .recording: return .immediate
         case .idle, .processing: throw .invalidState(current: state, action: .resume)
         }
@@ -139,15 +153,20 @@ public actor Recorder {
         try? await confirmation.wait()
     }
 
-    private func beginRecording() -> Confirmation {
+    /// The start step tells a caller that waits how the input's opening went, and reports it to
+    /// nobody else; with nobody waiting, a failure is reported.
+    private func beginRecording(for caller: CommandCaller) -> Confirmation {
         let id = makeRecordingID()
+        let locale = pickedLocale()
         recording = id
+        self.locale = locale
         awaitingStart.append(id)
         timer.reset()
         state = .recording
+        audioLetThrough = false
         capture.holdAudio(true)
-        let (confirmation, promise) = Confirmation.pending()
-        steps.yield(.start(id, promise))
+        let (confirmation, promise) = caller == .waiting ? Confirmation.pending() : (.immediate, nil)
+        steps.yield(.start(id, locale: locale, promise))
         report()
         return confirmation
     }
@@ -157,6 +176,7 @@ public actor Recorder {
         timer.pause(at: clock.now())
         state = .paused
         pauseReason = reason
+        audioLetThrough = false
         capture.holdAudio(true)
         steps.yield(.pause(recording))
         report()
@@ -165,9 +185,10 @@ public actor Recorder {
     /// Resumes; after a lost input the capture must reopen it, which may fail: that is the
     /// confirmation returned, so that Resume can answer DeviceUnavailable as Start does.
     @discardableResult
-    func resumeRecording() -> Confirmation {
+    func resumeRecording(for caller: CommandCaller = .nobody) -> Confirmation {
         guard let recording else { return .immediate }
-        let (confirmation, promise) = pauseReason == .inputLost ? Confirmation.pending() : (.immediate, nil)
+        let waits = caller == .waiting && pauseReason == .inputLost
+        let (confirmation, promise) = waits ? Confirmation.pending() : (.immediate, nil)
         state = .recording
         pauseReason = nil
         steps.yield(.resume(recording, promise))
@@ -175,14 +196,19 @@ public actor Recorder {
         return confirmation
     }
 
-    /// The capture opened (or reopened, or uncorked) the input of `id`: if the recording is
-    /// still running, its timer starts now and the audio is let through, together. A pause holds
-    /// the audio and stops the timer together too, at its transition. So Elapsed is the audio in
-    /// the file, however far the capture steps lag behind calls in flight.
+    /// The capture opened (or reopened, or uncorked) the input of `id`: if the recording is still
+    /// running, the audio is let through; the timer starts when the first of it reaches the file
+    /// (`audioArrived`). A pause holds the audio and stops the timer together, at its transition. So
+    /// Elapsed is the audio in the file, however late the input or the capture steps are.
     func inputOpened(for id: RecordingID) {
         guard recording == id, state == .recording, timer.anchor == nil else { return }
-        timer.run(at: clock.now())
+        audioLetThrough = true
         capture.holdAudio(false)
+    }
+
+    func audioArrived() {
+        guard audioLetThrough, state == .recording, timer.anchor == nil else { return }
+        timer.run(at: clock.now())
         reporter.timerStarted(snapshot)
     }
 
@@ -203,9 +229,13 @@ public actor Recorder {
         state = .idle
         pauseReason = nil
         recording = nil
+        locale = nil
         timer.reset()
         report()
     }
+
+    /// The locale a failure names: the recording's, or with none in progress the one a start would take.
+    var failureLocale: String { locale ?? pickedLocale() }
 
     func report() { reporter.stateChanged(snapshot) }
 }

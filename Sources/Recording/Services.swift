@@ -36,8 +36,9 @@ public protocol Reporting: Sendable {
     /// The timer of a running recording started once the input was open: Elapsed and TimerAnchor changed, not State.
     func timerStarted(_ snapshot: RecorderSnapshot)
     func processed(_ recording: RecordingID)
-    /// A failure no caller is waiting for (the capture was lost, processing failed).
-    func failed(_ error: RecordingError)
+    /// A failure no caller is waiting for (the capture was lost, processing failed), of a recording
+    /// transcribed in `locale` (the one it started in, whatever the user picked since).
+    func failed(_ error: RecordingError, locale: String)
     /// The recording goes on from another source than it started from (its own went away).
     func inputMoved(to source: String)
 }

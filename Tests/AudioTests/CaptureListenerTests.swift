@@ -14,7 +14,7 @@ final class ListenerDouble: CapturedAudioListener {
     /// The sample bytes heard of each recording.
     var bytesHeard: [RecordingID: Int] { bytes.withLock { $0 } }
 
-    func captureStarted(_ recording: RecordingID) { log.withLock { $0.append("started \(recording)") } }
+    func captureStarted(_ recording: RecordingID, locale: String) { log.withLock { $0.append("started \(recording)") } }
     func captured(_ samples: UnsafeRawBufferPointer, of recording: RecordingID) {
         bytes.withLock { $0[recording, default: 0] += samples.count }
     }
@@ -33,13 +33,13 @@ final class ListenerDouble: CapturedAudioListener {
         defer { folder.remove() }
         let listener = ListenerDouble()
         let capture = PulseCapture(recordingsDirectory: folder.recordings, source: sink.monitor, listener: listener)
-        try await capture.start(recording: RecordingID("kept"))
+        try await capture.start(recording: RecordingID("kept"), locale: "ko-KR")
         let audio = try await capture.stop()
         await capture.discard()
         #expect(listener.calls == ["started kept"])
         #expect(FileManager.default.fileExists(atPath: audio.file))
 
-        try await capture.start(recording: RecordingID("dropped"))
+        try await capture.start(recording: RecordingID("dropped"), locale: "ko-KR")
         await capture.discard()
         #expect(listener.calls == ["started kept", "started dropped", "dropped dropped"])
     }

@@ -25,7 +25,7 @@ import Testing
         // paplay may take seconds to start on a loaded machine: the recording starts with the tone.
         let playing = Task.detached { try sink.play(tone) }
         try waitUntil(monitor, hearsLouderThan: 8000)
-        try await capture.start(recording: RecordingID(ids[0]))
+        try await capture.start(recording: RecordingID(ids[0]), locale: "ko-KR")
         var parts: [CapturedAudio] = []
         for await event in capture.events {
             guard case .lengthLimitReached = event else { continue }

@@ -19,7 +19,7 @@ struct PulseCaptureTests {
         let capture = PulseCapture(recordingsDirectory: folder.recordings, source: sink.monitor)
         let speech = try await TestSounds.speech()
 
-        try await capture.start(recording: RecordingID("speech"))
+        try await capture.start(recording: RecordingID("speech"), locale: "ko-KR")
         try sink.play(speech)
         try await capture.pause()
         try await capture.resume()
@@ -45,7 +45,7 @@ struct PulseCaptureTests {
         let tone = try await TestSounds.tone(seconds: 1)
         let clock = ContinuousClock()
         let startRequested = clock.now
-        try await capture.start(recording: RecordingID("timing"))
+        try await capture.start(recording: RecordingID("timing"), locale: "ko-KR")
         let started = clock.now
         try sink.play(tone)
         let pauseRequested = clock.now
@@ -77,7 +77,7 @@ struct PulseCaptureTests {
         let tone = try await TestSounds.tone(seconds: 1)
         #expect(capture.level == -160)
 
-        try await capture.start(recording: RecordingID("level"))
+        try await capture.start(recording: RecordingID("level"), locale: "ko-KR")
         try sink.play(tone)
         // The tone plays until paplay exits, so the last 100 ms received are tone: about −9 dBFS.
         let whilePlaying = capture.level
@@ -96,7 +96,7 @@ struct PulseCaptureTests {
         let capture = PulseCapture(recordingsDirectory: folder.recordings, source: "no-such-source")
 
         let error = await #expect(throws: CaptureError.self) {
-            try await capture.start(recording: RecordingID("missing"))
+            try await capture.start(recording: RecordingID("missing"), locale: "ko-KR")
         }
 
         guard case .deviceUnavailable(let message) = error else {
@@ -116,7 +116,7 @@ struct PulseCaptureTests {
 
         let began = clock.now
         let error = await #expect(throws: CaptureError.self) {
-            try await capture.start(recording: RecordingID("unreachable"))
+            try await capture.start(recording: RecordingID("unreachable"), locale: "ko-KR")
         }
 
         #expect(clock.now - began < .seconds(2))
@@ -137,7 +137,7 @@ struct PulseCaptureTests {
 
         let began = clock.now
         let error = await #expect(throws: CaptureError.self) {
-            try await capture.start(recording: RecordingID("silent"))
+            try await capture.start(recording: RecordingID("silent"), locale: "ko-KR")
         }
 
         let waited = clock.now - began
@@ -159,7 +159,7 @@ struct PulseCaptureTests {
         let capture = PulseCapture(recordingsDirectory: folder.recordings)
         await capture.discard()  // not started: nothing to do
 
-        try await capture.start(recording: RecordingID("discarded"))
+        try await capture.start(recording: RecordingID("discarded"), locale: "ko-KR")
         #expect(folder.files() == ["discarded.wav"])
         #expect(try permissions(of: folder.recordings) == 0o700)
         await capture.discard()
@@ -226,7 +226,7 @@ struct PulseCaptureTests {
         let client = "NotulaTest-\(UUID())"
         let capture = PulseCapture(recordingsDirectory: folder.recordings, source: sink.monitor, applicationName: client)
         var events = capture.events.makeAsyncIterator()
-        try await capture.start(recording: RecordingID("lost"))
+        try await capture.start(recording: RecordingID("lost"), locale: "ko-KR")
         try sink.play(try await TestSounds.tone(seconds: 1))
         try await loss(client)
         return (capture, await events.next())

@@ -22,7 +22,7 @@ final class StalledListener: CapturedAudioListener {
         (entered, enter) = AsyncStream.makeStream()
     }
 
-    func captureStarted(_ recording: RecordingID) { heard.captureStarted(recording) }
+    func captureStarted(_ recording: RecordingID, locale: String) { heard.captureStarted(recording, locale: locale) }
     func captured(_ samples: UnsafeRawBufferPointer, of recording: RecordingID) {
         if !stalled.exchange(true, ordering: .relaxed) {
             enter.yield()
@@ -43,7 +43,7 @@ final class StalledListener: CapturedAudioListener {
         defer { folder.remove() }
         let listener = StalledListener(stall: .seconds(3))
         let capture = PulseCapture(recordingsDirectory: folder.recordings, source: sink.monitor, listener: listener)
-        try await capture.start(recording: RecordingID("stalled"))
+        try await capture.start(recording: RecordingID("stalled"), locale: "ko-KR")
         for await _ in listener.entered { break }
 
         let clock = ContinuousClock()
@@ -75,7 +75,7 @@ final class StalledListener: CapturedAudioListener {
         let listener = StalledListener(stall: .seconds(3))
         let capture = PulseCapture(
             recordingsDirectory: folder.recordings, source: sink.monitor, listener: listener, stalledDiskPatience: .seconds(1))
-        try await capture.start(recording: RecordingID("stalled"))
+        try await capture.start(recording: RecordingID("stalled"), locale: "ko-KR")
         let firstEvent = Task { () -> CaptureEvent? in
             for await event in capture.events { return event }
             return nil

@@ -178,6 +178,34 @@ struct TrayTests {
         #expect(try await service.property("Version", of: Tray.menuPath, interface: Tray.menuInterface) == .uint32(3))
     }
 
+    /// Nobody waits for a click's reply: a failure is told as a bus caller's is not, with `Failed` and a banner.
+    @Test(.timeLimit(.minutes(1))) func recordFromTheMenuWithNoMicrophoneSaysSoWithFailedAndABanner() async throws {
+        let bus = try PrivateBus()
+        let watcher = try await StatusNotifierWatcherMock(on: bus)
+        let notifications = try await NotificationDaemonMock(on: bus)
+        let service = try await ServiceUnderTest.start(.named("no_such_microphone"), on: bus)
+        _ = await watcher.nextRegistration()
+        var events = try await service.recorderSignals().makeAsyncIterator()
+
+        try await service.clickTrayMenu(1)
+        let seen = await events.events { if case .failed = $0 { true } else { false } }
+        #expect(seen.dropLast() == [.state("recording", reason: ""), .state("idle", reason: "")])
+        guard case .failed(let name, let message)? = seen.last else {
+            Issue.record("no Failed: \(seen)")
+            return
+        }
+        #expect(name == "org.notula.Notula1.Error.DeviceUnavailable")
+        #expect(message.contains("no_such_microphone"), "\(message)")
+        var banner = await notifications.nextNotification()
+        while banner?.summary == "Recording" { banner = await notifications.nextNotification() }
+        #expect(banner?.summary == "No microphone" && banner?.icon == "dialog-error", "\(String(describing: banner))")
+        #expect(banner?.body.contains("no_such_microphone") == true)
+
+        // A caller that waits hears it in its reply.
+        let error = await busError { try await service.recorder("Start") }
+        #expect(error?.name.rawValue == "org.notula.Notula1.Error.DeviceUnavailable")
+    }
+
     @Test func aLocaleTheCatalogBringsChangesTheLayoutAndItsItemPicksIt() async throws {
         let archive = FileManager.default.temporaryDirectory.appendingPathComponent("notula-not-a-model-\(UUID().uuidString).zip")
         try Data("not a model".utf8).write(to: archive)

@@ -14,11 +14,11 @@ struct CaptureNewsOrderTests {
 
         let dropped = 20
         for index in 1...dropped {
-            library.captureStarted(RecordingID("\(index)"))
+            library.captureStarted(RecordingID("\(index)"), locale: "ko-KR")
             library.captureDropped(RecordingID("\(index)"))
         }
         let last = "\(dropped + 1)"
-        library.captureStarted(RecordingID(last))
+        library.captureStarted(RecordingID(last), locale: "ko-KR")
 
         // Once the last start is handled, every news before it is, when they are taken in order.
         #expect(await folder.events.wait(timeout: .seconds(120)) { $0.contains { $0.addedID == last } })

@@ -34,9 +34,9 @@ final class MemoFolder: Sendable {
         return library
     }
 
-    /// Starts the capture of `id` and waits until its row is there.
-    func startCapture(_ id: String, in library: MemoLibrary) async -> Bool {
-        library.captureStarted(RecordingID(id))
+    /// Starts the capture of `id` in `locale` and waits until its row is there.
+    func startCapture(_ id: String, in library: MemoLibrary, locale: String = "nl-NL") async -> Bool {
+        library.captureStarted(RecordingID(id), locale: locale)
         return await events.wait { $0.contains { $0.addedID == id } }
     }
 

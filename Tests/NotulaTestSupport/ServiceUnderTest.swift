@@ -195,6 +195,18 @@ public final class ServiceUnderTest {
         try await signals(of: NotulaBus.recorderPath, interface: NotulaBus.recorderInterface)
     }
 
+    /// The recorder's `TimerAnchor` once its timer runs: it starts with the input's first samples, a
+    /// moment after Start answers (more for an input that is late).
+    public func runningTimerAnchor() async throws -> Int64 {
+        var changes = try await recorderSignals().makeAsyncIterator()
+        if case .int64(let anchor) = try await property("TimerAnchor"), anchor != 0 { return anchor }
+        while let message = await changes.next() {
+            let changed = try? message.argument(1, as: [String: Variant].self)
+            if let anchor = try? changed?["TimerAnchor"]?.get(Int64.self), anchor != 0 { return anchor }
+        }
+        throw SinkError(message: "The recorder's signals ended before its timer ran")
+    }
+
     /// The signals and property changes of the object at `path`, in order, from now on.
     public func signals(of path: ObjectPath, interface: InterfaceName) async throws -> AsyncStream<Message> {
         try await client.signals(

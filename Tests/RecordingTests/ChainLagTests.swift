@@ -34,6 +34,7 @@ extension Recorder {
         try await harness.recorder.burst { recorder throws(RecordingError) in try recorder.start() }
         harness.clock.advance(by: .seconds(2))
         await harness.recorder.settle()
+        await harness.timerRuns()
         #expect(await harness.recorder.snapshot.elapsed == .zero)
         harness.clock.advance(by: .seconds(1))
         #expect(await harness.recorder.snapshot.elapsed == .seconds(1))
@@ -44,7 +45,26 @@ extension Recorder {
         try await harness.recorder.burst { recorder throws(RecordingError) in _ = try recorder.resume() }
         harness.clock.advance(by: .seconds(3))
         await harness.recorder.settle()
+        await harness.timerRuns()
         harness.clock.advance(by: .seconds(1))
         #expect(await harness.recorder.snapshot.elapsed == .seconds(2))
+    }
+
+    /// An input open a second and a half before it delivers anything (a Bluetooth headset switching
+    /// profiles) records nothing meanwhile: the timer, and its anchor, start with the first samples.
+    @Test func theTimerWaitsForTheFirstSamplesOfALateInput() async throws {
+        let harness = Harness()
+        harness.capture.isLate.withLock { $0 = true }
+        try await harness.recorder.start().wait()
+        harness.clock.advance(by: .milliseconds(1500))
+        #expect(await harness.recorder.snapshot.elapsed == .zero)
+        #expect(await harness.recorder.snapshot.timerAnchor == nil)
+
+        await harness.capture.deliverAudio()
+        await harness.timerRuns()
+        harness.clock.advance(by: .seconds(2))
+        let snapshot = await harness.recorder.snapshot
+        #expect(snapshot.elapsed == .seconds(2))
+        #expect(snapshot.timerAnchor == harness.clock.now() - .seconds(2))
     }
 }

@@ -28,8 +28,12 @@ actor RecordingCapture: Capturing {
     func lose(_ message: String) { eventSink.yield(.lost(message: message)) }
     func report(_ event: CaptureEvent) { eventSink.yield(event) }
 
-    func start(recording: RecordingID) async throws(CaptureError) {
+    /// The locale each start was given, in order.
+    private(set) var startLocales: [String] = []
+
+    func start(recording: RecordingID, locale: String) async throws(CaptureError) {
         calls.append("start")
+        startLocales.append(locale)
         if let startError { throw startError }
         current = recording
     }
@@ -49,7 +53,14 @@ actor RecordingCapture: Capturing {
     func discard() async { calls.append("discard") }
     /// Every `holdAudio` in order: the transitions make them synchronously, apart from the steps.
     nonisolated let holds = Mutex<[Bool]>([])
-    nonisolated func holdAudio(_ held: Bool) { holds.withLock { $0.append(held) } }
+    /// Set for an input that delivers nothing until `deliverAudio`; a live one delivers as soon as it is let through.
+    nonisolated let isLate = Mutex(false)
+    nonisolated func holdAudio(_ held: Bool) {
+        holds.withLock { $0.append(held) }
+        if !held, !isLate.withLock({ $0 }) { eventSink.yield(.audioArrived) }
+    }
+    /// The late input's first samples reach the file.
+    func deliverAudio() { eventSink.yield(.audioArrived) }
     nonisolated var level: Double { -160 }
     nonisolated func checkSpace() throws(CaptureError) {
         if let error = spaceError.withLock({ $0 }) { throw error }
@@ -67,6 +78,10 @@ actor RecordingProcessing: Processing {
     private var started: [CheckedContinuation<Void, Never>] = []
     private var hasStarted = false
     private var discarding: [CheckedContinuation<Void, Never>] = []
+
+    /// What processing throws from now on (no model for the recording's locale, …).
+    private var failure: RecordingError?
+    func fail(with error: RecordingError) { failure = error }
 
     func hold() { holding = true }
     func holdPastCancellation() { holdsPastCancellation = true }
@@ -108,6 +123,7 @@ actor RecordingProcessing: Processing {
             }
             throw .failed("cancelled")
         }
+        if let failure { throw failure }
         processed.append(audio)
     }
 
@@ -133,18 +149,37 @@ final class RecordingReporter: Reporting {
     let stream: AsyncStream<Report>
     private let sink: AsyncStream<Report>.Continuation
 
-    init() { (stream, sink) = AsyncStream.makeStream(of: Report.self) }
+    /// One element at each start of the timer, which comes with the input's first samples, apart from the steps.
+    let timerStarts: AsyncStream<Void>
+    private let timerSink: AsyncStream<Void>.Continuation
+
+    init() {
+        (stream, sink) = AsyncStream.makeStream(of: Report.self)
+        (timerStarts, timerSink) = AsyncStream.makeStream(of: Void.self)
+    }
 
     func stateChanged(_ snapshot: RecorderSnapshot) { append(.state(snapshot.state)) }
-    func timerStarted(_ snapshot: RecorderSnapshot) {}
+    func timerStarted(_ snapshot: RecorderSnapshot) { timerSink.yield() }
     func processed(_ recording: RecordingID) { append(.processed(recording)) }
-    func failed(_ error: RecordingError) { append(.failed(error)) }
+    func failed(_ error: RecordingError, locale: String) {
+        failureLocales.withLock { $0.append(locale) }
+        append(.failed(error))
+    }
+    /// The locale each failure was reported with, in order.
+    let failureLocales = Mutex<[String]>([])
     func inputMoved(to source: String) { append(.moved(source)) }
 
     private func append(_ report: Report) {
         log.withLock { $0.append(report) }
         sink.yield(report)
     }
+}
+
+/// The locale the user picked, "ko-KR" until the test picks another.
+final class PickedLocale: Sendable {
+    private let locale = Mutex("ko-KR")
+    var current: String { locale.withLock { $0 } }
+    func pick(_ tag: String) { locale.withLock { $0 = tag } }
 }
 
 /// The executor the recorder shares in the tests (the bus, in the service).
@@ -156,13 +191,17 @@ struct Harness {
     let capture = RecordingCapture()
     let processing = RecordingProcessing()
     let reporter = RecordingReporter()
+    /// The user's pick, which a recording takes when it starts.
+    let pickedLocale = PickedLocale()
     let recorder: Recorder
 
     init() {
         let counter = Mutex(0)
+        let pickedLocale = self.pickedLocale
         recorder = Recorder(
             isolation: TestIsolation(), clock: clock, capture: capture, processing: processing, reporter: reporter,
-            makeRecordingID: { RecordingID("r\(counter.withLock { $0 += 1; return $0 })") })
+            makeRecordingID: { RecordingID("r\(counter.withLock { $0 += 1; return $0 })") },
+            pickedLocale: { pickedLocale.current })
     }
 
     /// Returns once the recorder made `expected`: processing ends apart from the capture steps.
@@ -170,11 +209,19 @@ struct Harness {
         for await report in reporter.stream where report == expected { break }
     }
 
+    /// Returns once the timer has started (again): at the input's first samples after it opened.
+    func timerRuns() async {
+        var starts = reporter.timerStarts.makeAsyncIterator()
+        _ = await starts.next()
+    }
+
     /// Brings the recorder to `state` through its public transitions.
     func bring(to state: RecordingState) async throws {
         switch state {
         case .idle: return
-        case .recording: try await recorder.start().wait()
+        case .recording:
+            try await recorder.start().wait()
+            await timerRuns()
         case .paused:
             try await recorder.start().wait()
             try await recorder.pause()

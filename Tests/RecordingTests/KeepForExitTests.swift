@@ -7,6 +7,7 @@ struct KeepForExitTests {
     func recordingIsPausedAndClosed() async throws {
         let harness = Harness()
         try await harness.recorder.start().wait()
+        await harness.timerRuns()
         harness.clock.advance(by: .seconds(3))
         let kept = await harness.recorder.keepForExit()
         #expect(kept?.recording == RecordingID("r1"))

@@ -53,12 +53,13 @@ struct RecorderTransitionTests {
         }
     }
 
-    @Test("The audio is let through when the timer starts, after the input opened, and held at a pause's transition")
+    @Test("The audio is let through once the input opened, the timer started by its first samples, both held at a pause")
     func theAudioFollowsTheTimer() async throws {
         let harness = Harness()
         let recorder = harness.recorder
         try await recorder.start().wait()
         await recorder.settle()
+        await harness.timerRuns()
         #expect(harness.capture.holds.withLock { $0 } == [true, false])
         #expect(await recorder.snapshot.timerAnchor != nil)
         try await recorder.pause()
@@ -66,6 +67,7 @@ struct RecorderTransitionTests {
         #expect(await recorder.snapshot.timerAnchor == nil)
         _ = try await recorder.resume()
         await recorder.settle()
+        await harness.timerRuns()
         #expect(harness.capture.holds.withLock { $0.last } == false)
         #expect(await recorder.snapshot.timerAnchor != nil)
     }
@@ -82,6 +84,7 @@ struct RecorderTimerTests {
         let harness = Harness()
         let recorder = harness.recorder
         try await recorder.start().wait()
+        await harness.timerRuns()
         harness.clock.advance(by: .seconds(5))
         #expect(await recorder.snapshot.elapsed == .seconds(5))
         try await recorder.pause()
@@ -91,6 +94,7 @@ struct RecorderTimerTests {
         try await recorder.resume()
         // The timer starts again once the capture has uncorked the input, as the audio does.
         await recorder.settle()
+        await harness.timerRuns()
         harness.clock.advance(by: .milliseconds(2500))
         let snapshot = await recorder.snapshot
         #expect(snapshot.elapsed == .milliseconds(7500))
@@ -100,6 +104,7 @@ struct RecorderTimerTests {
     @Test func anchorStaysPutWhileRecording() async throws {
         let harness = Harness()
         try await harness.recorder.start().wait()
+        await harness.timerRuns()
         let anchor = await harness.recorder.snapshot.timerAnchor
         for _ in 0..<100 { harness.clock.advance(by: .milliseconds(997)) }
         #expect(await harness.recorder.snapshot.timerAnchor == anchor)
@@ -110,6 +115,7 @@ struct RecorderTimerTests {
         let harness = Harness()
         await harness.processing.hold()
         try await harness.recorder.start().wait()
+        await harness.timerRuns()
         harness.clock.advance(by: .seconds(3))
         _ = try await harness.recorder.process()
         harness.clock.advance(by: .seconds(10))

@@ -59,8 +59,7 @@ public final class Transcriber: CapturedAudioListener {
 
     // MARK: CapturedAudioListener (the PulseAudio thread)
 
-    public func captureStarted(_ recording: RecordingID) {
-        let locale = currentLocale()
+    public func captureStarted(_ recording: RecordingID, locale: String) {
         recordingLocales.withLock { $0[recording] = locale }
         queue.async { [self] in
             work.withLock { work in work.live = Self.follow(recording, in: locale, by: work.engine) }
