@@ -61,8 +61,10 @@ async function againstTheService() {
 
     await client.toggle();
     await until(client, status => status.state === 'recording');
+    // The timer starts with the first samples in the file, a moment after the state changes.
+    await until(client, status => status.timerAnchor > 0);
     const status = client.status;
-    check('a TimerAnchor while recording', status.timerAnchor > 0, true);
+    check('a TimerAnchor while recording', status.state, 'recording');
     const shown = Notula.presentation(status, status.timerAnchor + 5_000_000);
     check('recording: the record symbol, ticking from the anchor', [shown.iconName, shown.recording, shown.timeText, shown.ticking],
         ['media-record-symbolic', true, '0:05', true]);
@@ -83,8 +85,8 @@ async function startedByTheFirstClick() {
     check('showing the indicator starts nothing', client.status.state, Notula.NOT_RUNNING);
     check('not running: Record offered', Notula.presentation(client.status).toggleLabel, 'Record');
     await client.toggle();
-    await until(client, status => status.state === 'recording');
-    check('the first click started notulad, which records', client.status.timerAnchor > 0, true);
+    await until(client, status => status.state === 'recording' && status.timerAnchor > 0);
+    check('the first click started notulad, which records', client.status.state, 'recording');
     await client.discard();
     await until(client, status => status.state === 'idle');
     client.destroy();
