@@ -15,9 +15,6 @@ func modelPlace() throws -> URL {
     return place
 }
 
-@available(*, deprecated, renamed: "NotulaBus.memoInterface")
-let memoInterface = NotulaBus.memoInterface
-
 /// Records `speech` (or nothing), sends it, and returns the memo once its transcription ended.
 private func recordAndSend(_ service: ServiceUnderTest, playing speech: String?) async throws -> ObjectPath {
     let signals = try await service.recorderSignals()
