@@ -147,6 +147,8 @@ public final class ServiceUnderTest {
         try await call(NotulaBus.libraryPath, NotulaBus.libraryInterface, method.rawValue, arguments)
     }
 
+    /// Calls any method of the service; its reply is often empty (a property `Set`, a `Delete`), so it may be ignored.
+    @discardableResult
     public func call(_ path: ObjectPath, _ interface: InterfaceName?, _ member: MemberName, _ arguments: [Value] = []) async throws
         -> Message
     {
