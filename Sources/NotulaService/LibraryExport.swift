@@ -1,8 +1,8 @@
 import DBus
 import Library
 import Memos
-import Recording
 import NotulaContract
+import Recording
 
 /// The memos on the bus: the object manager, the memos' folder (each memo an object made from its row
 /// when a call names it, so that a library of any size costs no memory) and the Library, with the
@@ -29,21 +29,21 @@ struct LibraryExport: MemoListener {
         bus.assumeIsolated { bus in
             switch event {
             case .added(let memo): bus.announceAdded(at: MemoLibrary.path(of: memo.id), [memoObject(memo)])
-            case .changed(let id, .title): memoChanged(id, ["Title"], on: bus)
-            case .changed(let id, .progress): memoChanged(id, ["Status", "Duration"], on: bus)
+            case .changed(let id, .title): memoChanged(id, [.title], on: bus)
+            case .changed(let id, .progress): memoChanged(id, [.status, .duration], on: bus)
             case .removed(let id): bus.announceRemoved(at: MemoLibrary.path(of: id), [NotulaBus.memoInterface])
-            case .countChanged: libraryChanged(["Count"], on: bus)
-            case .playingChanged: libraryChanged(["Playing"], on: bus)
+            case .countChanged: libraryChanged([.count], on: bus)
+            case .playingChanged: libraryChanged([.playing], on: bus)
             }
         }
     }
 
-    private func memoChanged(_ id: String, _ names: [MemberName], on bus: isolated Bus) {
-        bus.emitPropertiesChanged(path: MemoLibrary.path(of: id), interface: NotulaBus.memoInterface, names: names)
+    private func memoChanged(_ id: String, _ names: [NotulaBus.Memo.Property], on bus: isolated Bus) {
+        bus.emitPropertiesChanged(path: MemoLibrary.path(of: id), interface: NotulaBus.Memo.self, names: names)
     }
 
-    private func libraryChanged(_ names: [MemberName], on bus: isolated Bus) {
-        bus.emitPropertiesChanged(path: NotulaBus.libraryPath, interface: NotulaBus.libraryInterface, names: names)
+    private func libraryChanged(_ names: [NotulaBus.Library.Property], on bus: isolated Bus) {
+        bus.emitPropertiesChanged(path: NotulaBus.libraryPath, interface: NotulaBus.Library.self, names: names)
     }
 
     private func memoObject(_ row: Memo) -> Interface { MemoObject.interface(row, methods: memoMethods, library: library) }

@@ -10,7 +10,9 @@ enum LibraryObject {
         Interface(
             NotulaBus.libraryInterface,
             methods: [
-                Method("List", inputs: [Argument("offset", "u"), Argument("limit", "u")], outputs: [Argument("memos", "ao")]) {
+                NotulaBus.Library.method(
+                    .list, inputs: [Argument("offset", "u"), Argument("limit", "u")], outputs: [Argument("memos", "ao")]
+                ) {
                     message throws(BusError) in
                     let offset: UInt32 = try message.argument(0)
                     let limit: UInt32 = try message.argument(1)
@@ -19,7 +21,9 @@ enum LibraryObject {
                     }
                     return .now([.array(element: "o", ids.map { .objectPath(MemoLibrary.path(of: $0)) })])
                 },
-                Method("Search", inputs: [Argument("query", "s"), Argument("limit", "u")], outputs: [Argument("hits", "a(os)")]) {
+                NotulaBus.Library.method(
+                    .search, inputs: [Argument("query", "s"), Argument("limit", "u")], outputs: [Argument("hits", "a(os)")]
+                ) {
                     message throws(BusError) in
                     let query: String = try message.argument(0)
                     let limit: UInt32 = try message.argument(1)
@@ -36,8 +40,8 @@ enum LibraryObject {
                 },
             ],
             properties: [
-                Property("Count", "u") { .uint32(UInt32(clamping: library.assumeIsolated { $0.count })) },
-                Property("Playing", "o") {
+                NotulaBus.Library.property(.count, "u") { .uint32(UInt32(clamping: library.assumeIsolated { $0.count })) },
+                NotulaBus.Library.property(.playing, "o") {
                     .objectPath(library.assumeIsolated { $0.playing.map(MemoLibrary.path(of:)) } ?? .root)
                 },
             ])

@@ -13,15 +13,15 @@ enum MemoObject {
         Interface(
             NotulaBus.memoInterface, methods: methods,
             properties: [
-                Property("Title", "s", getter: { .string(row.title) }) { value throws(BusError) in
+                NotulaBus.Memo.property(.title, "s", getter: { .string(row.title) }) { value throws(BusError) in
                     guard case .string(let title) = value else { throw BusError.invalidArgs("Title is a string") }
                     try onLibrary(library) { library throws(MemoError) in try library.rename(row.id, to: title) }
                 },
-                Property("Created", "x", emitsChanged: .const) { .int64(row.created) },
-                Property("Duration", "d") { .double(row.duration) },
-                Property("Locale", "s", emitsChanged: .const) { .string(row.locale) },
-                Property("Status", "s") { .string(row.status.rawValue) },
-                Property("AudioFile", "s", emitsChanged: .const) { .string(row.audioFile) },
+                NotulaBus.Memo.property(.created, "x", emitsChanged: .const) { .int64(row.created) },
+                NotulaBus.Memo.property(.duration, "d") { .double(row.duration) },
+                NotulaBus.Memo.property(.locale, "s", emitsChanged: .const) { .string(row.locale) },
+                NotulaBus.Memo.property(.status, "s") { .string(row.status.rawValue) },
+                NotulaBus.Memo.property(.audioFile, "s", emitsChanged: .const) { .string(row.audioFile) },
             ])
     }
 
@@ -34,14 +34,16 @@ enum MemoObject {
             return try onLibrary(library) { library throws(MemoError) in try library.transcribedMemo(id) }
         }
         return [
-            Method("GetTranscript", outputs: [Argument("text", "s"), Argument("words", "a(ddsd)")]) { message throws(BusError) in
+            NotulaBus.Memo.method(.getTranscript, outputs: [Argument("text", "s"), Argument("words", "a(ddsd)")]) {
+                message throws(BusError) in
                 let memo = try transcribedMemo(message)
                 let words = memo.words.map { word in
                     Value.structure([.double(word.start), .double(word.end), .string(word.word), .double(word.confidence)])
                 }
                 return .now([.string(memo.transcript), .array(element: "(ddsd)", words)])
             },
-            Method("Export", inputs: [Argument("format", "s")], outputs: [Argument("content", "s")]) { message throws(BusError) in
+            NotulaBus.Memo.method(.export, inputs: [Argument("format", "s")], outputs: [Argument("content", "s")]) {
+                message throws(BusError) in
                 let name: String = try message.argument(0)
                 guard let format = ExportFormat(rawValue: name) else {
                     throw BusError.invalidArgs(
@@ -49,17 +51,17 @@ enum MemoObject {
                 }
                 return .now([.string(format.render(try transcribedMemo(message)))])
             },
-            Method("Play") { message throws(BusError) in
+            NotulaBus.Memo.method(.play) { message throws(BusError) in
                 let id = try id(message)
                 try onLibrary(library) { library throws(MemoError) in try library.play(id) }
                 return .now([])
             },
-            Method("StopPlayback") { message throws(BusError) in
+            NotulaBus.Memo.method(.stopPlayback) { message throws(BusError) in
                 let id = try id(message)
                 library.assumeIsolated { $0.stopPlayback(id) }
                 return .now([])
             },
-            Method("Delete") { message throws(BusError) in
+            NotulaBus.Memo.method(.delete) { message throws(BusError) in
                 let id = try id(message)
                 try onLibrary(library) { library throws(MemoError) in try library.delete(id) }
                 return .now([])

@@ -12,28 +12,29 @@ enum RecorderObject {
     static func interface(_ recorder: Recorder, locale: LocaleChoice, models: ModelStore, bus: Bus) -> Interface {
         Interface(
             NotulaBus.recorderInterface,
-            methods: RecordingAction.allCases.map { method($0, recorder) },
+            methods: NotulaBus.Recorder.Method.allCases.map { method($0, recorder) },
             properties: [
-                Property("State", "s") { .string(snapshot(recorder).state.rawValue) },
-                Property("Elapsed", "d", emitsChanged: .false) { .double(snapshot(recorder).elapsed.seconds) },
-                Property("TimerAnchor", "x") { .int64(snapshot(recorder).timerAnchor?.microseconds ?? 0) },
-                Property("PauseReason", "s") { .string(snapshot(recorder).pauseReason?.rawValue ?? "") },
-                Property("Level", "d", emitsChanged: .false) { .double(recorder.level) },
-                Property.settable(
-                    "Locale", "s", getter: { .string(locale.current) },
+                NotulaBus.Recorder.property(.state, "s") { .string(snapshot(recorder).state.rawValue) },
+                NotulaBus.Recorder.property(.elapsed, "d", emitsChanged: .false) { .double(snapshot(recorder).elapsed.seconds) },
+                NotulaBus.Recorder.property(.timerAnchor, "x") { .int64(snapshot(recorder).timerAnchor?.microseconds ?? 0) },
+                NotulaBus.Recorder.property(.pauseReason, "s") { .string(snapshot(recorder).pauseReason?.rawValue ?? "") },
+                NotulaBus.Recorder.property(.level, "d", emitsChanged: .false) { .double(recorder.level) },
+                NotulaBus.Recorder.settableProperty(
+                    .locale, "s", getter: { .string(locale.current) },
                     replyingSetter: { value throws(BusError) in
                         guard case .string(let tag) = value else { throw BusError.invalidArgs("Locale is a string") }
                         return try pickLocale(tag, locale: locale, models: models, bus: bus)
                     }),
             ],
             signals: [
-                SignalDeclaration("Processed", [Argument("memo", "o")]),
-                SignalDeclaration("Failed", [Argument("error_name", "s"), Argument("message", "s")]),
+                NotulaBus.Recorder.signal(.processed, [Argument("memo", "o")]),
+                NotulaBus.Recorder.signal(.failed, [Argument("error_name", "s"), Argument("message", "s")]),
             ])
     }
 
-    private static func method(_ action: RecordingAction, _ recorder: Recorder) -> Method {
-        Method(MemberName(action.methodName)!, outputs: action == .process ? [Argument("memo", "o")] : []) { _ throws(BusError) in
+    private static func method(_ method: NotulaBus.Recorder.Method, _ recorder: Recorder) -> Method {
+        let action = RecordingAction(method)
+        return NotulaBus.Recorder.method(method, outputs: method == .process ? [Argument("memo", "o")] : []) { _ throws(BusError) in
             let outcome = recorder.assumeIsolated { recorder in
                 Result { () throws(RecordingError) in try recorder.perform(action, for: .waiting) }
             }
@@ -64,7 +65,7 @@ enum RecorderObject {
 
     private static func announce(_ picked: String, on bus: isolated Bus) {
         Log.info("Transcribing in \(picked) from now on")
-        bus.emitPropertiesChanged(path: NotulaBus.recorderPath, interface: NotulaBus.recorderInterface, names: ["Locale"])
+        bus.emitPropertiesChanged(path: NotulaBus.recorderPath, interface: NotulaBus.Recorder.self, names: [.locale])
     }
 
     private static func snapshot(_ recorder: Recorder) -> RecorderSnapshot {
@@ -93,26 +94,24 @@ struct RecorderSignals: Reporting {
         Log.debug("State \(snapshot.state.rawValue), elapsed \(snapshot.elapsed.seconds) s")
         bus.assumeIsolated {
             $0.emitPropertiesChanged(
-                path: NotulaBus.recorderPath, interface: NotulaBus.recorderInterface,
-                names: ["State", "Elapsed", "TimerAnchor", "PauseReason"])
+                path: NotulaBus.recorderPath, interface: NotulaBus.Recorder.self, names: [.state, .elapsed, .timerAnchor, .pauseReason])
         }
     }
 
     func timerStarted(_ snapshot: RecorderSnapshot) {
         bus.assumeIsolated {
-            $0.emitPropertiesChanged(
-                path: NotulaBus.recorderPath, interface: NotulaBus.recorderInterface, names: ["Elapsed", "TimerAnchor"])
+            $0.emitPropertiesChanged(path: NotulaBus.recorderPath, interface: NotulaBus.Recorder.self, names: [.elapsed, .timerAnchor])
         }
     }
 
     func processed(_ recording: RecordingID) {
-        emit("Processed", [.objectPath(MemoLibrary.path(of: recording.rawValue))])
+        emit(.processed, [.objectPath(MemoLibrary.path(of: recording.rawValue))])
     }
 
     func failed(_ error: RecordingError, locale: String) {
         let busError = BusError(error)
         Log.warning("Recording failed: \(busError.message)")
-        emit("Failed", [.string(busError.name.rawValue), .string(busError.message)])
+        emit(.failed, [.string(busError.name.rawValue), .string(busError.message)])
     }
 
     /// Not an error, and no signal: the recording goes on; the notification tells the user.
@@ -120,9 +119,23 @@ struct RecorderSignals: Reporting {
         Log.warning("The audio input moved to \(source); recording from there")
     }
 
-    private func emit(_ member: MemberName, _ arguments: [Value]) {
+    private func emit(_ signal: NotulaBus.Recorder.Signal, _ arguments: [Value]) {
         bus.assumeIsolated {
-            try? $0.emit(path: NotulaBus.recorderPath, interface: NotulaBus.recorderInterface, member: member, arguments: arguments)
+            try? $0.emit(path: NotulaBus.recorderPath, interface: NotulaBus.Recorder.self, signal: signal, arguments: arguments)
+        }
+    }
+}
+
+extension RecordingAction {
+    /// The action a recorder method of the contract asks for.
+    init(_ method: NotulaBus.Recorder.Method) {
+        switch method {
+        case .toggle: self = .toggle
+        case .start: self = .start
+        case .pause: self = .pause
+        case .resume: self = .resume
+        case .process: self = .process
+        case .discard: self = .discard
         }
     }
 }

@@ -1,5 +1,6 @@
 import DBus
 import Foundation
+import NotulaContract
 import NotulaTestSupport
 import Testing
 
@@ -12,9 +13,9 @@ struct CatalogFetchTests {
         let shop = try ModelShop([ModelShop.Offer(archive: try bench.randomFile(megabytes: 1))])
         let service = try await ServiceUnderTest.start(environment: ["NOTULA_MODEL_CATALOG": shop.catalogAddress])
 
-        try await service.models("Refresh")
+        try await service.models(.refresh)
 
-        #expect(try await service.modelsProperty("SupportedLocales") == .array(element: "s", [.string("ko-KR")]))
+        #expect(try await service.modelsProperty(.supportedLocales) == .array(element: "s", [.string("ko-KR")]))
         #expect(try shop.server.requests.map(\.path).contains("/vosk/models/model-list.json"))
         let curl = service.mappedFiles.filter { $0.contains("libcurl") || $0.contains("libssl") }
         #expect(curl.isEmpty, "\(curl)")
@@ -25,7 +26,7 @@ struct CatalogFetchTests {
         let address = server.url(for: "/model-list.json")
         let service = try await ServiceUnderTest.start(environment: ["NOTULA_MODEL_CATALOG": address])
 
-        let refusal = await #expect(throws: BusError.self) { try await service.models("Refresh") }
+        let refusal = await #expect(throws: BusError.self) { try await service.models(.refresh) }
 
         #expect(refusal?.name.rawValue == "org.notula.Notula1.Error.Failed")
         #expect(

@@ -51,7 +51,7 @@ struct DiskFullTests {
         #expect(await busError { try await service.recorder(.start) }?.name == .noSpace)
 
         // Room again (the memo deleted): a start works, fills the disk, and Discard frees it.
-        try await service.call(memo, NotulaBus.memoInterface, NotulaBus.Memo.Method.delete.rawValue)
+        try await service.memo(.delete, of: memo)
         try await service.recorder(.start)
         _ = await events.events { if case .failed = $0 { true } else { false } }
         try await service.recorder(.discard)

@@ -1,5 +1,6 @@
 import DBus
 import Foundation
+import NotulaContract
 import NotulaTestSupport
 import Speech
 import Testing
@@ -44,12 +45,12 @@ struct FirstCallTests {
         let catalog = try SlowCatalog(cachingInto: home)
         let service = try await ServiceUnderTest.start(environment: ["NOTULA_MODEL_CATALOG": catalog.address], home: home)
 
-        #expect(try await service.modelsProperty("SupportedLocales") == .array(element: "s", [.string("ko-KR")]))
+        #expect(try await service.modelsProperty(.supportedLocales) == .array(element: "s", [.string("ko-KR")]))
         // Before, refused at once: "No speech model serves 'nl-NL'. Supported: ko-KR".
         try await setLocale(service, "nl-NL")
 
-        #expect(try await service.property("Locale") == .string("nl-NL"))
-        #expect(try await service.modelsProperty("SupportedLocales") == .array(element: "s", [.string("ko-KR"), .string("nl-NL")]))
+        #expect(try await service.property(.locale) == .string("nl-NL"))
+        #expect(try await service.modelsProperty(.supportedLocales) == .array(element: "s", [.string("ko-KR"), .string("nl-NL")]))
     }
 
     @Test("Install of a model only the catalog being fetched has starts its download once the catalog arrives")
@@ -57,9 +58,9 @@ struct FirstCallTests {
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("notula-test-\(UUID().uuidString)")
         let catalog = try SlowCatalog(cachingInto: home)
         let service = try await ServiceUnderTest.start(environment: ["NOTULA_MODEL_CATALOG": catalog.address], home: home)
-        let signals = try await service.signals(of: modelsPath, interface: modelsInterface)
+        let signals = try await service.signals(of: NotulaBus.modelsPath, interface: NotulaBus.modelsInterface)
 
-        try await service.models("Install", [.string("nl-NL")])
+        try await service.models(.install, [.string("nl-NL")])
 
         let events = await untilDownloadEnds(signals, within: .seconds(20))
         #expect(events.first == "DownloadStarted nl-NL vosk-model-small-nl-0.22 1000")

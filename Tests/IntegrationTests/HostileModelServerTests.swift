@@ -157,7 +157,7 @@ struct HostileModelServerTests {
 extension ServiceUnderTest {
     /// The recorder's Elapsed, in seconds.
     fileprivate func elapsed() async throws -> Double {
-        guard case .double(let seconds) = try await property("Elapsed") else { throw ElapsedMissing() }
+        guard case .double(let seconds) = try await property(.elapsed) else { throw ElapsedMissing() }
         return seconds
     }
 }

@@ -1,5 +1,6 @@
 import DBus
 import Foundation
+import NotulaContract
 import NotulaTestSupport
 import Testing
 
@@ -20,7 +21,7 @@ struct LateInputTests {
         let anchor = try await service.runningTimerAnchor()
         #expect(anchor >= fedFrom - 50_000, "the timer ran \(Double(fedFrom - anchor) / 1e6) s before the first samples")
         try await feeding.value
-        let memo = try await service.recorder("Process").argument(0, as: ObjectPath.self)
+        let memo = try await service.recorder(.process).argument(0, as: ObjectPath.self)
 
         var finalElapsed: Double?
         while let message = await watched.events.next() {
@@ -29,7 +30,7 @@ struct LateInputTests {
             finalElapsed = try? changed?["Elapsed"]?.get(Double.self)
             break
         }
-        guard case .string(let path) = try await service.property("AudioFile", of: memo, interface: "org.notula.Notula1.Memo") else {
+        guard case .string(let path) = try await service.property(.audioFile, of: memo) else {
             Issue.record("no audio file")
             return
         }

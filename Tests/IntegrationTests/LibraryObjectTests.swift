@@ -4,13 +4,6 @@ import NotulaContract
 import NotulaTestSupport
 import Testing
 
-@available(*, deprecated, renamed: "NotulaBus.rootPath")
-let rootPath = NotulaBus.rootPath
-@available(*, deprecated, renamed: "NotulaBus.libraryPath")
-let libraryPath = NotulaBus.libraryPath
-@available(*, deprecated, renamed: "NotulaBus.libraryInterface")
-let libraryInterface = NotulaBus.libraryInterface
-
 extension ServiceUnderTest {
     /// The object manager's announcements, in order, from now on.
     func objectManagerSignals() async throws -> AsyncStream<Message> {
@@ -31,11 +24,6 @@ extension ServiceUnderTest {
     /// Returns at the recorder's Processed or Failed signal: the transcription has ended.
     func untilProcessed(_ signals: AsyncStream<Message>) async throws {
         for await signal in signals where signal.isSignal(.processed) || signal.isSignal(.failed) { return }
-    }
-
-    @available(*, deprecated, message: "property(.audioFile, of: memo)")
-    func memoProperty(_ name: String, of memo: ObjectPath) async throws -> Value {
-        try await property(name, of: memo, interface: NotulaBus.memoInterface)
     }
 }
 

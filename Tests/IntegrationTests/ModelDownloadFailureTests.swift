@@ -119,12 +119,7 @@ struct ModelDownloadFailureTests {
         let shop = try ModelShop([ModelShop.Offer(archive: try bench.randomFile(megabytes: 20), route: { .file($0, rate: 500_000) })])
         let service = try await ServiceUnderTest.start(environment: ["NOTULA_MODEL_CATALOG": shop.catalogAddress])
         try await service.models(.refresh)
-        try await service.call(
-            NotulaBus.recorderPath, "org.freedesktop.DBus.Properties", "Set",
-            [
-                .string(NotulaBus.recorderInterface.rawValue), .string(NotulaBus.Recorder.Property.locale.rawValue),
-                .variant(.string("ko-KR")),
-            ])
+        try await setLocale(service, "ko-KR")
 
         try await service.recorder(.start)
         try await service.recorder(.process)

@@ -4,28 +4,13 @@ import NotulaContract
 import NotulaTestSupport
 import Testing
 
-@available(*, deprecated, renamed: "NotulaBus.modelsPath")
-let modelsPath = NotulaBus.modelsPath
-@available(*, deprecated, renamed: "NotulaBus.modelsInterface")
-let modelsInterface = NotulaBus.modelsInterface
-
 extension ServiceUnderTest {
     func models(_ method: NotulaBus.Models.Method, _ arguments: [Value] = []) async throws {
         try await call(NotulaBus.modelsPath, NotulaBus.modelsInterface, method.rawValue, arguments)
     }
 
-    @available(*, deprecated, message: "name the method with NotulaBus.Models.Method: models(.install)")
-    func models(_ member: MemberName, _ arguments: [Value] = []) async throws {
-        try await call(NotulaBus.modelsPath, NotulaBus.modelsInterface, member, arguments)
-    }
-
     func modelsProperty(_ modelsProperty: NotulaBus.Models.Property) async throws -> Value {
         try await property(modelsProperty.rawValue, of: NotulaBus.modelsPath, interface: NotulaBus.modelsInterface)
-    }
-
-    @available(*, deprecated, message: "name the property with NotulaBus.Models.Property: modelsProperty(.supportedLocales)")
-    func modelsProperty(_ name: String) async throws -> Value {
-        try await property(name, of: NotulaBus.modelsPath, interface: NotulaBus.modelsInterface)
     }
 
     var modelsFolder: URL { home.appendingPathComponent("data/notula/models") }

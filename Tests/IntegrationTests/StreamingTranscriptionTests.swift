@@ -94,12 +94,7 @@ struct ModelMemoryTests {
             environment: ["VOSK_MODEL_PATH": place.path, "LANG": "ko_KR.UTF-8"], settings: [#""modelIdleSeconds": 6"#])
         let idle = service.residentBytes
 
-        try await service.call(
-            NotulaBus.recorderPath, "org.freedesktop.DBus.Properties", "Set",
-            [
-                .string(NotulaBus.recorderInterface.rawValue), .string(NotulaBus.Recorder.Property.locale.rawValue),
-                .variant(.string("ko-KR")),
-            ])
+        try await setLocale(service, "ko-KR")
         try await service.waitForLog("Loaded the ko-KR speech model")
         let loaded = service.residentBytes
         try await service.waitForLog("Released the ko-KR speech model")

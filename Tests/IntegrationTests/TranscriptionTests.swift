@@ -15,9 +15,6 @@ func modelPlace() throws -> URL {
     return place
 }
 
-@available(*, deprecated, renamed: "NotulaBus.memoInterface")
-let memoInterface = NotulaBus.memoInterface
-
 /// Records `speech` (or nothing), sends it, and returns the memo once its transcription ended.
 private func recordAndSend(_ service: ServiceUnderTest, playing speech: String?) async throws -> ObjectPath {
     let signals = try await service.recorderSignals()
@@ -35,24 +32,10 @@ struct TranscriptionTests {
         defer { try? FileManager.default.removeItem(at: place) }
         let service = try await ServiceUnderTest.start(environment: ["VOSK_MODEL_PATH": place.path])
 
-        let properties: InterfaceName = "org.freedesktop.DBus.Properties"
-        let recorder = NotulaBus.recorderPath
-        let refused = await #expect(throws: BusError.self) {
-            try await service.call(
-                recorder, properties, "Set",
-                [
-                    .string(NotulaBus.recorderInterface.rawValue), .string(NotulaBus.Recorder.Property.locale.rawValue),
-                    .variant(.string("xx-YY")),
-                ])
-        }
+        let refused = await #expect(throws: BusError.self) { try await setLocale(service, "xx-YY") }
         #expect(refused?.name == .invalidArgs)
         #expect(refused?.message.contains("ko-KR") == true)
-        try await service.call(
-            recorder, properties, "Set",
-            [
-                .string(NotulaBus.recorderInterface.rawValue), .string(NotulaBus.Recorder.Property.locale.rawValue),
-                .variant(.string("ko_kr")),
-            ])
+        try await setLocale(service, "ko_kr")
         #expect(try await service.property(.locale) == .string("ko-KR"))
         let settings = service.home.appendingPathComponent("config/notula/settings.json")
         #expect(try String(contentsOf: settings, encoding: .utf8).contains("\"ko-KR\""))

@@ -202,7 +202,7 @@ struct TrayTests {
         #expect(banner?.body.contains("no_such_microphone") == true)
 
         // A caller that waits hears it in its reply.
-        let error = await busError { try await service.recorder("Start") }
+        let error = await busError { try await service.recorder(.start) }
         #expect(error?.name.rawValue == "org.notula.Notula1.Error.DeviceUnavailable")
     }
 

@@ -1,5 +1,6 @@
 import DBus
 import Foundation
+import NotulaContract
 import NotulaTestSupport
 import Testing
 
@@ -14,8 +15,8 @@ struct VoskPlacesTests {
         try Data("[]".utf8).write(to: catalog)
         defer { try? FileManager.default.removeItem(at: catalog) }
         let service = try await ServiceUnderTest.start(environment: ["NOTULA_MODEL_CATALOG": catalog.path])
-        try await service.models("Refresh")
-        #expect(try await service.modelsProperty("InstalledLocales") == .array(element: "s", []))
+        try await service.models(.refresh)
+        #expect(try await service.modelsProperty(.installedLocales) == .array(element: "s", []))
 
         let vosk = service.home.appendingPathComponent(".cache/vosk")
         try FileManager.default.createDirectory(at: vosk, withIntermediateDirectories: true)
@@ -31,18 +32,18 @@ struct VoskPlacesTests {
         // Before, refused: "No speech model serves 'ko-KR'. Supported: none".
         try await setLocale(service, "ko-KR")
 
-        #expect(try await service.property("Locale") == .string("ko-KR"))
+        #expect(try await service.property(.locale) == .string("ko-KR"))
         try await service.waitForLog("Loaded the ko-KR speech model")
-        #expect(try await service.modelsProperty("InstalledLocales") == .array(element: "s", [.string("ko-KR")]))
+        #expect(try await service.modelsProperty(.installedLocales) == .array(element: "s", [.string("ko-KR")]))
     }
 
     @Test("Listing the models shows it, and says so to every client")
     func listingFindsIt() async throws {
         let service = try await serviceGivenAModelAfterStart()
-        let signals = try await service.signals(of: modelsPath, interface: modelsInterface)
+        let signals = try await service.signals(of: NotulaBus.modelsPath, interface: NotulaBus.modelsInterface)
 
-        #expect(try await service.modelsProperty("InstalledLocales") == .array(element: "s", [.string("ko-KR")]))
-        #expect(try await service.modelsProperty("SupportedLocales") == .array(element: "s", [.string("ko-KR")]))
+        #expect(try await service.modelsProperty(.installedLocales) == .array(element: "s", [.string("ko-KR")]))
+        #expect(try await service.modelsProperty(.supportedLocales) == .array(element: "s", [.string("ko-KR")]))
         for await message in signals where message.member == "PropertiesChanged" {
             let changed = try message.argument(1, as: [String: Variant].self)
             #expect(changed["InstalledLocales"] != nil && changed["SupportedLocales"] != nil)

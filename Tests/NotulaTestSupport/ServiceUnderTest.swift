@@ -5,13 +5,6 @@ import NotulaContract
 /// The real `notulad`, on a private bus of its own, with temporary XDG folders and (unless told
 /// otherwise) a null sink of its own to record from.
 public final class ServiceUnderTest {
-    @available(*, deprecated, renamed: "NotulaBus.name")
-    public static let name = NotulaBus.name
-    @available(*, deprecated, renamed: "NotulaBus.recorderPath")
-    public static let recorderPath = NotulaBus.recorderPath
-    @available(*, deprecated, renamed: "NotulaBus.recorderInterface")
-    public static let recorderInterface = NotulaBus.recorderInterface
-
     public let daemon: PrivateBus
     public let home: URL
     public let sink: NullSink?
@@ -143,12 +136,6 @@ public final class ServiceUnderTest {
         try await call(NotulaBus.recorderPath, NotulaBus.recorderInterface, method.rawValue, arguments)
     }
 
-    @available(*, deprecated, message: "name the method with NotulaBus.Recorder.Method: recorder(.toggle)")
-    @discardableResult
-    public func recorder(_ member: MemberName, _ arguments: [Value] = []) async throws -> Message {
-        try await call(NotulaBus.recorderPath, NotulaBus.recorderInterface, member, arguments)
-    }
-
     /// Calls a method of the memo at `path`.
     @discardableResult
     public func memo(_ method: NotulaBus.Memo.Method, of path: ObjectPath, _ arguments: [Value] = []) async throws -> Message {
@@ -160,6 +147,8 @@ public final class ServiceUnderTest {
         try await call(NotulaBus.libraryPath, NotulaBus.libraryInterface, method.rawValue, arguments)
     }
 
+    /// Calls any method of the service; its reply is often empty (a property `Set`, a `Delete`), so it may be ignored.
+    @discardableResult
     public func call(_ path: ObjectPath, _ interface: InterfaceName?, _ member: MemberName, _ arguments: [Value] = []) async throws
         -> Message
     {
@@ -182,10 +171,8 @@ public final class ServiceUnderTest {
         try await property(libraryProperty.rawValue, of: NotulaBus.libraryPath, interface: NotulaBus.libraryInterface)
     }
 
-    /// A property of an object by its name: the recorder's unless told otherwise.
-    public func property(
-        _ name: String, of path: ObjectPath = NotulaBus.recorderPath, interface: InterfaceName = NotulaBus.recorderInterface
-    ) async throws -> Value {
+    /// A property of any object by its name: for the interfaces outside the contract (the tray's, MPRIS).
+    public func property(_ name: String, of path: ObjectPath, interface: InterfaceName) async throws -> Value {
         let reply = try await call(path, "org.freedesktop.DBus.Properties", "Get", [.string(interface.rawValue), .string(name)])
         return try reply.argument(0, as: Variant.self).value
     }
@@ -199,10 +186,10 @@ public final class ServiceUnderTest {
     /// moment after Start answers (more for an input that is late).
     public func runningTimerAnchor() async throws -> Int64 {
         var changes = try await recorderSignals().makeAsyncIterator()
-        if case .int64(let anchor) = try await property("TimerAnchor"), anchor != 0 { return anchor }
+        if case .int64(let anchor) = try await property(.timerAnchor), anchor != 0 { return anchor }
         while let message = await changes.next() {
             let changed = try? message.argument(1, as: [String: Variant].self)
-            if let anchor = try? changed?["TimerAnchor"]?.get(Int64.self), anchor != 0 { return anchor }
+            if let anchor = try? changed?[NotulaBus.Recorder.Property.timerAnchor.rawValue]?.get(Int64.self), anchor != 0 { return anchor }
         }
         throw SinkError(message: "The recorder's signals ended before its timer ran")
     }

@@ -13,7 +13,7 @@ enum ModelsObject {
         Interface(
             NotulaBus.modelsInterface,
             methods: [
-                Method("Install", inputs: [Argument("locale", "s")]) { call throws(BusError) in
+                NotulaBus.Models.method(.install, inputs: [Argument("locale", "s")]) { call throws(BusError) in
                     let tag = try call.argument(0, as: String.self)
                     guard !store.assumeIsolated({ $0.isFetchingCatalog }) else {
                         return .later { () throws(BusError) in
@@ -25,17 +25,17 @@ enum ModelsObject {
                         .get()
                     return .now([])
                 },
-                Method("Cancel") { _ throws(BusError) in
+                NotulaBus.Models.method(.cancel) { _ throws(BusError) in
                     store.assumeIsolated { $0.cancel() }
                     return .now([])
                 },
-                Method("Remove", inputs: [Argument("locale", "s")]) { call throws(BusError) in
+                NotulaBus.Models.method(.remove, inputs: [Argument("locale", "s")]) { call throws(BusError) in
                     let tag = try call.argument(0, as: String.self)
                     try store.assumeIsolated { store in Result { () throws(ModelError) in try store.remove(tag) } }.mapError(BusError.init)
                         .get()
                     return .now([])
                 },
-                Method("Refresh") { _ throws(BusError) in
+                NotulaBus.Models.method(.refresh) { _ throws(BusError) in
                     .later { () throws(BusError) in
                         do throws(ModelError) { try await store.refresh() } catch { throw BusError(error) }
                         return []
@@ -43,17 +43,20 @@ enum ModelsObject {
                 },
             ],
             properties: [
-                Property("SupportedLocales", "as") { .array(element: "s", store.assumeIsolated { $0.supportedLocales }.map(Value.string)) },
-                Property("InstalledLocales", "as") { .array(element: "s", store.assumeIsolated { $0.installedLocales }.map(Value.string)) },
-                Property("DownloadingLocale", "s") { .string(store.assumeIsolated { $0.downloadingLocale }) },
-                Property("DownloadProgress", "d") { .double(store.assumeIsolated { $0.downloadProgress }) },
+                NotulaBus.Models.property(.supportedLocales, "as") {
+                    .array(element: "s", store.assumeIsolated { $0.supportedLocales }.map(Value.string))
+                },
+                NotulaBus.Models.property(.installedLocales, "as") {
+                    .array(element: "s", store.assumeIsolated { $0.installedLocales }.map(Value.string))
+                },
+                NotulaBus.Models.property(.downloadingLocale, "s") { .string(store.assumeIsolated { $0.downloadingLocale }) },
+                NotulaBus.Models.property(.downloadProgress, "d") { .double(store.assumeIsolated { $0.downloadProgress }) },
             ],
             signals: [
-                SignalDeclaration(
-                    "DownloadStarted", [Argument("locale", "s"), Argument("model", "s"), Argument("total_bytes", "t")]),
-                SignalDeclaration("DownloadFinished", [Argument("locale", "s"), Argument("model", "s")]),
-                SignalDeclaration("DownloadCancelled", [Argument("locale", "s")]),
-                SignalDeclaration("DownloadFailed", [Argument("locale", "s"), Argument("message", "s")]),
+                NotulaBus.Models.signal(.downloadStarted, [Argument("locale", "s"), Argument("model", "s"), Argument("total_bytes", "t")]),
+                NotulaBus.Models.signal(.downloadFinished, [Argument("locale", "s"), Argument("model", "s")]),
+                NotulaBus.Models.signal(.downloadCancelled, [Argument("locale", "s")]),
+                NotulaBus.Models.signal(.downloadFailed, [Argument("locale", "s"), Argument("message", "s")]),
             ])
     }
 }
@@ -67,26 +70,26 @@ struct ModelSignals: ModelListener {
     func modelsChanged(_ event: ModelEvent) {
         switch event {
         case .downloadStarted(let locale, let model, let bytes):
-            emit("DownloadStarted", [.string(locale), .string(model), .uint64(bytes)])
+            emit(.downloadStarted, [.string(locale), .string(model), .uint64(bytes)])
             banner(.started(locale: locale, name: model, bytes: bytes))
-            changed(["DownloadingLocale", "DownloadProgress"])
-        case .downloadProgressed: changed(["DownloadProgress"])
-        case .downloadFinished(let locale, let model): emit("DownloadFinished", [.string(locale), .string(model)])
+            changed([.downloadingLocale, .downloadProgress])
+        case .downloadProgressed: changed([.downloadProgress])
+        case .downloadFinished(let locale, let model): emit(.downloadFinished, [.string(locale), .string(model)])
         case .downloadCancelled(let locale):
-            emit("DownloadCancelled", [.string(locale)])
+            emit(.downloadCancelled, [.string(locale)])
             banner(.cancelled(locale: locale))
         case .downloadFailed(let locale, let reason):
-            emit("DownloadFailed", [.string(locale), .string(reason)])
+            emit(.downloadFailed, [.string(locale), .string(reason)])
             banner(.failed(locale: locale, reason: reason))
-        case .downloadEnded: changed(["DownloadingLocale", "DownloadProgress"])
+        case .downloadEnded: changed([.downloadingLocale, .downloadProgress])
         case .localesChanged(let installed, let supported):
-            changed((installed ? ["InstalledLocales"] : []) + (supported ? ["SupportedLocales"] : []))
+            changed((installed ? [.installedLocales] : []) + (supported ? [.supportedLocales] : []))
         }
     }
 
-    private func emit(_ member: MemberName, _ arguments: [Value]) {
+    private func emit(_ signal: NotulaBus.Models.Signal, _ arguments: [Value]) {
         bus.assumeIsolated {
-            try? $0.emit(path: NotulaBus.modelsPath, interface: NotulaBus.modelsInterface, member: member, arguments: arguments)
+            try? $0.emit(path: NotulaBus.modelsPath, interface: NotulaBus.Models.self, signal: signal, arguments: arguments)
         }
     }
 
@@ -94,8 +97,8 @@ struct ModelSignals: ModelListener {
         notifier.assumeIsolated { $0.downloadChanged(event) }
     }
 
-    private func changed(_ names: [MemberName]) {
-        bus.assumeIsolated { $0.emitPropertiesChanged(path: NotulaBus.modelsPath, interface: NotulaBus.modelsInterface, names: names) }
+    private func changed(_ names: [NotulaBus.Models.Property]) {
+        bus.assumeIsolated { $0.emitPropertiesChanged(path: NotulaBus.modelsPath, interface: NotulaBus.Models.self, names: names) }
     }
 }
 
