@@ -34,6 +34,29 @@ public final class NullSink {
         guard result.status == 0 else { throw SinkError(message: result.errorOutput) }
     }
 
+    /// Starts playing a WAV file into the sink; its `end` is awaited without holding a thread, which the
+    /// code under test needs: Swift's tasks share as few threads as there are cores.
+    public func startPlaying(_ file: String) throws -> Playing {
+        let paplay = Process()
+        paplay.executableURL = URL(fileURLWithPath: "/usr/bin/paplay")
+        paplay.arguments = ["--device=\(name)", "--latency-msec=20", file]
+        let (exits, exit) = AsyncStream.makeStream(of: Int32.self)
+        paplay.terminationHandler = {
+            exit.yield($0.terminationStatus)
+            exit.finish()
+        }
+        try paplay.run()
+        return Playing(exit: Task { await exits.first { _ in true } ?? -1 })
+    }
+
+    /// Returns once the sink's monitor hears more than `level` (of 32767), reading it on a thread of its own.
+    public func heard(louderThan level: Int16) async throws {
+        let monitor = monitor
+        try await withCheckedThrowingContinuation { (heard: CheckedContinuation<Void, any Error>) in
+            Thread { heard.resume(with: Result { try waitUntil(monitor, hearsLouderThan: level) }) }.start()
+        }
+    }
+
     deinit {
         kill(silence.processIdentifier, SIGKILL)
         silence.waitUntilExit()
@@ -42,6 +65,17 @@ public final class NullSink {
 }
 
 public struct SinkError: Error { public let message: String }
+
+/// A WAV file being played into a sink.
+public struct Playing: Sendable {
+    let exit: Task<Int32, Never>
+
+    /// Returns once it has been played.
+    public func end() async throws {
+        let status = await exit.value
+        guard status == 0 else { throw SinkError(message: "paplay ended with \(status)") }
+    }
+}
 
 /// Returns once `monitor` delivers audio as it is played (the first 100 ms a probe receives): a
 /// sink just made, or idle, has rendered ahead, and a recorder joining it would miss up to that much.
@@ -55,7 +89,7 @@ func waitUntilLive(_ monitor: String, environment: [String: String]? = nil) thro
 
 /// Returns once `monitor` hears more than `level` (of 32767): paplay can take seconds to start
 /// on a loaded machine. Gives up after `seconds` of audio.
-public func waitUntil(_ monitor: String, hearsLouderThan level: Int16, seconds: Int = 30) throws {
+private func waitUntil(_ monitor: String, hearsLouderThan level: Int16, seconds: Int = 30) throws {
     var heard = 0
     var loud = false
     try listen(to: monitor) { chunk in
