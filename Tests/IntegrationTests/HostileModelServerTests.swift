@@ -72,7 +72,8 @@ struct HostileModelServerTests {
         #expect(events.first?.hasPrefix("DownloadStarted ko-KR") == true && events.count == 2, "\(events)")
         let failure = try #require(events.last.flatMap { $0.hasPrefix("DownloadFailed ko-KR ") ? $0 : nil }, "\(events)")
         for words in hostility.said { #expect(failure.contains(words), "\(failure)") }
-        #expect(elapsed < .seconds(10), "DownloadFailed after \(elapsed)")
+        // Before, an endless body had no end within 60 s; alone this takes 2–3 s, in the busy main pass up to 12.
+        #expect(elapsed < .seconds(20), "DownloadFailed after \(elapsed)")
         let left = (try? FileManager.default.contentsOfDirectory(atPath: service.downloadsFolder.path)) ?? []
         #expect(left.isEmpty, "left in the cache: \(left)")
         #expect(service.modelsFolderEntries.isEmpty)
