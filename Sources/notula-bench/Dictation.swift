@@ -47,7 +47,7 @@ extension LaunchedService {
         let signals = try await bus.signals(
             matching: MatchRule(sender: NotulaBus.name, path: NotulaBus.recorderPath, interface: NotulaBus.recorderInterface))
         _ = try await bus.call(Self.recorderCall(.start))
-        try sink.play(speech.path)
+        try await sink.play(speech.path)
         let clock = ContinuousClock()
         let sent = clock.now
         let memo = try await bus.call(Self.recorderCall(.process)).argument(0, as: ObjectPath.self)

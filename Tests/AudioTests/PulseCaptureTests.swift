@@ -20,10 +20,10 @@ struct PulseCaptureTests {
         let speech = try await TestSounds.speech()
 
         try await capture.start(recording: RecordingID("speech"), locale: "ko-KR")
-        try sink.play(speech)
+        try await sink.play(speech)
         try await capture.pause()
         try await capture.resume()
-        try sink.play(speech)
+        try await sink.play(speech)
         let audio = try await capture.stop()
 
         #expect(audio.file == folder.recordings + "/speech.wav")
@@ -47,15 +47,15 @@ struct PulseCaptureTests {
         let startRequested = clock.now
         try await capture.start(recording: RecordingID("timing"), locale: "ko-KR")
         let started = clock.now
-        try sink.play(tone)
+        try await sink.play(tone)
         let pauseRequested = clock.now
         try await capture.pause()
         let paused = clock.now
-        try sink.play(tone)
+        try await sink.play(tone)
         let resumeRequested = clock.now
         try await capture.resume()
         let resumed = clock.now
-        try sink.play(tone)
+        try await sink.play(tone)
         let stopRequested = clock.now
         let audio = try await capture.stop()
 
@@ -78,7 +78,7 @@ struct PulseCaptureTests {
         #expect(capture.level == -160)
 
         try await capture.start(recording: RecordingID("level"), locale: "ko-KR")
-        try sink.play(tone)
+        try await sink.play(tone)
         // The tone plays until paplay exits, so the last 100 ms received are tone: about −9 dBFS.
         let whilePlaying = capture.level
         try await capture.pause()
@@ -182,7 +182,7 @@ struct PulseCaptureTests {
         #expect(capture.level == -160)
         try await capture.pause()
         try await capture.resume()
-        try sink.play(tone)
+        try await sink.play(tone)
         let audio = try await capture.stop()
         let wav = try WAVReader(path: audio.file)
         #expect(wav.declaredDataBytes == wav.fileSize - 44)
@@ -203,7 +203,7 @@ struct PulseCaptureTests {
         #expect(message.contains("Lost the connection to the sound server"))
         try await capture.pause()
         try await capture.resume()
-        try sink.play(tone)
+        try await sink.play(tone)
         let audio = try await capture.stop()
         #expect(audio.duration > 1.8, "both tones should be in the file, got \(audio.duration) s")
     }
@@ -227,7 +227,7 @@ struct PulseCaptureTests {
         let capture = PulseCapture(recordingsDirectory: folder.recordings, source: sink.monitor, applicationName: client)
         var events = capture.events.makeAsyncIterator()
         try await capture.start(recording: RecordingID("lost"), locale: "ko-KR")
-        try sink.play(try await TestSounds.tone(seconds: 1))
+        try await sink.play(try await TestSounds.tone(seconds: 1))
         try await loss(client)
         return (capture, await events.next())
     }

@@ -27,7 +27,7 @@ struct LibraryTranscriptionTests {
         let service = try await koreanService(place: place)
         let signals = try await service.recorderSignals()
         try await service.recorder(.start)
-        try service.sink?.play(try speech("annyeong haseyo, notula imnida"))
+        try await service.sink?.play(try speech("annyeong haseyo, notula imnida"))
         let memo = try await service.recorder(.process).argument(0, as: ObjectPath.self)
         try await service.untilProcessed(signals)
 
@@ -66,7 +66,7 @@ struct LibraryTranscriptionTests {
         defer { try? FileManager.default.removeItem(at: place) }
         let service = try await koreanService(place: place)
         try await service.recorder(.start)
-        try service.sink?.play(try speech("annyeong haseyo, notula imnida"))
+        try await service.sink?.play(try speech("annyeong haseyo, notula imnida"))
         let listed = try await service.library(.list, [.uint32(0), .uint32(1)])
         let memo = try #require(try listed.argument(0, as: [ObjectPath].self).first)
         #expect(service.stop(with: SIGKILL) == SIGKILL)

@@ -78,7 +78,7 @@ struct ModelDownloadTests {
 
         let recorderSignals = try await service.recorderSignals()
         try await service.recorder(.start)
-        try #require(service.sink).play(try speech("annyeong haseyo"))
+        try await #require(service.sink).play(try speech("annyeong haseyo"))
         let memo = try await service.recorder(.process).argument(0, as: ObjectPath.self)
         for await message in recorderSignals where message.isSignal(.processed) || message.isSignal(.failed) { break }
         let text = try await service.memo(.getTranscript, of: memo).argument(0, as: String.self)
@@ -94,7 +94,7 @@ struct ModelDownloadTests {
 
         try await setLocale(service, "ko-KR")
         try await service.recorder(.start)
-        try #require(service.sink).play(try speech("annyeong haseyo"))
+        try await #require(service.sink).play(try speech("annyeong haseyo"))
         let memo = try await service.recorder(.process).argument(0, as: ObjectPath.self)
         #expect(try await service.modelsProperty(.downloadingLocale) == .string("ko-KR"), "the download outlasts the recording")
         #expect(try await service.property(.state) == .string("processing"))

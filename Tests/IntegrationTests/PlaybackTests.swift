@@ -13,7 +13,7 @@ struct PlaybackTests {
         let sink = try #require(service.sink)
         let signals = try await service.recorderSignals()
         try await service.recorder(.start)
-        try sink.play(try speech("Playback of a memo goes to the speakers"))
+        try await sink.play(try speech("Playback of a memo goes to the speakers"))
         let memo = try await service.recorder(.process).argument(0, as: ObjectPath.self)
         try await service.untilProcessed(signals)
         return (service, memo)

@@ -15,12 +15,12 @@ struct RecordingFlowTests {
 
         try await service.recorder(.toggle)
         #expect(try await service.property(.state) == .string("recording"))
-        try sink.play(words)
+        try await sink.play(words)
         try await service.recorder(.toggle)
         #expect(try await service.property(.state) == .string("paused"))
         #expect(try await service.property(.level) == .double(-160))
         try await service.recorder(.toggle)
-        try sink.play(words)
+        try await sink.play(words)
         let memo = try await service.recorder(.process).argument(0, as: ObjectPath.self)
 
         // Processing ends in Processed, or in Failed where no speech model is installed (the

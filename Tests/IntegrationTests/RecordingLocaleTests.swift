@@ -44,7 +44,7 @@ struct RecordingLocaleTests {
         // Korean, sent after the user picked Dutch: transcribed in Korean.
         var signals = try await service.recorderSignals()
         try await service.recorder(.start)
-        try sink.play(try speech("annyeong haseyo, notula imnida"))
+        try await sink.play(try speech("annyeong haseyo, notula imnida"))
         try await setLocale(service, "nl-NL")
         let korean = try await service.sendAndWait(signals)
         #expect(korean.failure == nil, "\(String(describing: korean.failure))")

@@ -16,8 +16,8 @@ struct RecoveryTests {
         try await service.recorder(.start)
         let listed = try await service.library(.list, [.uint32(0), .uint32(1)])
         let memo = try #require(try listed.argument(0, as: [ObjectPath].self).first)
-        try sink.play(words)
-        try sink.play(words)
+        try await sink.play(words)
+        try await sink.play(words)
         guard case .double(let recorded) = try await service.property(.elapsed) else { throw MissingInterface(name: "Elapsed") }
         #expect(service.stop(with: SIGKILL) == SIGKILL)
         let lived = (ContinuousClock.now - started) / .seconds(1)

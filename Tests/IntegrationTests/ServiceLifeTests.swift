@@ -43,7 +43,7 @@ struct ServiceLifeTests {
         let signals = try await service.recorderSignals()
         try await service.recorder(.start)
         let memo = try await service.newestMemo()
-        try sink.play(try speech("A clean stop keeps this note as a paused memo"))
+        try await sink.play(try speech("A clean stop keeps this note as a paused memo"))
         guard case .double(let recorded) = try await service.property(.elapsed) else { throw MissingInterface(name: "Elapsed") }
         #expect(service.stop() == 0)
         await service.until("paused", in: signals)
@@ -58,7 +58,7 @@ struct ServiceLifeTests {
         let sink = try #require(first.sink)
         try await first.recorder(.start)
         let memo = try await first.newestMemo()
-        try sink.play(try speech("Replaced while recording"))
+        try await sink.play(try speech("Replaced while recording"))
         guard case .double(let recorded) = try await first.property(.elapsed) else { throw MissingInterface(name: "Elapsed") }
         let firstOwner = try await first.client.owner(of: NotulaBus.name)
 

@@ -18,11 +18,11 @@ struct StreamingTranscriptionTests {
         let signals = try await service.recorderSignals()
 
         try await service.recorder(.start)
-        try sink.play(try speech("annyeong haseyo"))
+        try await sink.play(try speech("annyeong haseyo"))
         try await service.recorder(.pause)
-        try sink.play(try speech("this is not recorded"))
+        try await sink.play(try speech("this is not recorded"))
         try await service.recorder(.resume)
-        try sink.play(try speech("notula imnida, gamsa hamnida"))
+        try await sink.play(try speech("notula imnida, gamsa hamnida"))
         let memo = try await service.recorder(.process).argument(0, as: ObjectPath.self)
         for await message in signals where message.isSignal(.processed) || message.isSignal(.failed) { break }
 
@@ -58,8 +58,8 @@ extension StreamingTranscriptionTests {
         let signals = try await service.recorderSignals()
 
         try await service.recorder(.start)
-        try sink.play(try speech("annyeong haseyo"))
-        try sink.play(try speech("notula imnida, gamsa hamnida"))
+        try await sink.play(try speech("annyeong haseyo"))
+        try await sink.play(try speech("notula imnida, gamsa hamnida"))
         let last = try await service.recorder(.process).argument(0, as: ObjectPath.self)
         for await message in signals where message.isSignal(.processed) {
             if (try? message.argument(0, as: ObjectPath.self)) == last { break }
@@ -104,7 +104,7 @@ struct ModelMemoryTests {
 
         let signals = try await service.recorderSignals()
         try await service.recorder(.start)
-        try #require(service.sink).play(try speech("annyeong haseyo"))
+        try await #require(service.sink).play(try speech("annyeong haseyo"))
         let memo = try await service.recorder(.process).argument(0, as: ObjectPath.self)
         for await message in signals where message.isSignal(.processed) || message.isSignal(.failed) { break }
         #expect(service.log.components(separatedBy: "Loaded the ko-KR speech model").count == 3)

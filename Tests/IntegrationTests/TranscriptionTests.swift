@@ -19,7 +19,7 @@ func modelPlace() throws -> URL {
 private func recordAndSend(_ service: ServiceUnderTest, playing speech: String?) async throws -> ObjectPath {
     let signals = try await service.recorderSignals()
     try await service.recorder(.start)
-    try service.sink?.play(try speech ?? silence(seconds: 1.5))
+    try await service.sink?.play(try speech ?? silence(seconds: 1.5))
     let memo = try await service.recorder(.process).argument(0, as: ObjectPath.self)
     for await message in signals where message.isSignal(.processed) || message.isSignal(.failed) { break }
     return memo

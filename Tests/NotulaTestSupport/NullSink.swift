@@ -28,11 +28,8 @@ public final class NullSink {
     /// The source a recorder records from.
     public var monitor: String { name + ".monitor" }
 
-    /// Plays a WAV file into the sink; returns when it has been played.
-    public func play(_ file: String) throws {
-        let result = try run("paplay", ["--device=\(name)", "--latency-msec=20", file])
-        guard result.status == 0 else { throw SinkError(message: result.errorOutput) }
-    }
+    /// Plays a WAV file into the sink; returns when it has been played, holding no thread meanwhile.
+    public func play(_ file: String) async throws { try await startPlaying(file).end() }
 
     /// Starts playing a WAV file into the sink; its `end` is awaited without holding a thread, which the
     /// code under test needs: Swift's tasks share as few threads as there are cores.
