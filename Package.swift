@@ -32,10 +32,11 @@ let package = Package(
         .target(name: "Notifying", dependencies: ["DBus", "Recording"]),
         .target(name: "Memos", dependencies: ["Library", "Recording", "Audio"]),
         .target(name: "NotulaContract", dependencies: ["DBus"]),
+        .target(name: "Delivering", dependencies: ["DBus", "Recording"]),
         .target(
             name: "NotulaService",
             dependencies: [
-                "DBus", "NotulaContract", "Recording", "Audio", "Downloading", "Speech", "Library", "Memos", "Notifying",
+                "DBus", "NotulaContract", "Recording", "Audio", "Downloading", "Speech", "Library", "Memos", "Notifying", "Delivering",
             ]),
         .executableTarget(name: "notulad", dependencies: ["Downloading", "NotulaService", "Recording"]),
         .executableTarget(name: "notula", dependencies: ["DBus", "NotulaContract", "Recording"]),
@@ -49,6 +50,7 @@ let package = Package(
         .testTarget(name: "LibraryTests", dependencies: ["Library", "Recording", "NotulaTestSupport"]),
         .testTarget(name: "DownloadingTests", dependencies: ["Downloading", "NotulaTestSupport"]),
         .testTarget(name: "SpeechTests", dependencies: ["Speech", "Recording", "NotulaTestSupport"]),
+        .testTarget(name: "DeliveringTests", dependencies: ["Delivering", "DBus", "NotulaTestSupport"]),
         .testTarget(name: "MemosTests", dependencies: ["Memos", "Library", "Recording"]),
         .testTarget(name: "NotulaServiceTests", dependencies: ["NotulaService"]),
         .testTarget(name: "IntegrationTests", dependencies: ["DBus", "NotulaContract", "Speech", "Library", "NotulaTestSupport"]),
