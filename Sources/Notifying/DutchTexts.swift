@@ -38,6 +38,7 @@ extension NotificationTexts {
         diskFull: "De schijf is vol",
         diskFullNextStep: "Maak ruimte vrij en hervat dan. Versturen en Weggooien werken nog.",
         recordingFailed: "Opname mislukt",
+        notDelivered: "De tekst kon niet worden getypt",
         ready: "Klaar om op te nemen",
         record: "Opnemen",
         language: "Taal",

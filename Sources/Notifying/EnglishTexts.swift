@@ -38,6 +38,7 @@ extension NotificationTexts {
         diskFull: "The disk is full",
         diskFullNextStep: "Free some space, then Resume. Send and Discard still work.",
         recordingFailed: "Recording failed",
+        notDelivered: "The text could not be typed",
         ready: "Ready to record",
         record: "Record",
         language: "Language",

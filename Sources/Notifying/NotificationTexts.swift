@@ -55,6 +55,8 @@ public struct NotificationTexts: Sendable {
     let diskFull: String
     let diskFullNextStep: String
     let recordingFailed: String
+    /// The memo's text could not be typed or put on the clipboard; the body says why and what to do.
+    let notDelivered: String
 
     // Panels: the tray item's tooltip and menu, the media player's title.
     /// The tooltip's title while no recording exists.

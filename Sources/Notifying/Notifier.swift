@@ -128,6 +128,13 @@ public actor Notifier {
         jobs.yield(.banner({ _ in .failure(error, locale: locale, texts: texts) }, opens: nil))
     }
 
+    /// `recording`'s text did not reach where the user types, for `reason`, which says what to do next; the
+    /// banner opens the memo's text.
+    public func notDelivered(_ recording: RecordingID, reason: String) {
+        let texts = self.texts
+        jobs.yield(.banner({ _ in .banner(.error, texts.notDelivered, reason) }, opens: recording))
+    }
+
     /// The recording goes on from `source`, another than it started from.
     public func inputMoved(to source: String) {
         let texts = self.texts

@@ -27,6 +27,7 @@ public enum NotulaErrorName: ErrorName, CaseIterable, Sendable {
     case noSpace = "org.notula.Notula1.Error.NoSpace"
     case engineUnavailable = "org.notula.Notula1.Error.EngineUnavailable"
     case modelUnavailable = "org.notula.Notula1.Error.ModelUnavailable"
+    case outputUnavailable = "org.notula.Notula1.Error.OutputUnavailable"
     case failed = "org.notula.Notula1.Error.Failed"
 }
 
@@ -38,5 +39,6 @@ extension ErrorName {
     public static let noSpace = NotulaErrorName.noSpace.rawValue
     public static let engineUnavailable = NotulaErrorName.engineUnavailable.rawValue
     public static let modelUnavailable = NotulaErrorName.modelUnavailable.rawValue
+    public static let outputUnavailable = NotulaErrorName.outputUnavailable.rawValue
     public static let notulaFailed = NotulaErrorName.failed.rawValue
 }

@@ -23,16 +23,16 @@ extension NotulaBus {
 
         public enum Method: MemberName, CaseIterable, Sendable {
             case toggle = "Toggle", start = "Start", pause = "Pause", resume = "Resume", process = "Process"
-            case discard = "Discard"
+            case processTo = "ProcessTo", discard = "Discard"
         }
 
         public enum Signal: MemberName, CaseIterable, Sendable {
-            case processed = "Processed", failed = "Failed"
+            case processed = "Processed", delivered = "Delivered", failed = "Failed"
         }
 
         public enum Property: String, CaseIterable, Sendable {
             case state = "State", pauseReason = "PauseReason", elapsed = "Elapsed", timerAnchor = "TimerAnchor"
-            case level = "Level", locale = "Locale"
+            case level = "Level", locale = "Locale", output = "Output", typing = "Typing"
         }
     }
 

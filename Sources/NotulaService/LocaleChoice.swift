@@ -17,10 +17,6 @@ final class LocaleChoice: Sendable {
     /// Makes `locale` (a supported tag) the current one and keeps it in the settings.
     func pick(_ locale: String) {
         value.withLock { $0 = locale }
-        var settings = Settings.load(from: settingsFile)
-        settings.locale = locale
-        do { try settings.save(to: settingsFile) } catch {
-            Log.warning("Cannot keep the locale in \(settingsFile): \(error)")
-        }
+        Settings.update(at: settingsFile) { $0.locale = locale }
     }
 }

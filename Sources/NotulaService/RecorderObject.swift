@@ -1,4 +1,5 @@
 import DBus
+import Delivering
 import Memos
 import NotulaContract
 import Recording
@@ -9,10 +10,11 @@ import Speech
 /// The recorder shares the bus's executor, so each handler calls its transition synchronously,
 /// in the order the calls arrived (`assumeIsolated` states that, and checks it).
 enum RecorderObject {
-    static func interface(_ recorder: Recorder, locale: LocaleChoice, models: ModelStore, bus: Bus) -> Interface {
+    static func interface(_ recorder: Recorder, locale: LocaleChoice, output: OutputChoice, models: ModelStore, bus: Bus) -> Interface {
         Interface(
             NotulaBus.recorderInterface,
-            methods: NotulaBus.Recorder.Method.allCases.map { method($0, recorder) },
+            methods: NotulaBus.Recorder.Method.allCases.filter { $0 != .processTo }.map { method($0, recorder) }
+                + [processTo(recorder, output: output)],
             properties: [
                 NotulaBus.Recorder.property(.state, "s") { .string(snapshot(recorder).state.rawValue) },
                 NotulaBus.Recorder.property(.elapsed, "d", emitsChanged: .false) { .double(snapshot(recorder).elapsed.seconds) },
@@ -25,9 +27,25 @@ enum RecorderObject {
                         guard case .string(let tag) = value else { throw BusError.invalidArgs("Locale is a string") }
                         return try pickLocale(tag, locale: locale, models: models, bus: bus)
                     }),
+                NotulaBus.Recorder.property(
+                    .output, "s", getter: { .string(output.output.rawValue) },
+                    setter: { value throws(BusError) in
+                        output.choose(try textOutput(value, of: "Output"))
+                        announce(.output, on: bus)
+                    }),
+                NotulaBus.Recorder.property(
+                    .typing, "s", getter: { .string(output.typing.value) },
+                    setter: { value throws(BusError) in
+                        guard case .string(let spelled) = value, let typing = TypingChoice(spelled) else {
+                            throw BusError.invalidArgs("Typing is one of \(TypingChoice.spelled)")
+                        }
+                        output.choose(typing)
+                        announce(.typing, on: bus)
+                    }),
             ],
             signals: [
                 NotulaBus.Recorder.signal(.processed, [Argument("memo", "o")]),
+                NotulaBus.Recorder.signal(.delivered, [Argument("memo", "o"), Argument("method", "s")]),
                 NotulaBus.Recorder.signal(.failed, [Argument("error_name", "s"), Argument("message", "s")]),
             ])
     }
@@ -40,6 +58,30 @@ enum RecorderObject {
             }
             do throws(RecordingError) { return reply(after: try outcome.get()) } catch { throw BusError(error) }
         }
+    }
+
+    /// `Process`, its memo's text then going to the output the caller names, for this recording only.
+    private static func processTo(_ recorder: Recorder, output: OutputChoice) -> Method {
+        NotulaBus.Recorder.method(.processTo, inputs: [Argument("output", "s")], outputs: [Argument("memo", "o")]) {
+            message throws(BusError) in
+            let chosen = try textOutput(.string(try message.argument(0)), of: "The output")
+            let outcome = recorder.assumeIsolated { recorder in
+                Result { () throws(RecordingError) in try recorder.perform(.process, for: .waiting) }
+            }
+            do throws(RecordingError) {
+                let done = try outcome.get()
+                // Processing runs as a task of its own: its Processed comes after this job, which notes the choice first.
+                if let memo = done.memo { output.send(memo, to: chosen) }
+                return reply(after: done)
+            } catch { throw BusError(error) }
+        }
+    }
+
+    private static func textOutput(_ value: Value, of name: String) throws(BusError) -> TextOutput {
+        guard case .string(let spelled) = value, let output = TextOutput(rawValue: spelled) else {
+            throw BusError.invalidArgs("\(name) is one of \(TextOutput.spelled)")
+        }
+        return output
     }
 
     /// Makes `tag` (or the supported locale it names) the one recordings are transcribed in: what setting
@@ -66,6 +108,10 @@ enum RecorderObject {
     private static func announce(_ picked: String, on bus: isolated Bus) {
         Log.info("Transcribing in \(picked) from now on")
         bus.emitPropertiesChanged(path: NotulaBus.recorderPath, interface: NotulaBus.Recorder.self, names: [.locale])
+    }
+
+    private static func announce(_ property: NotulaBus.Recorder.Property, on bus: Bus) {
+        bus.assumeIsolated { $0.emitPropertiesChanged(path: NotulaBus.recorderPath, interface: NotulaBus.Recorder.self, names: [property]) }
     }
 
     private static func snapshot(_ recorder: Recorder) -> RecorderSnapshot {
@@ -134,7 +180,7 @@ extension RecordingAction {
         case .start: self = .start
         case .pause: self = .pause
         case .resume: self = .resume
-        case .process: self = .process
+        case .process, .processTo: self = .process
         case .discard: self = .discard
         }
     }

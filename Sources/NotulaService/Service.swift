@@ -1,5 +1,6 @@
 import Audio
 import DBus
+import Delivering
 import Downloading
 import FoundationEssentials
 import Memos
@@ -79,16 +80,21 @@ public enum Service {
                 bus: bus, texts: .forEnvironment(environment), trackPath: { MemoLibrary.path(of: $0.rawValue) }, log: { Log.info($0) })
             : nil
         let panels: [any Reporting] = [tray.reporter] + [mediaPlayer?.reporter].compactMap { $0 }
+        let output = OutputChoice(settings, settingsFile: paths.settingsFile)
+        let session = SessionEnvironment(bus: bus, own: environment)
+        let dictation = Dictation(readSession: { await session.read() }, findWays: { DeliveryWiring.ways(in: $0, bus: bus, paths: paths) })
         let recorder = Recorder(
             isolation: bus, clock: MonotonicSystemClock(), capture: capture, processing: memos,
             reporter: Reporters(surfaces: [
                 RecorderSignals(bus: bus), NotificationReporter(notifier: notifier, memos: memos),
+                DeliveryReporter(bus: bus, memos: memos, notifier: notifier, choice: output, dictation: dictation),
                 Reporters(surfaces: panels),
             ]),
             makeRecordingID: newRecordingID, pickedLocale: { locale.current })
         await notifier.start(controls(recorder, viewer: MemoViewer(folder: paths.transcripts, memos: memos)))
         await bus.export(
-            NotulaBus.recorderPath, interfaces: [RecorderObject.interface(recorder, locale: locale, models: models, bus: bus)])
+            NotulaBus.recorderPath,
+            interfaces: [RecorderObject.interface(recorder, locale: locale, output: output, models: models, bus: bus)])
         await bus.export(NotulaBus.modelsPath, interfaces: [ModelsObject.interface(models)])
         let sleepWatch = await SleepWatch.start(pausing: recorder)
         let panelControls = PanelWiring.controls(recorder, locale: locale, models: models, bus: bus)

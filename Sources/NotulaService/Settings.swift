@@ -21,10 +21,16 @@ public struct Settings: Codable, Sendable, Equatable {
     /// Seconds of audio one memo holds at most: a longer recording goes on, without a gap, as a new
     /// memo. What a WAV file holds (about 37 hours) when absent, and at most.
     public var longestMemoSeconds: Double?
+    /// Where a processed memo's text goes besides the library (the recorder's `Output`); `memo` when absent.
+    public var output: String?
+    /// How text is typed (the recorder's `Typing`); `auto` when absent.
+    public var typing: String?
+    /// Whether delivered text is followed by a space, so that dictations join into sentences; true when absent.
+    public var spaceAfterText: Bool?
 
     public init(
         source: String? = nil, locale: String? = nil, modelIdleSeconds: Double? = nil, modelCatalog: String? = nil, mpris: Bool? = nil,
-        longestMemoSeconds: Double? = nil
+        longestMemoSeconds: Double? = nil, output: String? = nil, typing: String? = nil, spaceAfterText: Bool? = nil
     ) {
         self.source = source
         self.locale = locale
@@ -32,6 +38,9 @@ public struct Settings: Codable, Sendable, Equatable {
         self.modelCatalog = modelCatalog
         self.mpris = mpris
         self.longestMemoSeconds = longestMemoSeconds
+        self.output = output
+        self.typing = typing
+        self.spaceAfterText = spaceAfterText
     }
 
     /// A model kept for up to a year unused; longer is no setting anyone means (and past 10^20 s no `Duration` holds it).
@@ -68,7 +77,19 @@ public struct Settings: Codable, Sendable, Equatable {
             modelIdleSeconds: fields.modelIdleSeconds?.value(of: "modelIdleSeconds", within: modelIdleRange, warnAbout),
             modelCatalog: fields.modelCatalog?.value(of: "modelCatalog", warnAbout),
             mpris: fields.mpris?.value(of: "mpris", warnAbout),
-            longestMemoSeconds: fields.longestMemoSeconds?.value(of: "longestMemoSeconds", within: longestMemoRange, warnAbout))
+            longestMemoSeconds: fields.longestMemoSeconds?.value(of: "longestMemoSeconds", within: longestMemoRange, warnAbout),
+            output: fields.output?.value(of: "output", warnAbout), typing: fields.typing?.value(of: "typing", warnAbout),
+            spaceAfterText: fields.spaceAfterText?.value(of: "spaceAfterText", warnAbout))
+    }
+
+    /// Changes one field in the file, keeping the others; a failure is logged, as the running service goes on
+    /// with the new value.
+    static func update(at path: String, _ change: (inout Settings) -> Void) {
+        var settings = load(from: path)
+        change(&settings)
+        do { try settings.save(to: path) } catch {
+            Log.warning("Cannot keep the setting in \(path): \(error)")
+        }
     }
 
     /// Writes the settings at once or not at all (a new file renamed over the old), readable by
@@ -90,6 +111,9 @@ private struct Fields: Decodable {
     var modelCatalog: Field<String>?
     var mpris: Field<Bool>?
     var longestMemoSeconds: Field<Double>?
+    var output: Field<String>?
+    var typing: Field<String>?
+    var spaceAfterText: Field<Bool>?
 }
 
 /// One field's value, or the fact that it is not of its type (`null` is an absent field).

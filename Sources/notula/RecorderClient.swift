@@ -12,6 +12,16 @@ struct RecorderClient {
                 member: method.rawValue))
     }
 
+    /// `ProcessTo(output)`: the recording becomes a memo whose text goes to `output`.
+    /// - Returns: The memo's path.
+    func processTo(_ output: String) async throws(BusError) -> String {
+        let reply = try await bus.call(
+            MethodCall(
+                destination: NotulaBus.name, path: NotulaBus.recorderPath, interface: NotulaBus.recorderInterface,
+                member: NotulaBus.Recorder.Method.processTo.rawValue, arguments: [.string(output)]))
+        return try reply.argument(0, as: ObjectPath.self).rawValue
+    }
+
     /// The recorder's properties now.
     /// - Parameter autoStart: whether the bus may start notulad to answer (D-Bus activation).
     func status(autoStart: Bool = true) async throws(BusError) -> RecorderStatus {

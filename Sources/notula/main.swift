@@ -21,6 +21,8 @@ let usage = """
       toggle            start, pause or resume, whichever the state calls for
       start | pause | resume  one step of the recording; refused when the state does not allow it
       send              end the recording and turn it into a memo; prints the memo's path
+      send --type       the same, its text then typed into the focused window, whatever the output setting
+      send --copy       the same, its text then put on the clipboard
       discard           throw the recording away
       locale            print the locale recordings are transcribed in
       locale TAG        transcribe in TAG (a BCP 47 tag: en-US, nl-NL, ko-KR); its model is
@@ -75,6 +77,8 @@ if command == "help" || arguments.contains(where: helpFlags.contains) {
 let methods: [String: NotulaBus.Recorder.Method] = [
     "toggle": .toggle, "start": .start, "pause": .pause, "resume": .resume, "send": .process, "discard": .discard,
 ]
+/// `send`'s flags: the output of `ProcessTo` for this recording.
+let sendOutputs = ["--type": "type", "--copy": "clipboard"]
 let operands = Array(arguments.dropFirst())
 let isValid: Bool =
     switch (command, operands.count) {
@@ -83,6 +87,7 @@ let isValid: Bool =
     case ("models", 1): ["list", "cancel"].contains(operands[0])
     case ("models", 2): ["install", "remove"].contains(operands[0])
     case ("memos", _): MemosCommand.isValid(operands)
+    case ("send", 1): sendOutputs[operands[0]] != nil
     default: methods[command] != nil && operands.isEmpty
     }
 guard isValid else {
@@ -107,6 +112,7 @@ do throws(BusError) {
     case ("models", "remove"): try await models.remove(operands[1])
     case ("models", _): try await models.cancel()
     case ("memos", _): try await MemosCommand(client: MemosClient(bus: bus)).run(operands)
+    case ("send", let flag?): print(try await recorder.processTo(sendOutputs[flag]!))
     default:
         let reply = try await recorder.call(methods[command]!)
         if case .objectPath(let memo)? = reply.body.first { print(memo) }

@@ -1,0 +1,41 @@
+/// The ways text can reach the user in one session, each found or missing with what to do about it.
+public struct DeliveryWays: Sendable {
+    /// Typing into the focused window, per method.
+    public let typing: [DeliveryMethod: Result<any TextTarget, DeliveryError>]
+    /// The clipboard.
+    public let clipboard: Result<any TextTarget, DeliveryError>
+
+    public init(typing: [DeliveryMethod: Result<any TextTarget, DeliveryError>], clipboard: Result<any TextTarget, DeliveryError>) {
+        self.typing = typing
+        self.clipboard = clipboard
+    }
+
+    /// The way `choice` types in `session`.
+    /// - Throws: Why there is none: the method missing, or no way known for the session.
+    func typist(_ choice: TypingChoice, in session: DesktopSession) throws(DeliveryError) -> any TextTarget {
+        let method: DeliveryMethod
+        switch choice {
+        case .forced(let forced): method = forced
+        case .automatic:
+            guard let chosen = Self.automaticMethod(for: session) else {
+                throw DeliveryError(
+                    "No graphical session to type into: neither WAYLAND_DISPLAY nor DISPLAY is set for notulad or the user manager "
+                        + "(run \"dbus-update-activation-environment --systemd WAYLAND_DISPLAY DISPLAY XDG_CURRENT_DESKTOP\" in the session)."
+                )
+            }
+            method = chosen
+        }
+        guard let found = typing[method] else { throw DeliveryError("Typing through \(method.rawValue) is not available here.") }
+        return try found.get()
+    }
+
+    /// The portal where the desktop offers one (GNOME, KDE: their compositors have no virtual keyboard for
+    /// clients), the virtual-keyboard protocol on other Wayland compositors, XTEST on X11.
+    static func automaticMethod(for session: DesktopSession) -> DeliveryMethod? {
+        switch session.kind {
+        case .wayland: session.isDesktop("GNOME") || session.isDesktop("KDE") ? .portal : .virtualKeyboard
+        case .x11: .xtest
+        case .unknown: nil
+        }
+    }
+}

@@ -1,0 +1,46 @@
+import DBus
+import Delivering
+import Memos
+import Notifying
+import NotulaContract
+import Recording
+
+/// Takes each processed memo's text where `Output` (or the recording's `ProcessTo`) sends it, and reports how:
+/// `Delivered` with the method, or `Failed` with `OutputUnavailable` and a banner saying what to do next. The
+/// text itself goes only to the window or the clipboard, never into a signal.
+struct DeliveryReporter: Reporting {
+    let bus: Bus
+    let memos: MemoLibrary
+    let notifier: Notifier
+    let choice: OutputChoice
+    let dictation: Dictation
+
+    func processed(_ recording: RecordingID) {
+        let output = choice.takeOutput(of: recording)
+        // An empty transcript delivers nothing: the result's banner already says no speech was recognized.
+        guard output != .memo, let text = memos.assumeIsolated({ $0.text(of: recording) }), !text.isEmpty else { return }
+        let delivered = choice.spaceAfterText ? text + " " : text
+        let typing = choice.typing
+        let memo = MemoLibrary.path(of: recording.rawValue)
+        Task { [bus, notifier, dictation] in
+            do throws(DeliveryError) {
+                guard let method = try await dictation.deliver(delivered, to: output, typing: typing) else { return }
+                Log.info("Delivered memo \(recording) through \(method.rawValue)")
+                try? await bus.emit(
+                    path: NotulaBus.recorderPath, interface: NotulaBus.Recorder.self, signal: .delivered,
+                    arguments: [.objectPath(memo), .string(method.rawValue)])
+            } catch {
+                Log.warning("Memo \(recording) not delivered: \(error.message)")
+                try? await bus.emit(
+                    path: NotulaBus.recorderPath, interface: NotulaBus.Recorder.self, signal: .failed,
+                    arguments: [.string(ErrorName.outputUnavailable.rawValue), .string(error.message)])
+                await notifier.notDelivered(recording, reason: error.message)
+            }
+        }
+    }
+
+    func stateChanged(_ snapshot: RecorderSnapshot) {}
+    func timerStarted(_ snapshot: RecorderSnapshot) {}
+    func failed(_ error: RecordingError, locale: String) {}
+    func inputMoved(to source: String) {}
+}

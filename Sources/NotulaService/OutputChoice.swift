@@ -1,0 +1,65 @@
+import Delivering
+import Recording
+import Synchronization
+
+/// Where memos' texts go and how they are typed: the recorder's `Output` and `Typing`, kept in settings.json,
+/// and the outputs `ProcessTo` chose for single recordings.
+final class OutputChoice: Sendable {
+    private struct Choices {
+        var output: TextOutput
+        var typing: TypingChoice
+        var perRecording: [RecordingID: TextOutput] = [:]
+    }
+
+    private let choices: Mutex<Choices>
+    private let settingsFile: String
+    /// Whether delivered text is followed by a space.
+    let spaceAfterText: Bool
+
+    init(_ settings: Settings, settingsFile: String) {
+        let output = settings.output.flatMap { TextOutput(rawValue: $0) }
+        let typing = settings.typing.flatMap { TypingChoice($0) }
+        if output == nil, let value = settings.output {
+            Log.warning("\(settingsFile): output \"\(value)\" is none of \(TextOutput.spelled); using memo")
+        }
+        if typing == nil, let value = settings.typing {
+            Log.warning("\(settingsFile): typing \"\(value)\" is none of \(TypingChoice.spelled); using auto")
+        }
+        choices = Mutex(Choices(output: output ?? .memo, typing: typing ?? .automatic))
+        self.settingsFile = settingsFile
+        spaceAfterText = settings.spaceAfterText ?? true
+    }
+
+    var output: TextOutput { choices.withLock { $0.output } }
+    var typing: TypingChoice { choices.withLock { $0.typing } }
+
+    func choose(_ output: TextOutput) {
+        choices.withLock { $0.output = output }
+        Settings.update(at: settingsFile) { $0.output = output.rawValue }
+    }
+
+    func choose(_ typing: TypingChoice) {
+        choices.withLock { $0.typing = typing }
+        Settings.update(at: settingsFile) { $0.typing = typing.value }
+    }
+
+    /// `recording`'s text goes to `output`, whatever `Output` says.
+    func send(_ recording: RecordingID, to output: TextOutput) {
+        choices.withLock { choices in
+            choices.perRecording[recording] = output
+            // A recording discarded while processed is never asked for: the oldest such choices go.
+            while choices.perRecording.count > Self.mostSingleChoices,
+                let oldest = choices.perRecording.keys.min(by: { $0.rawValue < $1.rawValue })
+            {
+                choices.perRecording[oldest] = nil
+            }
+        }
+    }
+
+    static let mostSingleChoices = 16
+
+    /// Where `recording`'s text goes, forgetting a single recording's choice once asked.
+    func takeOutput(of recording: RecordingID) -> TextOutput {
+        choices.withLock { $0.perRecording.removeValue(forKey: recording) ?? $0.output }
+    }
+}
