@@ -247,7 +247,7 @@ final class CaptureSink: Sendable {
                 active.accepted += UInt64(fitting)
                 // Queued in the lock, so that a split queues its switch between the same samples it counted.
                 queue(Array(samples[..<fitting]), of: id)
-                if awaitingAudio.exchange(false, ordering: .relaxed) { events.yield(.audioArrived) }
+                if awaitingAudio.exchange(false, ordering: .relaxed) { events.yield(.audioArrived(at: MonotonicSystemClock().now())) }
             }
             // After the listener has every sample of the full file: the split that follows starts the next.
             if limitReached { writer.async { [self] in events.yield(.lengthLimitReached(id)) } }

@@ -146,7 +146,7 @@ extension Recorder {
             case .callStarted: interrupt(.call)
             case .callEnded: interruptionEnded(.call)
             case .lengthLimitReached(let id): continueAsNewMemo(id)
-            case .audioArrived: audioArrived()
+            case .audioArrived(let time): audioArrived(at: time)
             }
         }
     }

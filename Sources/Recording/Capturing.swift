@@ -34,8 +34,9 @@ public enum CaptureEvent: Sendable, Equatable {
     case lengthLimitReached(RecordingID)
     /// The first samples since the audio was let through (`holdAudio(false)`) reached the file: an
     /// input reports itself open a second or more before it delivers anything (a Bluetooth headset
-    /// switching profiles), and the timer counts from here.
-    case audioArrived
+    /// switching profiles), and the timer counts from here: from `at`, the monotonic time they came, as the
+    /// event may wait behind calls on a busy executor while more samples reach the file.
+    case audioArrived(at: Duration)
 }
 
 /// Why a capture call failed, in words a person can act on.

@@ -20,6 +20,8 @@ public actor Recorder {
     var timer = RecordingTimer()
     /// The capture lets the audio through, since the input opened and until a pause or the end.
     var audioLetThrough = false
+    /// When the audio was last let through: no sample in the file is older.
+    private var letThroughAt: Duration = .zero
 
     let clock: any MonotonicClock
     let capture: any Capturing
@@ -203,12 +205,14 @@ public actor Recorder {
     func inputOpened(for id: RecordingID) {
         guard recording == id, state == .recording, timer.anchor == nil else { return }
         audioLetThrough = true
+        letThroughAt = clock.now()
         capture.holdAudio(false)
     }
 
-    func audioArrived() {
+    /// Never earlier than the audio was let through: an arrival from before a pause and resume counts from the resume.
+    func audioArrived(at time: Duration) {
         guard audioLetThrough, state == .recording, timer.anchor == nil else { return }
-        timer.run(at: clock.now())
+        timer.run(at: min(max(time, letThroughAt), clock.now()))
         reporter.timerStarted(snapshot)
     }
 

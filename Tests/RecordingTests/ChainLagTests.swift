@@ -60,7 +60,7 @@ extension Recorder {
         #expect(await harness.recorder.snapshot.elapsed == .zero)
         #expect(await harness.recorder.snapshot.timerAnchor == nil)
 
-        await harness.capture.deliverAudio()
+        await harness.capture.deliverAudio(at: harness.clock.now())
         await harness.timerRuns()
         harness.clock.advance(by: .seconds(2))
         let snapshot = await harness.recorder.snapshot

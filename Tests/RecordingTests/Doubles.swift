@@ -57,10 +57,11 @@ actor RecordingCapture: Capturing {
     nonisolated let isLate = Mutex(false)
     nonisolated func holdAudio(_ held: Bool) {
         holds.withLock { $0.append(held) }
-        if !held, !isLate.withLock({ $0 }) { eventSink.yield(.audioArrived) }
+        // At once: no later than the recorder let it through.
+        if !held, !isLate.withLock({ $0 }) { eventSink.yield(.audioArrived(at: .zero)) }
     }
-    /// The late input's first samples reach the file.
-    func deliverAudio() { eventSink.yield(.audioArrived) }
+    /// The late input's first samples reach the file at `time`.
+    func deliverAudio(at time: Duration) { eventSink.yield(.audioArrived(at: time)) }
     nonisolated var level: Double { -160 }
     nonisolated func checkSpace() throws(CaptureError) {
         if let error = spaceError.withLock({ $0 }) { throw error }

@@ -1,5 +1,3 @@
-import Recording
-
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -16,6 +14,6 @@ public struct MonotonicSystemClock: MonotonicClock {
 }
 
 extension Duration {
-    var microseconds: Int64 { components.seconds * 1_000_000 + components.attoseconds / 1_000_000_000_000 }
-    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
+    public var microseconds: Int64 { components.seconds * 1_000_000 + components.attoseconds / 1_000_000_000_000 }
+    public var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
 }
