@@ -38,7 +38,7 @@ run: build
 TIMING_SUITES = AudioTests|RecordingFlowTests|PlaybackTests|LateInputTests
 RELIABILITY_SUITES = CallTests|LostInputTests|SleepTests|DiskFullTests|ConcurrentClientsTests|BusFuzzTests|BigMessageTests
 ALONE_SUITES = $(TIMING_SUITES)|$(RELIABILITY_SUITES)|$(SPEECH_SUITES)|$(MODEL_LOADING_SUITES)
-SPEECH_SUITES = SpeechTests|TranscriptionTests|ModelMemoryTests|ModelDownloadTests
+SPEECH_SUITES = SpeechTests|TranscriptionTests|ModelMemoryTests|ModelDownloadTests|DictationTests
 # Each loads the Korean model in a notulad of its own; beside the speech pass, loads waited over a minute for a core.
 MODEL_LOADING_SUITES = VoskPlacesTests|RecordingLocaleTests
 TEST_ENV = NOTULA_BIN_DIR="$$($(SWIFT) build --show-bin-path)"
