@@ -22,10 +22,31 @@ import Testing
         try await target.waitForText("Hello, wörld 한")
 
         // The session is kept: no dialog this time (nobody would answer it).
-        try await keyboard.deliver(" -- ; rm -rf ~ \"quoted\" $HOME & 100% done.")
+        let sentence = " -- ; rm -rf ~ \"quoted\" $HOME & 100% done."
+        let began = ContinuousClock.now
+        try await keyboard.deliver(sentence)
+        print("Typed \(sentence.count) characters through the portal in \(ContinuousClock.now - began)")
         try await target.waitForText("Hello, wörld 한 -- ; rm -rf ~ \"quoted\" $HOME & 100% done.")
         // Debian 12's portal is version 1: it gives no restore token, so none is kept.
         #expect(!FileManager.default.fileExists(atPath: tokenFile.path))
+    }
+
+    @Test func afterTheUserStopsTheRemoteControlTheNextDeliveryAsksAgain() async throws {
+        let host = try await gnomeShell()
+        let target = try await host.openTypingTarget()
+        let bus = try await host.connect()
+        defer { Task { await bus.close() } }
+        let keyboard = PortalKeyboard(bus: bus, restoreTokenFile: "/nonexistent/restore-token", consentTimeout: .seconds(60))
+        let first = try host.answerRemoteDesktopDialog(.allow)
+        try await keyboard.deliver("One.")
+        try await first.answered()
+        try await target.waitForText("One.")
+
+        #expect(try await host.stopRemoteControl() == 1)
+        let second = try host.answerRemoteDesktopDialog(.allow)
+        try await keyboard.deliver(" Two.")
+        try await second.answered()
+        try await target.waitForText("One. Two.")
     }
 
     @Test func aCancelledRequestSaysToAllowItAndTypesNothing() async throws {

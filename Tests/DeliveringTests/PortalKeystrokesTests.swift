@@ -17,8 +17,8 @@ import Testing
         #expect(events.count == 1)
         #expect(
             events[0] == [
-                KeyEvent(keysym: 0xffe3, pressed: true), KeyEvent(keysym: 0xffe1, pressed: true),
-                KeyEvent(keysym: 0x75, pressed: true, isModified: true), KeyEvent(keysym: 0x75, pressed: false),
+                KeyEvent(keysym: 0xffe3, pressed: true, waitsForInputMethod: true), KeyEvent(keysym: 0xffe1, pressed: true),
+                KeyEvent(keysym: 0x75, pressed: true, waitsForInputMethod: true), KeyEvent(keysym: 0x75, pressed: false),
                 KeyEvent(keysym: 0xffe1, pressed: false), KeyEvent(keysym: 0xffe3, pressed: false),
             ] + "d55c ".unicodeScalars.flatMap { PortalKeystrokes.tap(Int32($0.value)) })
         // An emoji beyond the Basic Multilingual Plane, a decomposed accent: one entry per scalar.

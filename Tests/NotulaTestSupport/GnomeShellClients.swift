@@ -69,6 +69,13 @@ extension GnomeShellHost {
     /// Opens a typing target and returns once its window has the keyboard focus.
     public func openTypingTarget() async throws -> TypingTarget { try await TypingTarget(on: self) }
 
+    /// Stops every remote-control session, as the user does by clicking the screen-sharing indicator in the top bar.
+    /// - Returns: how many it stopped.
+    public func stopRemoteControl() async throws -> Int {
+        let script = "const s = Main.panel.statusArea.screenSharing; const n = s._handles.size; s._stopSharing(); n"
+        return try await evaluate(script).flatMap { Int($0) } ?? 0
+    }
+
     /// Starts answering the next "Remote desktop" dialog with `choice`, whenever it shows.
     public func answerRemoteDesktopDialog(_ choice: RemoteDesktopAnswer.Choice) throws -> RemoteDesktopAnswer {
         try RemoteDesktopAnswer(choice, on: self)

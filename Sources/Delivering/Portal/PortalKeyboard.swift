@@ -16,7 +16,7 @@ public actor PortalKeyboard: TextTarget {
     private let requests: PortalRequest
     private let consentTimeout: Duration
     private let keyInterval: Duration
-    private let modifiedKeyHold: Duration
+    private let modifierPause: Duration
     private let settleAfterStart: Duration
 
     /// The open session, nil before the first delivery and after the desktop closed it.
@@ -34,17 +34,17 @@ public actor PortalKeyboard: TextTarget {
     ///   - keyInterval: the pause after each key event. GNOME Shell 43 loses keys sent faster than its input method
     ///     takes them: with none, "Hello, wörld" arrived as "llo, öld"; 1 ms lost the Shift of capitals; 3, 5 and
     ///     10 ms arrived whole on an idle 2-core VM. 10 ms leaves room for a busy machine.
-    ///   - modifiedKeyHold: how long a key pressed under a modifier stays down (see `KeyEvent.isModified`): at 10
-    ///     ms, one `"` in a sentence arrived as `'` on a busy 2-core VM.
+    ///   - modifierPause: the pause before and after a press that changes the modifiers or happens under them
+    ///     (see `KeyEvent.waitsForInputMethod`): with 10 ms, `"` arrived as `'` on a busy 2-core VM.
     ///   - settleAfterStart: the pause between a new session's start and its first key: without it the Shift of a
     ///     first capital was lost.
     public init(
         bus: Bus, restoreTokenFile: String, callTimeout: Duration = .seconds(5), consentTimeout: Duration = .seconds(120),
-        keyInterval: Duration = .milliseconds(10), modifiedKeyHold: Duration = .milliseconds(40),
+        keyInterval: Duration = .milliseconds(10), modifierPause: Duration = .milliseconds(40),
         settleAfterStart: Duration = .milliseconds(300)
     ) {
         self.keyInterval = keyInterval
-        self.modifiedKeyHold = modifiedKeyHold
+        self.modifierPause = modifierPause
         self.settleAfterStart = settleAfterStart
         self.bus = bus
         self.restoreTokenFile = restoreTokenFile
@@ -88,6 +88,7 @@ public actor PortalKeyboard: TextTarget {
 
     private func send(_ events: [KeyEvent], in session: ObjectPath) async throws(BusError) {
         for event in events {
+            if event.waitsForInputMethod { try? await Task.sleep(for: modifierPause) }
             _ = try await bus.call(
                 MethodCall(
                     destination: RemoteDesktopPortal.name, path: RemoteDesktopPortal.path, interface: RemoteDesktopPortal.remoteDesktop,
@@ -96,7 +97,7 @@ public actor PortalKeyboard: TextTarget {
                         .objectPath(session), .dictionary(key: "s", value: "v", []), .int32(event.keysym), .uint32(event.pressed ? 1 : 0),
                     ]),
                 timeout: requests.callTimeout)
-            try? await Task.sleep(for: event.isModified ? modifiedKeyHold : keyInterval)
+            try? await Task.sleep(for: event.waitsForInputMethod ? modifierPause : keyInterval)
         }
     }
 
@@ -163,12 +164,16 @@ public actor PortalKeyboard: TextTarget {
             throw .unreachable(error)
         }
         closedWatch?.cancel()
-        closedWatch = Task {
+        closedWatch = Task { [weak self] in
             for await _ in closings {
-                if session == handle { session = nil }
+                await self?.closed(handle)
                 return
             }
         }
+    }
+
+    private func closed(_ handle: ObjectPath) {
+        if session == handle { session = nil }
     }
 
     private func forgetSession() {

@@ -2,10 +2,11 @@
 struct KeyEvent: Equatable, Sendable {
     let keysym: Int32
     let pressed: Bool
-    /// A key pressed under a modifier (a capital, `"`, the `u` of Ctrl+Shift+U): it must stay down until the
-    /// input method has passed it on. GNOME Shell hands each key to IBus and on to the window only when IBus
-    /// answers, with the modifiers as they are *then*: released too soon, `"` arrives as `'`.
-    var isModified = false
+    /// A press that changes the modifiers or happens under them (a capital, `"`, Ctrl+Shift+U): the input method
+    /// must have passed on every earlier key before it, and this key before the modifiers change again. GNOME
+    /// Shell hands each key to IBus and on to the window when IBus answers, with the modifiers as they are *then*:
+    /// hurried, `"` arrived as `'` and the `00` before a `%` as `))`.
+    var waitsForInputMethod = false
 }
 
 /// The key events that type a text through a keyboard the compositor maps with the user's own layout.
@@ -34,17 +35,18 @@ enum PortalKeystrokes {
         case "\t": return tap(tab)
         case "a"..."z", "0"..."9", " ", ",", ".": return tap(Int32(scalar.value))
         // On most layouts a Shift (or AltGr) level, which mutter presses for the keysym.
-        case "!"..."~": return tap(Int32(scalar.value), modified: true)
+        case "!"..."~": return tap(Int32(scalar.value), waitsForInputMethod: true)
         default:
             let enterUnicode =
-                [KeyEvent(keysym: control, pressed: true), KeyEvent(keysym: shift, pressed: true)] + tap(0x75, modified: true)
+                [KeyEvent(keysym: control, pressed: true, waitsForInputMethod: true), KeyEvent(keysym: shift, pressed: true)]
+                + tap(0x75, waitsForInputMethod: true)
                 + [KeyEvent(keysym: shift, pressed: false), KeyEvent(keysym: control, pressed: false)]
             let digits = String(scalar.value, radix: 16).unicodeScalars.flatMap { tap(Int32($0.value)) }
             return enterUnicode + digits + tap(space)
         }
     }
 
-    static func tap(_ keysym: Int32, modified: Bool = false) -> [KeyEvent] {
-        [KeyEvent(keysym: keysym, pressed: true, isModified: modified), KeyEvent(keysym: keysym, pressed: false)]
+    static func tap(_ keysym: Int32, waitsForInputMethod: Bool = false) -> [KeyEvent] {
+        [KeyEvent(keysym: keysym, pressed: true, waitsForInputMethod: waitsForInputMethod), KeyEvent(keysym: keysym, pressed: false)]
     }
 }
