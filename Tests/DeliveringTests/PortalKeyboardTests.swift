@@ -63,6 +63,20 @@ import Testing
         #expect(target.text == "")
     }
 
+    @Test func anUnansweredRequestIsWithdrawnAndSaysToAllowIt() async throws {
+        let host = try await gnomeShell()
+        let target = try await host.openTypingTarget()
+        let bus = try await host.connect()
+        defer { Task { await bus.close() } }
+        let keyboard = PortalKeyboard(bus: bus, restoreTokenFile: "/nonexistent/restore-token", consentTimeout: .seconds(2))
+
+        let error = await #expect(throws: DeliveryError.self) { try await keyboard.deliver("never typed") }
+        #expect(error?.message.contains("Nobody answered") == true)
+        // The dialog goes with the request: it does not wait for a user who may answer long after.
+        try await host.waitUntilGone(windowTitled: "Remote desktop")
+        #expect(target.text == "")
+    }
+
     @Test func aBusWithoutThePortalHasNoPortalKeyboard() async throws {
         let bus = try PrivateBus()
         let client = try await bus.connect()

@@ -76,6 +76,17 @@ extension GnomeShellHost {
         return try await evaluate(script).flatMap { Int($0) } ?? 0
     }
 
+    /// Returns once no window titled `title` is on the screen (the portal's dialog is "Remote desktop").
+    public func waitUntilGone(windowTitled title: String) async throws {
+        let escaped = title.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+        let shown = "global.get_window_actors().some(a => a.meta_window.get_title() === \"\(escaped)\")"
+        try await poll(within: .seconds(10)) {
+            try await evaluate(shown) == "false"
+        } otherwise: {
+            CommandFailed(command: ["gnome-shell"], status: 0, errorOutput: "the window \(title) stayed")
+        }
+    }
+
     /// Starts answering the next "Remote desktop" dialog with `choice`, whenever it shows.
     public func answerRemoteDesktopDialog(_ choice: RemoteDesktopAnswer.Choice) throws -> RemoteDesktopAnswer {
         try RemoteDesktopAnswer(choice, on: self)

@@ -104,7 +104,7 @@ public actor PortalKeyboard: TextTarget {
     private func stopped(after typed: Int, of count: Int, _ error: BusError) -> DeliveryError {
         DeliveryError(
             "Typing through the desktop portal stopped after \(typed) of \(count) characters (\(error.message)): "
-                + "the text is kept; try again, or paste it from the clipboard.")
+                + "try again.")
     }
 
     // MARK: The session
