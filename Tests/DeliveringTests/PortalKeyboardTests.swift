@@ -42,7 +42,7 @@ import Testing
         try await first.answered()
         try await target.waitForText("One.")
 
-        #expect(try await host.stopRemoteControl() == 1)
+        #expect(try await host.stopRemoteControl() >= 1)
         let second = try host.answerRemoteDesktopDialog(.allow)
         try await keyboard.deliver(" Two.")
         try await second.answered()
