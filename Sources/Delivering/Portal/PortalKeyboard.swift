@@ -1,0 +1,233 @@
+import DBus
+import Foundation
+import Recording
+
+/// Types text into the focused window through the XDG RemoteDesktop portal (GNOME and KDE on Wayland).
+///
+/// The first delivery opens a remote-desktop session, for which the desktop asks the user once; the session is
+/// kept for the next deliveries while it lives, and a new one is opened after the desktop closed it. Where the
+/// portal can remember the permission (interface version 2), its `restore_token` is kept in a file of the user's
+/// alone, so that a later session starts without asking.
+public actor PortalKeyboard: TextTarget {
+    public nonisolated let method = DeliveryMethod.portal
+
+    private let bus: Bus
+    private let restoreTokenFile: String
+    private let requests: PortalRequest
+    private let consentTimeout: Duration
+    private let keyInterval: Duration
+    private let modifierPause: Duration
+    private let settleAfterStart: Duration
+
+    /// The open session, nil before the first delivery and after the desktop closed it.
+    private var session: ObjectPath?
+    /// Forgets `session` when the portal says it closed.
+    private var closedWatch: Task<Void, Never>?
+    private var isTyping = false
+    private var waitingDeliveries: [CheckedContinuation<Void, Never>] = []
+
+    /// - Parameters:
+    ///   - bus: the user's session bus, where the portal is.
+    ///   - restoreTokenFile: where the portal's `restore_token` is kept (made 0600 in a 0700 folder).
+    ///   - callTimeout: the bound of every call to the portal, and of its answer to a request that asks nobody.
+    ///   - consentTimeout: how long the user may take to answer the desktop's remote-control dialog.
+    ///   - keyInterval: the pause after each key event. GNOME Shell 43 loses keys sent faster than its input method
+    ///     takes them: with none, "Hello, wörld" arrived as "llo, öld"; 1 ms lost the Shift of capitals; 3, 5 and
+    ///     10 ms arrived whole on an idle 2-core VM. 10 ms leaves room for a busy machine.
+    ///   - modifierPause: the pause before and after a press that changes the modifiers or happens under them
+    ///     (see `KeyEvent.waitsForInputMethod`): with 10 ms, `"` arrived as `'` on a busy 2-core VM.
+    ///   - settleAfterStart: the pause between a new session's start and its first key: without it the Shift of a
+    ///     first capital was lost.
+    public init(
+        bus: Bus, restoreTokenFile: String, callTimeout: Duration = .seconds(5), consentTimeout: Duration = .seconds(120),
+        keyInterval: Duration = .milliseconds(10), modifierPause: Duration = .milliseconds(40),
+        settleAfterStart: Duration = .milliseconds(300)
+    ) {
+        self.keyInterval = keyInterval
+        self.modifierPause = modifierPause
+        self.settleAfterStart = settleAfterStart
+        self.bus = bus
+        self.restoreTokenFile = restoreTokenFile
+        self.requests = PortalRequest(bus: bus, callTimeout: callTimeout)
+        self.consentTimeout = consentTimeout
+    }
+
+    /// Whether the session bus has a RemoteDesktop portal that offers a keyboard (owned or activatable). Asking it
+    /// may start the portal; it shows no dialog.
+    public static func isAvailable(on bus: Bus, timeout: Duration = .seconds(5)) async -> Bool {
+        await RemoteDesktopPortal.offersKeyboard(on: bus, timeout: timeout)
+    }
+
+    public func deliver(_ text: String) async throws(DeliveryError) {
+        let characters = PortalKeystrokes.characters(of: text)
+        guard !characters.isEmpty else { return }
+        await takeTurn()
+        defer { endTurn() }
+        let reusing = session != nil
+        var session = try await openSession()
+        do {
+            try await send(PortalKeystrokes.warmUp, in: session)
+        } catch {
+            forgetSession()
+            // A kept session that died unnoticed (the portal restarted): nothing was typed yet, so a new one is safe.
+            guard reusing else { throw stopped(after: 0, of: characters.count, error) }
+            session = try await openSession()
+            do { try await send(PortalKeystrokes.warmUp, in: session) } catch {
+                forgetSession()
+                throw stopped(after: 0, of: characters.count, error)
+            }
+        }
+        for (typed, events) in characters.enumerated() {
+            guard !Task.isCancelled else { throw stopped(after: typed, of: characters.count, BusError.failed("cancelled")) }
+            do { try await send(events, in: session) } catch {
+                forgetSession()
+                throw stopped(after: typed, of: characters.count, error)
+            }
+        }
+    }
+
+    private func send(_ events: [KeyEvent], in session: ObjectPath) async throws(BusError) {
+        for event in events {
+            if event.waitsForInputMethod { try? await Task.sleep(for: modifierPause) }
+            _ = try await bus.call(
+                MethodCall(
+                    destination: RemoteDesktopPortal.name, path: RemoteDesktopPortal.path, interface: RemoteDesktopPortal.remoteDesktop,
+                    member: "NotifyKeyboardKeysym",
+                    arguments: [
+                        .objectPath(session), .dictionary(key: "s", value: "v", []), .int32(event.keysym), .uint32(event.pressed ? 1 : 0),
+                    ]),
+                timeout: requests.callTimeout)
+            try? await Task.sleep(for: event.waitsForInputMethod ? modifierPause : keyInterval)
+        }
+    }
+
+    private func stopped(after typed: Int, of count: Int, _ error: BusError) -> DeliveryError {
+        DeliveryError(
+            "Typing through the desktop portal stopped after \(typed) of \(count) characters (\(error.message)): "
+                + "try again.")
+    }
+
+    // MARK: The session
+
+    /// The kept session, or a new one.
+    private func openSession() async throws(DeliveryError) -> ObjectPath {
+        if let session { return session }
+        do {
+            return try await startSession()
+        } catch {
+            throw Self.deliveryError(error, consentTimeout: consentTimeout)
+        }
+    }
+
+    /// CreateSession, SelectDevices (the keyboard, remembered where the portal can), Start: the desktop asks the user.
+    private func startSession() async throws(PortalStepFailure) -> ObjectPath {
+        let version: UInt32
+        do { version = try await RemoteDesktopPortal.property("version", on: bus, timeout: requests.callTimeout) } catch {
+            throw .unreachable(error)
+        }
+        let created = try await requests.call(
+            "CreateSession", [], options: ["session_handle_token": Variant(PortalRequest.makeToken())], answerWithin: requests.callTimeout)
+        guard let handle = created["session_handle"].flatMap(Self.objectPath) else {
+            throw .unreachable(BusError.invalidArgs("CreateSession answered without a session_handle"))
+        }
+        try await watchClosing(of: handle)
+        do throws(PortalStepFailure) {
+            var devices: [String: Variant] = ["types": Variant(RemoteDesktopPortal.keyboard)]
+            if version >= RemoteDesktopPortal.firstPersistentVersion {
+                devices["persist_mode"] = Variant(RemoteDesktopPortal.persistUntilRevoked)
+                if let token = readRestoreToken() { devices["restore_token"] = Variant(token) }
+            }
+            _ = try await requests.call("SelectDevices", [.objectPath(handle)], options: devices, answerWithin: requests.callTimeout)
+            let started = try await requests.call(
+                "Start", [.objectPath(handle), .string("")], answerWithin: consentTimeout)
+            guard let granted = try? started["devices"]?.get(UInt32.self), granted & RemoteDesktopPortal.keyboard != 0 else {
+                throw .refused(2)
+            }
+            if let token = try? started["restore_token"]?.get(String.self) { keepRestoreToken(token) }
+        } catch {
+            forgetSession()
+            await requests.close(handle, interface: RemoteDesktopPortal.session)
+            throw error
+        }
+        session = handle
+        try? await Task.sleep(for: settleAfterStart)
+        return handle
+    }
+
+    private func watchClosing(of handle: ObjectPath) async throws(PortalStepFailure) {
+        let closings: AsyncStream<Message>
+        do {
+            closings = try await bus.signals(
+                matching: MatchRule(
+                    sender: RemoteDesktopPortal.name, path: handle, interface: RemoteDesktopPortal.session, member: "Closed"))
+        } catch {
+            throw .unreachable(error)
+        }
+        closedWatch?.cancel()
+        closedWatch = Task { [weak self] in
+            for await _ in closings {
+                await self?.closed(handle)
+                return
+            }
+        }
+    }
+
+    private func closed(_ handle: ObjectPath) {
+        if session == handle { session = nil }
+    }
+
+    private func forgetSession() {
+        session = nil
+        closedWatch?.cancel()
+        closedWatch = nil
+    }
+
+    private static func objectPath(_ variant: Variant) -> ObjectPath? {
+        if let path = try? variant.get(ObjectPath.self) { return path }
+        return (try? variant.get(String.self)).flatMap(ObjectPath.init)
+    }
+
+    private static func deliveryError(_ failure: PortalStepFailure, consentTimeout: Duration) -> DeliveryError {
+        switch failure {
+        case .refused:
+            DeliveryError(
+                "The desktop's remote-control request was refused or cancelled: allow Notula to control the keyboard "
+                    + "(\"Allow remote interaction\", then Share) when the desktop asks, and try again.")
+        case .unanswered:
+            DeliveryError(
+                "Nobody answered the desktop's remote-control request within \(consentTimeout.components.seconds) s: "
+                    + "allow it when the desktop asks, and try again.")
+        case .unreachable(let error):
+            DeliveryError(
+                "The desktop portal could not be asked to type (\(error.message)): install xdg-desktop-portal and your "
+                    + "desktop's portal (xdg-desktop-portal-gnome or -kde), or choose another typing method.")
+        }
+    }
+
+    // MARK: The restore token
+
+    private func readRestoreToken() -> String? {
+        guard let token = try? String(contentsOfFile: restoreTokenFile, encoding: .utf8), !token.isEmpty else { return nil }
+        return token
+    }
+
+    /// Kept for the next session; a token that cannot be written only means the user is asked again.
+    private func keepRestoreToken(_ token: String) {
+        try? PrivateFiles.replace(restoreTokenFile, with: Array(token.utf8))
+    }
+
+    // MARK: One delivery at a time
+
+    /// Deliveries wait for each other: their keys would interleave, and two would open two sessions.
+    private func takeTurn() async {
+        guard isTyping else {
+            isTyping = true
+            return
+        }
+        await withCheckedContinuation { waitingDeliveries.append($0) }
+    }
+
+    private func endTurn() {
+        if waitingDeliveries.isEmpty { isTyping = false } else { waitingDeliveries.removeFirst().resume() }
+    }
+}

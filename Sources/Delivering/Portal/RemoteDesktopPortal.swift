@@ -1,0 +1,40 @@
+import DBus
+
+/// The names of the XDG desktop portal's RemoteDesktop API, written once for the keyboard and its probe.
+enum RemoteDesktopPortal {
+    static let name: BusName = "org.freedesktop.portal.Desktop"
+    static let path = ObjectPath("/org/freedesktop/portal/desktop")!
+    static let remoteDesktop: InterfaceName = "org.freedesktop.portal.RemoteDesktop"
+    static let request: InterfaceName = "org.freedesktop.portal.Request"
+    static let session: InterfaceName = "org.freedesktop.portal.Session"
+    /// The keyboard's bit in `SelectDevices`' `types`, `Start`'s `devices` and `AvailableDeviceTypes`.
+    static let keyboard: UInt32 = 1
+    /// The interface version from which `persist_mode` and `restore_token` are understood.
+    static let firstPersistentVersion: UInt32 = 2
+    /// `persist_mode` 2: the permission lasts until the user revokes it, not only while notulad runs.
+    static let persistUntilRevoked: UInt32 = 2
+
+    /// A `u` property of the RemoteDesktop interface (`version`, `AvailableDeviceTypes`).
+    static func property(_ property: String, on bus: Bus, timeout: Duration) async throws(BusError) -> UInt32 {
+        let reply = try await bus.call(
+            MethodCall(
+                destination: name, path: path, interface: "org.freedesktop.DBus.Properties", member: "Get",
+                arguments: [.string(remoteDesktop.rawValue), .string(property)]),
+            timeout: timeout)
+        return try reply.argument(0, as: Variant.self).get(UInt32.self)
+    }
+
+    /// Whether the session bus has a RemoteDesktop portal that can type: the name has an owner or can be
+    /// activated, and the portal offers a keyboard among its devices.
+    static func offersKeyboard(on bus: Bus, timeout: Duration) async -> Bool {
+        do {
+            if try await bus.owner(of: name) == nil {
+                let activatable = try await bus.callDaemon("ListActivatableNames").argument(0, as: [String].self)
+                guard activatable.contains(name.rawValue) else { return false }
+            }
+            return try await property("AvailableDeviceTypes", on: bus, timeout: timeout) & keyboard != 0
+        } catch {
+            return false
+        }
+    }
+}
