@@ -8,8 +8,9 @@ import Foundation
 /// a test's first call to them.
 public final class PrivateBus {
     public let address: String
-    private let daemon: Process
-    private let configuration: URL
+    /// Nil for a bus another host runs (a desktop's session bus), which this value does not end.
+    private let daemon: Process?
+    private let configuration: URL?
 
     /// The session bus's own configuration (its limits, its policy), with `services` in place of
     /// `<standard_session_servicedirs />`; its relative include made absolute, as the copy lives elsewhere.
@@ -34,9 +35,10 @@ public final class PrivateBus {
     public init(
         activatingFrom services: URL? = nil, environment: [String: String]? = nil, log: URL? = nil, openToEveryUser: Bool = false
     ) throws {
-        configuration = FileManager.default.temporaryDirectory.appendingPathComponent("notula-bus-\(UUID().uuidString).conf")
+        let configuration = FileManager.default.temporaryDirectory.appendingPathComponent("notula-bus-\(UUID().uuidString).conf")
         try Data(try Self.session(activatingFrom: services, openToEveryUser: openToEveryUser).utf8).write(to: configuration)
-        daemon = Process()
+        self.configuration = configuration
+        let daemon = Process()
         daemon.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-daemon")
         daemon.arguments = ["--config-file=\(configuration.path)", "--nofork", "--print-address=1"]
         if let environment { daemon.environment = environment }
@@ -48,9 +50,18 @@ public final class PrivateBus {
         daemon.standardOutput = output
         try daemon.run()
         address = try readLine(from: output.fileHandleForReading)
+        self.daemon = daemon
+    }
+
+    /// The session bus of a desktop a test host runs, as a service under test's bus.
+    public init(attachedTo address: String) {
+        self.address = address
+        daemon = nil
+        configuration = nil
     }
 
     deinit {
+        guard let daemon, let configuration else { return }
         // SIGKILL: a child of the test runner may inherit a mask that blocks SIGTERM.
         kill(daemon.processIdentifier, SIGKILL)
         daemon.waitUntilExit()
