@@ -1,0 +1,70 @@
+import Delivering
+import Foundation
+import NotulaTestSupport
+import Testing
+
+/// Text typed through xdotool (XTEST) into a real xterm on Xvfb, and put on its clipboard with xclip: what the
+/// terminal's file and `xclip -o` hold is what a user would see.
+@Suite(
+    .serialized,
+    .enabled(if: installed("Xvfb", "xterm", "xdotool", "xclip", "setxkbmap"), "needs Xvfb, xterm, xdotool, xclip and setxkbmap"),
+    .terminalsUnderXvfb)
+struct X11ToolTargetsTests {
+    let xvfb: TerminalsUnderXvfb
+    let targets: HelperTargets
+
+    init() throws {
+        xvfb = try #require(TerminalsUnderXvfb.current)
+        targets = HelperTargets(
+            session: DesktopSession(environment: xvfb.environment.merging(["XDG_SESSION_TYPE": "x11"]) { $1 }), searchPath: "/usr/bin:/bin")
+    }
+
+    @Test func accentsHangulAnEmojiAndANewlineArriveAsThemselves() async throws {
+        let terminal = try await xvfb.openTerminal()
+        let text = "Grüße aus Köln, café naïve — 한국어 😀\nsecond line\ttab "
+
+        let target = try targets.xtest().get()
+        try await target.deliver(text)
+
+        #expect(target.method == .xtest)
+        try await waitUntilTyped(text) { terminal.typed() }
+    }
+
+    @Test func shellMetacharactersAndALeadingDashAreTypedAndRunNothing() async throws {
+        let terminal = try await xvfb.openTerminal()
+        let marker = FileManager.default.temporaryDirectory.appendingPathComponent("notula-ran-\(UUID().uuidString)").path
+        let text = "-- ; rm -rf ~ $(touch \(marker)) `touch \(marker)` && touch \(marker) | \"'\\ --delay 900 key Return"
+
+        try await targets.xtest().get().deliver(text)
+
+        try await waitUntilTyped(text) { terminal.typed() }
+        #expect(!FileManager.default.fileExists(atPath: marker))
+    }
+
+    @Test func withAGermanLayoutZYUmlautsAndSharpSArriveAsThemselves() async throws {
+        try xvfb.setKeyboardLayout("de")
+        defer { try? xvfb.setKeyboardLayout("us") }
+        let terminal = try await xvfb.openTerminal()
+        let text = "zy ZY äöü ÄÖÜ ß @€ Zürich"
+
+        try await targets.xtest().get().deliver(text)
+
+        try await waitUntilTyped(text) { terminal.typed() }
+    }
+
+    @Test func theClipboardHoldsTheTextForXclip() async throws {
+        let text = "Grüße — 한국어 😀\n-- ; $(echo hi)"
+
+        let target = try targets.clipboard().get()
+        try await target.deliver(text)
+
+        #expect(target.method == .clipboard)
+        let pasted = try output(
+            of: ["/usr/bin/xclip", "-o", "-selection", "clipboard"], environment: xvfb.environment.merging(["LC_ALL": "C.UTF-8"]) { $1 })
+        #expect(pasted == text)
+    }
+
+    @Test func theVirtualKeyboardIsNotOfferedInAnX11Session() {
+        #expect(throws: DeliveryError.self) { try targets.virtualKeyboard().get() }
+    }
+}
