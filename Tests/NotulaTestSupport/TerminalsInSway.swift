@@ -23,7 +23,10 @@ public actor TerminalsInSway {
         }
         for path in [runtime, home] { chown(path.path, 65534, 65534) }
         let config = folder.appendingPathComponent("sway.conf")
-        try Data("output HEADLESS-1 resolution 1280x800\n".utf8).write(to: config)
+        // A keyboard in the seat from the start, as every real session has one (here a virtual one, held by a wtype
+        // that only waits, for 2000 s). With none, the seat gains a keyboard only when the wtype under test starts,
+        // and foot, binding it late, lost the first keys (2 runs in 12 under load).
+        try Data("output HEADLESS-1 resolution 1280x800\nexec wtype -s 2000000\n".utf8).write(to: config)
 
         sway = Process()
         sway.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
@@ -38,7 +41,8 @@ public actor TerminalsInSway {
         sway.standardError = try FileHandle(forWritingTo: log)
         try sway.run()
 
-        // sway makes its sockets, then answers on its IPC socket once its outputs and config are set up.
+        // sway makes its sockets, then answers on its IPC socket once its outputs and config are set up, and lists
+        // the keyboard once the waiting wtype has made it.
         var socket = ""
         var display = ""
         try await poll(within: .seconds(20)) { [sway] in
@@ -51,9 +55,10 @@ public actor TerminalsInSway {
             else { return false }
             socket = runtime.appendingPathComponent(ipc).path
             display = wayland
-            return (try? run("/usr/bin/swaymsg", ["-s", socket, "-t", "get_version"]))?.status == 0
+            let inputs = try? run("/usr/bin/swaymsg", ["-s", socket, "-t", "get_inputs"])
+            return inputs?.status == 0 && inputs?.output.contains(#""type": "keyboard""#) == true
         } otherwise: {
-            CommandFailed(command: ["sway"], status: 0, errorOutput: "never answered on its IPC socket; see \(log.path)")
+            CommandFailed(command: ["sway"], status: 0, errorOutput: "never listed a keyboard on its IPC socket; see \(log.path)")
         }
         swaySocket = socket
         environment = ["XDG_RUNTIME_DIR": runtime.path, "WAYLAND_DISPLAY": display]
