@@ -55,8 +55,9 @@ struct WaylandToolTargetsTests {
         try await waitUntilTyped(text) { terminal.typed() }
     }
 
-    @Test func theClipboardHoldsTheTextForWlPaste() async throws {
-        let text = "Grüße — 한국어 😀\n-- ; $(echo hi)"
+    @Test func tenThousandCharactersOfHostileTextOnTheClipboardAreWhatWlPasteReturns() async throws {
+        let text = "-n " + String(repeating: "Grüße — 한국어 😀\n-- ; $(echo hi) ", count: 400)
+        #expect(text.count > 10_000)
 
         let target = try targets.clipboard().get()
         try await target.deliver(text)
