@@ -26,6 +26,23 @@ import Testing
         #expect(kill(processID, 0) == -1 && errno == ESRCH)
     }
 
+    @Test func aCancelledDeliveryKillsItsHelper() async throws {
+        let folder = TemporaryFolder()
+        let processIDFile = folder.file("pid")
+        let hanging = try script(in: folder, "echo $$ > \(processIDFile).new; mv \(processIDFile).new \(processIDFile); exec sleep 1000")
+        let target = VirtualKeyboardTarget(wtype: hanging, session: DesktopSession(environment: [:]))
+        let delivery = Task { try await target.deliver("hello") }
+        try await poll(within: .seconds(10)) { FileManager.default.fileExists(atPath: processIDFile) } otherwise: {
+            TextNotArrived(expected: "a process ID", arrived: "")
+        }
+
+        delivery.cancel()
+
+        await #expect(throws: DeliveryError("wtype was stopped: the delivery was cancelled.")) { try await delivery.value }
+        let processID = try #require(pid_t(String(contentsOfFile: processIDFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
+        #expect(kill(processID, 0) == -1 && errno == ESRCH)
+    }
+
     @Test(.enabled(if: installed("wtype"), "needs wtype")) func aHelperThatFailsIsReportedWithWhatItSaid() async throws {
         let folder = TemporaryFolder()
         let target = VirtualKeyboardTarget(
