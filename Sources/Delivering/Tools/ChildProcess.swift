@@ -12,15 +12,15 @@ final class ChildProcess: Sendable {
     }
     private let state = Mutex(State())
 
-    /// Starts `path` with `arguments`, only `environment`, `input` as standard input, `errorOutput` as standard error
-    /// and /dev/null as standard output; it inherits no other descriptor, no blocked signal and no ignored one.
+    /// Starts `path` with `arguments`, only `environment`, and the three descriptors as its standard input, output
+    /// and error; it inherits no other descriptor, no blocked signal and no ignored one.
     /// - Throws: the `errno` of `posix_spawn`.
-    init(path: String, arguments: [String], environment: [String: String], input: Int32, errorOutput: Int32) throws(Errno) {
+    init(path: String, arguments: [String], environment: [String: String], input: Int32, output: Int32, errorOutput: Int32) throws(Errno) {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_adddup2(&actions, input, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, output, 1)
         posix_spawn_file_actions_adddup2(&actions, errorOutput, 2)
         _ = Self.addCloseFrom?(&actions, 3)
 

@@ -18,9 +18,10 @@ public struct HelperProgram: Sendable, Equatable {
             .map(HelperProgram.init(path:))
     }
 
-    /// How a run ended: its exit status and the start of what it wrote to standard error.
+    /// How a run ended: its exit status, what it printed, and the start of what it wrote to standard error.
     struct Ending: Sendable {
         let status: Int32
+        let output: String
         let errorOutput: String
     }
 
@@ -40,7 +41,8 @@ public struct HelperProgram: Sendable, Equatable {
         do {
             child = try ChildProcess(
                 path: path, arguments: arguments, environment: environment.merging(["LC_ALL": "C.UTF-8"]) { _, utf8 in utf8 },
-                input: files.input.fileDescriptor, errorOutput: files.errorWriter.fileDescriptor)
+                input: files.input.fileDescriptor, output: files.output.writer.fileDescriptor,
+                errorOutput: files.errorOutput.writer.fileDescriptor)
         } catch {
             throw DeliveryError("Could not start \(path): \(error.description).")
         }
@@ -59,41 +61,51 @@ public struct HelperProgram: Sendable, Equatable {
             throw DeliveryError(
                 "\(name) did not finish within \(timeLimit.inSeconds) and was stopped; the text may have arrived only in part.")
         }
-        return Ending(status: status, errorOutput: files.errorOutput())
+        return Ending(
+            status: status, output: files.output.read(upTo: ScratchFiles.outputLimit),
+            errorOutput: files.errorOutput.read(upTo: ScratchFiles.errorExcerpt).trimmingCharacters(in: .whitespacesAndNewlines))
     }
 }
 
-/// The program's standard input and error as unlinked files: writing the text can never block on a program that
-/// does not read, and a forked child that keeps them open (xclip, wl-copy) keeps nobody waiting for an end of file.
+/// The program's standard input, output and error as unlinked files: writing the text can never block on a program
+/// that does not read, and a forked child that keeps them open (xclip, wl-copy) keeps nobody waiting for an end of file.
 private struct ScratchFiles {
+    /// A file the program writes to, and the handle to read it back.
+    struct Written {
+        let writer: FileHandle
+        private let reader: FileHandle
+
+        init(_ path: String) throws {
+            writer = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+            reader = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
+        }
+
+        func read(upTo limit: Int) -> String {
+            String(decoding: ((try? reader.read(upToCount: limit)) ?? nil) ?? Data(), as: UTF8.self)
+        }
+    }
+
     let input: FileHandle
-    let errorWriter: FileHandle
-    private let errorReader: FileHandle
+    let output: Written
+    let errorOutput: Written
     /// Enough of standard error to say what went wrong.
-    private static let errorExcerpt = 500
+    static let errorExcerpt = 500
+    /// Enough for a keyboard map (`xmodmap -pke`: about 10 kB).
+    static let outputLimit = 256 * 1024
 
     init(input text: String) throws {
-        let folder = FileManager.default.temporaryDirectory
-        let inputPath = folder.appendingPathComponent("notula-text-\(UUID().uuidString)").path
-        let errorPath = folder.appendingPathComponent("notula-stderr-\(UUID().uuidString)").path
-        defer {
-            unlink(inputPath)
-            unlink(errorPath)
-        }
+        let folder = FileManager.default.temporaryDirectory.path
+        let paths = ["text", "stdout", "stderr"].map { "\(folder)/notula-\($0)-\(UUID().uuidString)" }
+        defer { paths.forEach { unlink($0) } }
         // 0600: the text is the user's dictation.
-        for (path, contents) in [(inputPath, Data(text.utf8)), (errorPath, Data())] {
+        for (path, contents) in zip(paths, [Data(text.utf8), Data(), Data()]) {
             guard FileManager.default.createFile(atPath: path, contents: contents, attributes: [.posixPermissions: 0o600]) else {
                 throw CocoaError(.fileWriteUnknown)
             }
         }
-        input = try FileHandle(forReadingFrom: URL(fileURLWithPath: inputPath))
-        errorWriter = try FileHandle(forWritingTo: URL(fileURLWithPath: errorPath))
-        errorReader = try FileHandle(forReadingFrom: URL(fileURLWithPath: errorPath))
-    }
-
-    func errorOutput() -> String {
-        let data = (try? errorReader.read(upToCount: Self.errorExcerpt)) ?? nil
-        return String(decoding: data ?? Data(), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        input = try FileHandle(forReadingFrom: URL(fileURLWithPath: paths[0]))
+        output = try Written(paths[1])
+        errorOutput = try Written(paths[2])
     }
 }
 
