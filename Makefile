@@ -7,7 +7,7 @@ PREFIX ?= /usr/local
 
 # What building and running needs; what the tests and the benchmark need besides.
 RUN_PACKAGES = libdbus-1-dev libpulse-dev libcurl4-openssl-dev libarchive-dev libsqlite3-dev dbus pulseaudio pulseaudio-utils
-TEST_PACKAGES = $(RUN_PACKAGES) espeak-ng sox libglib2.0-bin systemd python3-dbusmock procps xvfb dunst imagemagick desktop-file-utils sway waybar grim adwaita-icon-theme gjs zip wtype xdotool wl-clipboard xclip foot xterm x11-xkb-utils
+TEST_PACKAGES = $(RUN_PACKAGES) espeak-ng sox libglib2.0-bin systemd python3-dbusmock procps xvfb dunst imagemagick desktop-file-utils sway waybar grim adwaita-icon-theme gjs zip wtype xdotool wl-clipboard xclip foot xterm x11-xkb-utils x11-xserver-utils
 
 .PHONY: all build run test bench deps test-deps clean install uninstall gnome-extension
 

@@ -32,14 +32,17 @@ import Testing
         let hanging = try script(in: folder, "echo $$ > \(processIDFile).new; mv \(processIDFile).new \(processIDFile); exec sleep 1000")
         let target = VirtualKeyboardTarget(wtype: hanging, session: DesktopSession(environment: [:]))
         let delivery = Task { try await target.deliver("hello") }
-        try await poll(within: .seconds(10)) { FileManager.default.fileExists(atPath: processIDFile) } otherwise: {
+        try await poll(within: .seconds(10)) {
+            FileManager.default.fileExists(atPath: processIDFile)
+        } otherwise: {
             TextNotArrived(expected: "a process ID", arrived: "")
         }
 
         delivery.cancel()
 
         await #expect(throws: DeliveryError("wtype was stopped: the delivery was cancelled.")) { try await delivery.value }
-        let processID = try #require(pid_t(String(contentsOfFile: processIDFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
+        let processID = try #require(
+            pid_t(String(contentsOfFile: processIDFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
         #expect(kill(processID, 0) == -1 && errno == ESRCH)
     }
 

@@ -5,6 +5,7 @@ public struct HelperTargets: Sendable {
     private let session: DesktopSession
     private let wtype: HelperProgram?
     private let xdotool: HelperProgram?
+    private let xmodmap: HelperProgram?
     private let wlCopy: HelperProgram?
     private let xclip: HelperProgram?
 
@@ -15,6 +16,7 @@ public struct HelperTargets: Sendable {
         self.session = session
         wtype = HelperProgram.find("wtype", on: searchPath)
         xdotool = HelperProgram.find("xdotool", on: searchPath)
+        xmodmap = HelperProgram.find("xmodmap", on: searchPath)
         wlCopy = HelperProgram.find("wl-copy", on: searchPath)
         xclip = HelperProgram.find("xclip", on: searchPath)
     }
@@ -30,12 +32,13 @@ public struct HelperTargets: Sendable {
         return program(wtype, "wtype", package: "wtype").map { VirtualKeyboardTarget(wtype: $0, session: session) }
     }
 
-    /// xdotool: on an X11 session; with `forced` wherever `DISPLAY` is set (under Xwayland it reaches X clients only).
+    /// xdotool, with xmodmap where it is installed (x11-xserver-utils): on an X11 session; with `forced` wherever
+    /// `DISPLAY` is set (under Xwayland it reaches X clients only).
     public func xtest(forced: Bool = false) -> Result<any TextTarget, DeliveryError> {
         guard session.environment["DISPLAY"] != nil, forced || session.kind == .x11 else {
             return .failure(DeliveryError("Typing through XTEST needs an X11 session, and this is not one."))
         }
-        return program(xdotool, "xdotool", package: "xdotool").map { XTestTarget(xdotool: $0, session: session) }
+        return program(xdotool, "xdotool", package: "xdotool").map { XTestTarget(xdotool: $0, xmodmap: xmodmap, session: session) }
     }
 
     /// wl-copy on Wayland (not GNOME's, which has no data-control protocol), xclip on X11.

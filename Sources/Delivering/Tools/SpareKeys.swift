@@ -1,0 +1,85 @@
+import Synchronization
+
+/// Keys of the X keyboard map that nothing uses, bound to the characters of a text that the layout has no key for
+/// before xdotool types it, and left bound afterwards. xdotool would otherwise bind a spare key for each such
+/// character and unbind it right after pressing it, and a client that reads the key after that drops the character.
+/// Keys bound for an earlier text are bound again for the next when it needs them: that text's keys were read long
+/// before.
+final class SpareKeys: Sendable {
+    /// The keys bound so far: the keysym each was given, by keycode.
+    private let bound = Mutex<[Int: UInt32]>([:])
+
+    /// Binds each character of `text` that the layout has no key for to a key of its own, with `xmodmap`.
+    /// - Throws: `DeliveryError` when xmodmap fails or hangs, or there are fewer spare keys than such characters.
+    func bind(charactersOf text: String, xmodmap: HelperProgram, environment: [String: String], timeLimit: Duration)
+        async throws(DeliveryError)
+    {
+        let nonASCII = Set(text.unicodeScalars.filter { !$0.isASCII })
+        guard !nonASCII.isEmpty else { return }
+        let table = try await xmodmap.run(["-pk"], input: "", environment: environment, timeLimit: timeLimit)
+        guard table.status == 0 else { throw DeliveryError("xmodmap could not read the keyboard map: \(table.errorOutput)") }
+        let keymap = KeyboardMap(xmodmapTable: table.output)
+        let missing = nonASCII.filter { !keymap.hasKey(for: $0) }.sorted { $0.value < $1.value }
+        guard !missing.isEmpty else { return }
+        // A key of ours is free when it still holds what it was given (a new layout may have taken it since) and
+        // types none of this text's characters.
+        let ours = bound.withLock { $0 }.filter { keymap.holdsOnly($0.value, at: $0.key) && !keymap.isNeeded($0.key, by: nonASCII) }
+        let free = keymap.unusedKeycodes.union(ours.keys).sorted(by: >)
+        guard missing.count <= free.count else {
+            throw DeliveryError(
+                "The text holds \(missing.count) characters the keyboard layout has no key for, more than the \(free.count) "
+                    + "spare keys X offers to type them with.")
+        }
+        let bindings = zip(missing, free).map { character, keycode in
+            let keysym = "U" + String(character.value, radix: 16, uppercase: true)
+            return (keycode, "keycode \(keycode) = \(keysym) \(keysym)")
+        }
+        let result = try await xmodmap.run(bindings.flatMap { ["-e", $0.1] }, input: "", environment: environment, timeLimit: timeLimit)
+        guard result.status == 0 else { throw DeliveryError("xmodmap could not bind keys to type with: \(result.errorOutput)") }
+        bound.withLock { bound in
+            for (character, (keycode, _)) in zip(missing, bindings) { bound[keycode] = KeyboardMap.keysym(for: character) }
+        }
+    }
+}
+
+/// The keysyms of each keycode, read from `xmodmap -pk`: lines of a keycode and its keysyms as `0x00e9 (eacute)`.
+struct KeyboardMap {
+    private let keysyms: [Int: Set<UInt32>]
+
+    init(xmodmapTable: String) {
+        var keysyms: [Int: Set<UInt32>] = [:]
+        for line in xmodmapTable.split(separator: "\n") {
+            let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
+            guard let first = words.first, let keycode = Int(first) else { continue }
+            keysyms[keycode] = Set(
+                words.dropFirst().compactMap { $0.hasPrefix("0x") ? UInt32($0.dropFirst(2), radix: 16) : nil }.filter { $0 != 0 })
+        }
+        self.keysyms = keysyms
+    }
+
+    /// The keycodes with no keysym.
+    var unusedKeycodes: Set<Int> { Set(keysyms.filter { $0.value.isEmpty }.keys) }
+
+    /// Whether a key types `character`: its Latin-1 keysym (the code point) or its Unicode one (0x1000000 + it).
+    /// Other legacy keysyms (Cyrillic, EuroSign) are not recognized: such a character gets a spare key as well.
+    func hasKey(for character: Unicode.Scalar) -> Bool {
+        keysyms.values.contains { !$0.isDisjoint(with: Self.keysyms(for: character)) }
+    }
+
+    /// Whether `keysym` is all that `keycode` types.
+    func holdsOnly(_ keysym: UInt32, at keycode: Int) -> Bool { keysyms[keycode] == [keysym] }
+
+    /// The keysym `xmodmap` gives for `U` and the code point: the code point itself for Latin-1.
+    static func keysym(for character: Unicode.Scalar) -> UInt32 {
+        character.value <= 0xff ? character.value : 0x0100_0000 | character.value
+    }
+
+    /// Whether `keycode` types one of `characters`.
+    func isNeeded(_ keycode: Int, by characters: Set<Unicode.Scalar>) -> Bool {
+        characters.contains { !(keysyms[keycode] ?? []).isDisjoint(with: Self.keysyms(for: $0)) }
+    }
+
+    private static func keysyms(for character: Unicode.Scalar) -> Set<UInt32> {
+        character.value <= 0xff ? [character.value, 0x0100_0000 | character.value] : [0x0100_0000 | character.value]
+    }
+}
