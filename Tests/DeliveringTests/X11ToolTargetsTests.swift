@@ -42,6 +42,18 @@ struct X11ToolTargetsTests {
         try await waitUntilTyped(texts.joined()) { terminal.typed() }
     }
 
+    @Test func spareKeysServeTextAfterTextMoreCharactersThanThereAreKeys() async throws {
+        let terminal = try await xvfb.openTerminal()
+        // 4 texts of 15 syllables each, all different: 60 characters for the 19 spare keys of Xvfb.
+        let texts = (0..<4).map { text in
+            String(String.UnicodeScalarView((0..<15).compactMap { Unicode.Scalar(0xB000 + text * 15 + $0) })) + " "
+        }
+
+        for text in texts { try await targets.xtest().get().deliver(text) }
+
+        try await waitUntilTyped(texts.joined()) { terminal.typed() }
+    }
+
     @Test func moreCharactersOutsideTheLayoutThanSpareKeysAreRefusedBeforeAnyIsTyped() async throws {
         let terminal = try await xvfb.openTerminal()
         let syllables = String(String.UnicodeScalarView((0xAC00..<0xAC00 + 300).compactMap(Unicode.Scalar.init)))

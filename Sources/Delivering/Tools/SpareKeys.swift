@@ -3,11 +3,22 @@ import Synchronization
 /// Keys of the X keyboard map that nothing uses, bound to the characters of a text that the layout has no key for
 /// before xdotool types it, and left bound afterwards. xdotool would otherwise bind a spare key for each such
 /// character and unbind it right after pressing it, and a client that reads the key after that drops the character.
-/// Keys bound for an earlier text are bound again for the next when it needs them: that text's keys were read long
-/// before.
+/// A key bound for an earlier text is bound again only a while after that text was typed: bound again at once, a
+/// busy xterm read the earlier text's keys as the new characters.
 final class SpareKeys: Sendable {
-    /// The keys bound so far: the keysym each was given, by keycode.
-    private let bound = Mutex<[Int: UInt32]>([:])
+    /// One for the process, as the keys it binds stay bound in the X server beyond any one target.
+    static let shared = SpareKeys()
+
+    /// How long after a text was typed its keys may be bound to other characters: time for a busy client to read them.
+    static let settleTime = Duration.seconds(1)
+
+    private struct Binding {
+        let keysym: UInt32
+        var lastTyped: ContinuousClock.Instant
+    }
+
+    /// The keys bound so far, by keycode, by display.
+    private let bound = Mutex<[String: [Int: Binding]]>([:])
 
     /// Binds each character of `text` that the layout has no key for to a key of its own, with `xmodmap`.
     /// - Throws: `DeliveryError` when xmodmap fails or hangs, or there are fewer spare keys than such characters.
@@ -21,23 +32,44 @@ final class SpareKeys: Sendable {
         let keymap = KeyboardMap(xmodmapTable: table.output)
         let missing = nonASCII.filter { !keymap.hasKey(for: $0) }.sorted { $0.value < $1.value }
         guard !missing.isEmpty else { return }
-        // A key of ours is free when it still holds what it was given (a new layout may have taken it since) and
-        // types none of this text's characters.
-        let ours = bound.withLock { $0 }.filter { keymap.holdsOnly($0.value, at: $0.key) && !keymap.isNeeded($0.key, by: nonASCII) }
-        let free = keymap.unusedKeycodes.union(ours.keys).sorted(by: >)
-        guard missing.count <= free.count else {
+        // A key of ours may be bound again when it still holds what it was given (a new layout may have taken it
+        // since) and types none of this text's characters; the longest untyped first.
+        let display = environment["DISPLAY"] ?? ""
+        let ours = bound.withLock { $0[display] ?? [:] }
+            .filter { keymap.holdsOnly($0.value.keysym, at: $0.key) && !keymap.isNeeded($0.key, by: nonASCII) }
+            .sorted { $0.value.lastTyped < $1.value.lastTyped }
+        let unused = keymap.unusedKeycodes.sorted(by: >)
+        guard missing.count <= unused.count + ours.count else {
             throw DeliveryError(
-                "The text holds \(missing.count) characters the keyboard layout has no key for, more than the \(free.count) "
-                    + "spare keys X offers to type them with.")
+                "The text holds \(missing.count) characters the keyboard layout has no key for, more than the "
+                    + "\(unused.count + ours.count) spare keys X offers to type them with.")
         }
-        let bindings = zip(missing, free).map { character, keycode in
+        let reused = ours.prefix(max(0, missing.count - unused.count))
+        if let latest = reused.map(\.value.lastTyped).max() {
+            do { try await Task.sleep(until: latest + Self.settleTime) } catch {
+                throw DeliveryError("Typing was stopped: the delivery was cancelled.")
+            }
+        }
+        let bindings = zip(missing, unused + reused.map(\.key)).map { character, keycode in
             let keysym = "U" + String(character.value, radix: 16, uppercase: true)
             return (keycode, "keycode \(keycode) = \(keysym) \(keysym)")
         }
         let result = try await xmodmap.run(bindings.flatMap { ["-e", $0.1] }, input: "", environment: environment, timeLimit: timeLimit)
         guard result.status == 0 else { throw DeliveryError("xmodmap could not bind keys to type with: \(result.errorOutput)") }
         bound.withLock { bound in
-            for (character, (keycode, _)) in zip(missing, bindings) { bound[keycode] = KeyboardMap.keysym(for: character) }
+            for (character, (keycode, _)) in zip(missing, bindings) {
+                bound[display, default: [:]][keycode] = Binding(keysym: KeyboardMap.keysym(for: character), lastTyped: .now)
+            }
+        }
+    }
+
+    /// Notes that `text` was typed on `display` just now: its keys may not be bound again for a while.
+    func typed(_ text: String, on display: String) {
+        let keysyms = Set(text.unicodeScalars.map(KeyboardMap.keysym(for:)))
+        bound.withLock { bound in
+            for (keycode, binding) in bound[display] ?? [:] where keysyms.contains(binding.keysym) {
+                bound[display]?[keycode]?.lastTyped = .now
+            }
         }
     }
 }

@@ -2,6 +2,8 @@
 /// outside the layout are first bound to spare keys with `xmodmap` (see `SpareKeys`): left to xdotool, which binds
 /// one and unbinds it right after the key, a busy client dropped some (8 to 14 of 15 texts beside two busy cores;
 /// bound first, 0 of 45). A text with more of them than spare keys (19 on Xvfb) is refused: paste it instead.
+/// Keys bound for an earlier text are bound again only a second after it was typed, which may delay a text that
+/// follows at once.
 public struct XTestTarget: TextTarget {
     public var method: DeliveryMethod { .xtest }
 
@@ -9,7 +11,6 @@ public struct XTestTarget: TextTarget {
     private let xmodmap: HelperProgram?
     private let session: DesktopSession
     private let startUp: Duration
-    private let spareKeys = SpareKeys()
 
     /// - Parameters:
     ///   - xdotool: the program, found when the session was probed.
@@ -24,8 +25,10 @@ public struct XTestTarget: TextTarget {
     }
 
     public func deliver(_ text: String) async throws(DeliveryError) {
+        // Also after a failure: some of the keys may have been pressed.
+        defer { SpareKeys.shared.typed(text, on: session.environment["DISPLAY"] ?? "") }
         if let xmodmap {
-            try await spareKeys.bind(
+            try await SpareKeys.shared.bind(
                 charactersOf: text, xmodmap: xmodmap, environment: session.environment, timeLimit: startUp)
         }
         // `--file -`: the text comes on standard input, never read as options. `--clearmodifiers`: a modifier still
