@@ -3,9 +3,9 @@ import Synchronization
 
 /// A helper program started with `posix_spawn` and awaited on a thread of its own. Not Foundation's `Process`: it
 /// gives the child one end of a socket and reaps it only when that end closes, which never happens while a child
-/// forked off to serve the clipboard (wl-copy, xclip) holds it. Every system call of the helpers is here.
+/// forked off to serve the clipboard (wl-copy, xclip) holds it. Every process call of the helpers is here.
 final class ChildProcess: Sendable {
-    let processID: pid_t
+    private let processID: pid_t
     private struct State {
         var ended = false
         var killed = false
@@ -15,7 +15,9 @@ final class ChildProcess: Sendable {
     /// Starts `path` with `arguments`, only `environment`, and the three descriptors as its standard input, output
     /// and error; it inherits no other descriptor, no blocked signal and no ignored one.
     /// - Throws: the `errno` of `posix_spawn`.
-    init(path: String, arguments: [String], environment: [String: String], input: Int32, output: Int32, errorOutput: Int32) throws(Errno) {
+    init(path: String, arguments: [String], environment: [String: String], input: Int32, output: Int32, errorOutput: Int32)
+        throws(Errno)
+    {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }

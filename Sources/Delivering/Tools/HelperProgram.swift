@@ -90,7 +90,7 @@ private struct ScratchFiles {
     let errorOutput: Written
     /// Enough of standard error to say what went wrong.
     static let errorExcerpt = 500
-    /// Enough for a keyboard map (`xmodmap -pke`: about 10 kB).
+    /// Enough for a keyboard map (`xmodmap -pk`: about 20 kB).
     static let outputLimit = 256 * 1024
 
     init(input text: String) throws {

@@ -95,7 +95,7 @@ struct KeyboardMap {
     /// Whether a key types `character`: its Latin-1 keysym (the code point) or its Unicode one (0x1000000 + it).
     /// Other legacy keysyms (Cyrillic, EuroSign) are not recognized: such a character gets a spare key as well.
     func hasKey(for character: Unicode.Scalar) -> Bool {
-        keysyms.values.contains { !$0.isDisjoint(with: Self.keysyms(for: character)) }
+        keysyms.values.contains { !$0.isDisjoint(with: Self.recognizedKeysyms(for: character)) }
     }
 
     /// Whether `keysym` is all that `keycode` types.
@@ -108,10 +108,10 @@ struct KeyboardMap {
 
     /// Whether `keycode` types one of `characters`.
     func isNeeded(_ keycode: Int, by characters: Set<Unicode.Scalar>) -> Bool {
-        characters.contains { !(keysyms[keycode] ?? []).isDisjoint(with: Self.keysyms(for: $0)) }
+        characters.contains { !(keysyms[keycode] ?? []).isDisjoint(with: Self.recognizedKeysyms(for: $0)) }
     }
 
-    private static func keysyms(for character: Unicode.Scalar) -> Set<UInt32> {
+    private static func recognizedKeysyms(for character: Unicode.Scalar) -> Set<UInt32> {
         character.value <= 0xff ? [character.value, 0x0100_0000 | character.value] : [0x0100_0000 | character.value]
     }
 }
