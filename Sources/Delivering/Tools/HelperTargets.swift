@@ -1,0 +1,67 @@
+/// The ways of delivering that go through a helper program, as far as the session and the installed programs allow:
+/// each is a target, or the error that says what is missing (the desktop's support, or the Debian package to
+/// install). The programs are looked up once, when this is made: at the probe of the session.
+public struct HelperTargets: Sendable {
+    private let session: DesktopSession
+    private let wtype: HelperProgram?
+    private let xdotool: HelperProgram?
+    private let xmodmap: HelperProgram?
+    private let wlCopy: HelperProgram?
+    private let xclip: HelperProgram?
+
+    /// - Parameters:
+    ///   - session: the graphical session to deliver to.
+    ///   - searchPath: where to look for the programs, a `PATH` value.
+    public init(session: DesktopSession, searchPath: String) {
+        self.session = session
+        wtype = HelperProgram.find("wtype", on: searchPath)
+        xdotool = HelperProgram.find("xdotool", on: searchPath)
+        xmodmap = HelperProgram.find("xmodmap", on: searchPath)
+        wlCopy = HelperProgram.find("wl-copy", on: searchPath)
+        xclip = HelperProgram.find("xclip", on: searchPath)
+    }
+
+    /// wtype: on a wlroots compositor; with `forced` (the user chose it) on any Wayland session.
+    public func virtualKeyboard(forced: Bool = false) -> Result<any TextTarget, DeliveryError> {
+        guard session.environment["WAYLAND_DISPLAY"] != nil, forced || session.kind == .wayland else {
+            return .failure(DeliveryError("Typing through the virtual keyboard needs a Wayland session, and WAYLAND_DISPLAY is not set."))
+        }
+        if !forced, let desktop = ["GNOME", "KDE"].first(where: session.isDesktop) {
+            return .failure(DeliveryError("\(desktop) does not offer the virtual-keyboard protocol: type through the portal."))
+        }
+        return program(wtype, "wtype", package: "wtype").map { VirtualKeyboardTarget(wtype: $0, session: session) }
+    }
+
+    /// xdotool, with xmodmap where it is installed (x11-xserver-utils): on an X11 session; with `forced` wherever
+    /// `DISPLAY` is set (under Xwayland it reaches X clients only).
+    public func xtest(forced: Bool = false) -> Result<any TextTarget, DeliveryError> {
+        guard session.environment["DISPLAY"] != nil, forced || session.kind == .x11 else {
+            return .failure(DeliveryError("Typing through XTEST needs an X11 session, and this is not one."))
+        }
+        return program(xdotool, "xdotool", package: "xdotool").map { XTestTarget(xdotool: $0, xmodmap: xmodmap, session: session) }
+    }
+
+    /// wl-copy on Wayland (not GNOME's, which has no data-control protocol), xclip on X11.
+    public func clipboard() -> Result<any TextTarget, DeliveryError> {
+        switch session.kind {
+        case .wayland:
+            if session.isDesktop("GNOME") {
+                return .failure(DeliveryError("GNOME on Wayland lets no program set the clipboard without its portal."))
+            }
+            return program(wlCopy, "wl-copy", package: "wl-clipboard").map {
+                ClipboardTarget(copier: .wlCopy($0), session: session)
+            }
+        case .x11:
+            return program(xclip, "xclip", package: "xclip").map { ClipboardTarget(copier: .xclip($0), session: session) }
+        case .unknown:
+            return .failure(DeliveryError("No graphical session was found: neither WAYLAND_DISPLAY nor DISPLAY is set."))
+        }
+    }
+
+    private func program(_ found: HelperProgram?, _ name: String, package: String) -> Result<HelperProgram, DeliveryError> {
+        guard let found else {
+            return .failure(DeliveryError("\(name) is not installed: install the package \(package) (sudo apt install \(package))."))
+        }
+        return .success(found)
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+import NotulaTestSupport
+import Testing
+
+/// Runs a suite's tests with one headless sway, reachable as `TerminalsInSway.current`: started before them, killed
+/// after, so that each test opens only a terminal.
+struct SwayScope: SuiteTrait, TestScoping {
+    var isRecursive: Bool { false }
+
+    func provideScope(for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void) async throws {
+        try await TerminalsInSway.$current.withValue(TerminalsInSway()) { try await function() }
+    }
+}
+
+/// Runs a suite's tests with one Xvfb, reachable as `TerminalsUnderXvfb.current`.
+struct XvfbScope: SuiteTrait, TestScoping {
+    var isRecursive: Bool { false }
+
+    func provideScope(for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void) async throws {
+        try await TerminalsUnderXvfb.$current.withValue(TerminalsUnderXvfb()) { try await function() }
+    }
+}
+
+extension Trait where Self == SwayScope {
+    static var terminalsInSway: Self { Self() }
+}
+
+extension Trait where Self == XvfbScope {
+    static var terminalsUnderXvfb: Self { Self() }
+}
+
+/// Whether every one of `programs` is installed (`make test-deps` installs them), for `.enabled(if:)`.
+func installed(_ programs: String...) -> Bool {
+    programs.allSatisfy { FileManager.default.isExecutableFile(atPath: "/usr/bin/\($0)") }
+}
+
+/// Returns once `typed()` reads `text`; throws, showing what arrived instead, when it does not soon.
+func waitUntilTyped(_ text: String, in typed: () -> String) async throws {
+    try await poll(within: .seconds(10)) {
+        typed() == text
+    } otherwise: {
+        TextNotArrived(expected: text, arrived: typed())
+    }
+}
+
+struct TextNotArrived: Error, CustomStringConvertible {
+    let expected: String
+    let arrived: String
+    var description: String { "expected \(expected.debugDescription), the window holds \(arrived.debugDescription)" }
+}
