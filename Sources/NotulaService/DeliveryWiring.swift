@@ -1,9 +1,27 @@
 import DBus
 import Delivering
 
-/// The ways text reaches the user in a session: the portal, the tools found on this machine, the clipboard.
+/// The ways text reaches the user in a session: the RemoteDesktop portal, the helper programs found on this
+/// machine, the clipboard. Found again when the session changes.
 enum DeliveryWiring {
-    static func ways(in session: DesktopSession, bus: Bus, paths: Paths) -> DeliveryWays {
-        DeliveryWays(typing: [:], clipboard: .failure(DeliveryError("No clipboard is reachable in this session.")))
+    /// Where helper programs are looked for: notulad's `PATH` (a D-Bus-activated service may have a short one), then
+    /// the folders Debian installs them in.
+    static func searchPath(_ environment: [String: String]) -> String {
+        [environment["PATH"], "/usr/local/bin:/usr/bin:/bin"].compactMap { $0 }.joined(separator: ":")
+    }
+
+    static func ways(in session: DesktopSession, bus: Bus, paths: Paths, searchPath: String) async -> DeliveryWays {
+        let helpers = HelperTargets(session: session, searchPath: searchPath)
+        let portal: Result<any TextTarget, DeliveryError> =
+            await PortalKeyboard.isAvailable(on: bus)
+            ? .success(PortalKeyboard(bus: bus, restoreTokenFile: paths.config + "/remote-desktop-token"))
+            : .failure(
+                DeliveryError(
+                    "No RemoteDesktop portal with a keyboard is on the session bus: install xdg-desktop-portal and your desktop's "
+                        + "backend (xdg-desktop-portal-gnome or xdg-desktop-portal-kde)."))
+        // Each way as if forced: the automatic choice only picks the one the session's kind calls for.
+        return DeliveryWays(
+            typing: [.portal: portal, .virtualKeyboard: helpers.virtualKeyboard(forced: true), .xtest: helpers.xtest(forced: true)],
+            clipboard: helpers.clipboard())
     }
 }

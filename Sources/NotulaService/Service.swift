@@ -82,7 +82,10 @@ public enum Service {
         let panels: [any Reporting] = [tray.reporter] + [mediaPlayer?.reporter].compactMap { $0 }
         let output = OutputChoice(settings, settingsFile: paths.settingsFile)
         let session = SessionEnvironment(bus: bus, own: environment)
-        let dictation = Dictation(readSession: { await session.read() }, findWays: { DeliveryWiring.ways(in: $0, bus: bus, paths: paths) })
+        let searchPath = DeliveryWiring.searchPath(environment)
+        let dictation = Dictation(
+            readSession: { await session.read() },
+            findWays: { await DeliveryWiring.ways(in: $0, bus: bus, paths: paths, searchPath: searchPath) })
         let recorder = Recorder(
             isolation: bus, clock: MonotonicSystemClock(), capture: capture, processing: memos,
             reporter: Reporters(surfaces: [
