@@ -11,6 +11,10 @@ public actor TerminalsInSway {
     public nonisolated let environment: [String: String]
     private nonisolated let folder: URL
     private let sway: Process
+    /// A keyboard in the seat from the start, as every real session has one: a wtype that only waits (2000 s; it
+    /// outlives its compositor, so it is killed with it). With none, the seat gains a keyboard only when the wtype
+    /// under test starts, and foot, binding it late, lost the first keys (2 runs in 12 under load).
+    private let keyboard: Process
     private nonisolated let swaySocket: String
     private var terminalsOpened = 0
 
@@ -23,10 +27,7 @@ public actor TerminalsInSway {
         }
         for path in [runtime, home] { chown(path.path, 65534, 65534) }
         let config = folder.appendingPathComponent("sway.conf")
-        // A keyboard in the seat from the start, as every real session has one (here a virtual one, held by a wtype
-        // that only waits, for 2000 s). With none, the seat gains a keyboard only when the wtype under test starts,
-        // and foot, binding it late, lost the first keys (2 runs in 12 under load).
-        try Data("output HEADLESS-1 resolution 1280x800\nexec wtype -s 2000000\n".utf8).write(to: config)
+        try Data("output HEADLESS-1 resolution 1280x800\n".utf8).write(to: config)
 
         sway = Process()
         sway.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
@@ -41,33 +42,65 @@ public actor TerminalsInSway {
         sway.standardError = try FileHandle(forWritingTo: log)
         try sway.run()
 
-        // sway makes its sockets, then answers on its IPC socket once its outputs and config are set up, and lists
-        // the keyboard once the waiting wtype has made it.
+        // sway makes its sockets, then answers on its IPC socket once its outputs and config are set up.
         var socket = ""
         var display = ""
-        try await poll(within: .seconds(20)) { [sway] in
-            guard sway.isRunning else {
-                throw CommandFailed(command: ["sway"], status: sway.terminationStatus, errorOutput: "see \(log.path)")
+        do {
+            try await poll(within: .seconds(20)) { [sway] in
+                guard sway.isRunning else {
+                    throw CommandFailed(command: ["sway"], status: sway.terminationStatus, errorOutput: "see \(log.path)")
+                }
+                let names = (try? FileManager.default.contentsOfDirectory(atPath: runtime.path)) ?? []
+                guard let ipc = names.first(where: { $0.hasPrefix("sway-ipc.") }),
+                    let wayland = names.first(where: { $0.hasPrefix("wayland-") && !$0.hasSuffix(".lock") })
+                else { return false }
+                socket = runtime.appendingPathComponent(ipc).path
+                display = wayland
+                return (try? run("/usr/bin/swaymsg", ["-s", socket, "-t", "get_version"]))?.status == 0
+            } otherwise: {
+                CommandFailed(command: ["sway"], status: 0, errorOutput: "never answered on its IPC socket; see \(log.path)")
             }
-            let names = (try? FileManager.default.contentsOfDirectory(atPath: runtime.path)) ?? []
-            guard let ipc = names.first(where: { $0.hasPrefix("sway-ipc.") }),
-                let wayland = names.first(where: { $0.hasPrefix("wayland-") && !$0.hasSuffix(".lock") })
-            else { return false }
-            socket = runtime.appendingPathComponent(ipc).path
-            display = wayland
-            let inputs = try? run("/usr/bin/swaymsg", ["-s", socket, "-t", "get_inputs"])
-            return inputs?.status == 0 && inputs?.output.contains(#""type": "keyboard""#) == true
-        } otherwise: {
-            CommandFailed(command: ["sway"], status: 0, errorOutput: "never listed a keyboard on its IPC socket; see \(log.path)")
+        } catch {
+            Self.end(sway)
+            throw error
         }
         swaySocket = socket
         environment = ["XDG_RUNTIME_DIR": runtime.path, "WAYLAND_DISPLAY": display]
+
+        keyboard = Process()
+        keyboard.executableURL = URL(fileURLWithPath: "/usr/bin/wtype")
+        keyboard.arguments = ["-s", "2000000"]
+        keyboard.environment = environment
+        keyboard.standardOutput = FileHandle.nullDevice
+        keyboard.standardError = FileHandle.nullDevice
+        do {
+            try keyboard.run()
+            try await poll(within: .seconds(10)) { [keyboard] in
+                guard keyboard.isRunning else {
+                    throw CommandFailed(command: ["wtype"], status: keyboard.terminationStatus, errorOutput: "")
+                }
+                let inputs = try output(of: ["/usr/bin/swaymsg", "-s", socket, "-t", "get_inputs"])
+                return inputs.contains(#""type": "keyboard""#)
+            } otherwise: {
+                CommandFailed(command: ["wtype"], status: 0, errorOutput: "its keyboard never appeared in sway's inputs")
+            }
+        } catch {
+            Self.end(keyboard)
+            Self.end(sway)
+            throw error
+        }
     }
 
     deinit {
-        // SIGKILL: a child of the test runner may inherit a mask that blocks SIGTERM. foot goes with its compositor.
-        if sway.isRunning { kill(sway.processIdentifier, SIGKILL) }
+        // foot goes with its compositor.
+        Self.end(keyboard)
+        Self.end(sway)
         try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// SIGKILL: a child of the test runner may inherit a mask that blocks SIGTERM.
+    private static func end(_ process: Process) {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
     }
 
     /// A terminal that writes every character typed into it, as typed, to `file`: its tty raw (no line editing, no
