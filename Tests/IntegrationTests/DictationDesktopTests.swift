@@ -4,17 +4,75 @@ import NotulaContract
 import NotulaTestSupport
 import Testing
 
-/// notulad types a memo's text into a real window: through the RemoteDesktop portal on a real, headless GNOME Shell 43,
-/// its consent dialog answered as a user would. One Shell for the suite.
+/// notulad types a memo's text into a real window: through XTEST into an xterm on Xvfb, through the virtual keyboard
+/// into foot on a headless sway, and through the
+/// RemoteDesktop portal on a real, headless GNOME Shell 43, its consent dialog answered as a user would. One Shell
+/// for the suite.
 @Suite("Dictation into real desktops", .serialized)
 struct DictationDesktopTests {
     /// notulad on the Shell's session bus, told it is in a GNOME Wayland session, transcribing Korean.
     private static func serviceOnGNOME(_ host: GnomeShellHost, modelPlace place: URL) async throws -> ServiceUnderTest {
         try await ServiceUnderTest.start(
             environment: [
-                "VOSK_MODEL_PATH": place.path, "XDG_SESSION_TYPE": "wayland", "XDG_CURRENT_DESKTOP": "GNOME", "WAYLAND_DISPLAY": "wayland-0",
+                "VOSK_MODEL_PATH": place.path, "XDG_SESSION_TYPE": "wayland", "XDG_CURRENT_DESKTOP": "GNOME",
+                "WAYLAND_DISPLAY": "wayland-0",
             ],
             settings: [#""locale": "ko-KR""#], on: PrivateBus(attachedTo: host.busAddress))
+    }
+
+    @Test func onX11TheMemoIsTypedIntoTheFocusedWindowAndTheNextOneCopied() async throws {
+        let place = try modelPlace()
+        defer { try? FileManager.default.removeItem(at: place) }
+        let display = try TerminalsUnderXvfb()
+        let terminal = try await display.openTerminal()
+        // The display as a session exports it; Output set in settings.json, as a user who chose it once.
+        let service = try await ServiceUnderTest.start(
+            environment: [
+                "VOSK_MODEL_PATH": place.path, "XDG_SESSION_TYPE": "x11", "DISPLAY": try #require(display.environment["DISPLAY"]),
+                "WAYLAND_DISPLAY": "",
+            ],
+            settings: [#""locale": "ko-KR""#, #""output": "type""#])
+
+        var signals = try await service.recorderSignals()
+        try await service.recorder(.start)
+        try await service.sink?.play(try speech("annyeong haseyo, notula imnida"))
+        let typed = try await service.recorder(.process).argument(0, as: ObjectPath.self)
+        let typedOutcome = try await deliveryOutcome(in: signals)
+        let (copied, copySignals) = try await dictate("gamsa hamnida", to: "clipboard", into: service)
+        signals = copySignals
+        let copiedOutcome = try await deliveryOutcome(in: signals)
+
+        #expect(typedOutcome.isSignal(.delivered), "\(typedOutcome.body)")
+        #expect(try typedOutcome.argument(1, as: String.self) == "xtest")
+        let typedText = try await service.memo(.getTranscript, of: typed).argument(0, as: String.self)
+        #expect(!typedText.isEmpty)
+        try await poll(within: .seconds(10), until: { terminal.typed() == typedText + " " }) { NotTyped(arrived: terminal.typed()) }
+        #expect(copiedOutcome.isSignal(.delivered), "\(copiedOutcome.body)")
+        #expect(try copiedOutcome.argument(0, as: ObjectPath.self) == copied)
+        #expect(try copiedOutcome.argument(1, as: String.self) == "clipboard")
+        let copiedText = try await service.memo(.getTranscript, of: copied).argument(0, as: String.self)
+        #expect(try output(of: ["xclip", "-o", "-selection", "clipboard"], environment: display.environment) == copiedText + " ")
+        #expect(terminal.typed() == typedText + " ", "the copied memo is not typed")
+    }
+
+    @Test func onSwayTheVirtualKeyboardTypesTheMemoIntoTheFocusedWindow() async throws {
+        let place = try modelPlace()
+        defer { try? FileManager.default.removeItem(at: place) }
+        let sway = try await TerminalsInSway()
+        let terminal = try await sway.openTerminal()
+        let service = try await ServiceUnderTest.start(
+            environment: sway.environment.merging(
+                ["VOSK_MODEL_PATH": place.path, "XDG_SESSION_TYPE": "wayland", "XDG_CURRENT_DESKTOP": "sway", "DISPLAY": ""]) { $1 },
+            settings: [#""locale": "ko-KR""#])
+
+        let (memo, signals) = try await dictate("annyeong haseyo, notula imnida", to: "type", into: service)
+        let outcome = try await deliveryOutcome(in: signals)
+
+        #expect(outcome.isSignal(.delivered), "\(outcome.body)")
+        #expect(try outcome.argument(1, as: String.self) == "virtual-keyboard")
+        let text = try await service.memo(.getTranscript, of: memo).argument(0, as: String.self)
+        #expect(!text.isEmpty)
+        try await poll(within: .seconds(10), until: { terminal.typed() == text + " " }) { NotTyped(arrived: terminal.typed()) }
     }
 
     @Test func onGNOMEThePortalTypesTheMemoIntoTheFocusedWindow() async throws {
@@ -66,3 +124,6 @@ struct DictationDesktopTests {
         }
     }
 }
+
+/// What the window held instead of the memo's text.
+struct NotTyped: Error { let arrived: String }
