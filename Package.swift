@@ -40,7 +40,7 @@ let package = Package(
             ]),
         .executableTarget(name: "notulad", dependencies: ["Downloading", "NotulaService", "Recording"]),
         .executableTarget(name: "notula", dependencies: ["DBus", "NotulaContract", "Recording"]),
-        .executableTarget(name: "notula-bench", dependencies: ["DBus", "NotulaContract", "Speech", "Library", "NotulaTestSupport"]),
+        .executableTarget(name: "notula-bench", dependencies: ["DBus", "NotulaContract", "Speech", "Library", "NotulaTestSupport", "Delivering"]),
         .target(
             name: "NotulaTestSupport", dependencies: ["DBus", "NotulaContract", "Recording", "Speech"], path: "Tests/NotulaTestSupport"),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "NotulaTestSupport"]),

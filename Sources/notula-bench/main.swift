@@ -4,11 +4,19 @@ import Speech
 
 // `make bench`: the memo library's search and list over 100 000 memos, round trips to notulad against the bus's own floor, what the idle service costs, and what
 // transcription costs: a file decoded by ours and by Vosk's Python package, the time from Send to text of recordings
-// decoded while captured, the model's memory and its reload. A report, not a test: it prints figures and ratios
+// decoded while captured, the model's memory and its reload, and how long dictated text takes to reach a real client
+// by each way of delivering it. A report, not a test: it prints figures and ratios
 // from one run.
 //
 // NOTULA_TEST_MODEL names the Korean model's folder; NOTULA_BENCH_QUICK=1 gives a short run for working on the
-// bench itself (the 10 s recording only, 2 rounds of the file); NOTULA_BENCH_LIBRARY_ONLY=1 runs the library part alone.
+// bench itself (the 10 s recording only, 2 rounds of the file, text delivered of 20 and 200 characters only);
+// NOTULA_BENCH_LIBRARY_ONLY=1 runs the library part alone, NOTULA_BENCH_DELIVERY_ONLY=1 the dictation delivery alone
+// (it needs neither notulad nor a model).
+
+if ProcessInfo.processInfo.environment["NOTULA_BENCH_DELIVERY_ONLY"] == "1" {
+    print(await Delivery.run(quick: ProcessInfo.processInfo.environment["NOTULA_BENCH_QUICK"] == "1"))
+    exit(0)
+}
 
 guard CommandLine.arguments.count == 2, let modelPath = ProcessInfo.processInfo.environment["NOTULA_TEST_MODEL"] else {
     print(
@@ -73,6 +81,11 @@ do {
         try await ModelMemory.run(
             speech: try corpus.speech(lasting: 10), notulad: notulad, home: home.appendingPathComponent("memory"), bus: bus,
             modelPath: modelPath))
+
+    // Last: the GNOME Shell it starts stays until the bench exits.
+    progress("dictation delivery")
+    print()
+    print(await Delivery.run(quick: quick))
 } catch {
     // The notulad and the sink of the part that failed are gone with it; the folder went with the `defer`.
     progress("failed: \(error)")
