@@ -49,13 +49,17 @@ public final class TerminalsUnderXvfb: Sendable {
     }
 
     /// Opens a terminal and returns once it has the keyboard focus, ready to be typed into.
-    public func openTerminal() async throws -> Terminal {
+    /// - Parameter resources: X resources for it (`-xrm`), as a user's `~/.Xresources` would set them.
+    public func openTerminal(resources: [String] = []) async throws -> Terminal {
         let title = "notula-terminal-\(terminalsOpened.withLock { $0 += 1; return $0 })"
         let file = "\(folder)/\(title).txt"
         let xterm = Process()
         xterm.executableURL = URL(fileURLWithPath: "/usr/bin/xterm")
         // The shell makes the file only after stty has made the tty raw: once it exists, no key is cooked.
-        xterm.arguments = ["-T", title, "-geometry", "80x24+0+0", "-e", "sh", "-c", "stty raw -echo icrnl; exec cat > \(file)"]
+        xterm.arguments =
+            resources.flatMap { ["-xrm", $0] } + [
+                "-T", title, "-geometry", "80x24+0+0", "-e", "sh", "-c", "stty raw -echo icrnl; exec cat > \(file)",
+            ]
         // A UTF-8 locale: xterm passes on what it receives as UTF-8 only in one.
         xterm.environment = environment.merging(["LC_ALL": "C.UTF-8", "PATH": "/usr/bin:/bin"]) { $1 }
         xterm.standardOutput = FileHandle.nullDevice
