@@ -145,4 +145,70 @@ struct X11PasteTests {
         try await waitUntilTyped(text) { terminal.typed() }
         #expect(try clipboard().status != 0)
     }
+
+    @Test func anXTermThatDoesNotPasteOnCtrlShiftVFailsTheDeliveryAndSaysSo() async throws {
+        // xterm's defaults: Ctrl+Shift+V is a control character, not a paste.
+        let terminal = try await xvfb.openTerminal()
+        let target = PasteTarget(
+            tools: .x11(xclip: HelperProgram(path: "/usr/bin/xclip"), xdotool: HelperProgram(path: "/usr/bin/xdotool")),
+            session: DesktopSession(environment: xvfb.environment), pasteTime: .seconds(1))
+
+        let error = await #expect(throws: DeliveryError.self) { try await target.deliver("never pasted") }
+
+        #expect(error?.message.hasPrefix("The focused window did not paste on Ctrl+Shift+V") == true)
+        #expect(!terminal.typed().contains("never pasted"))
+    }
+}
+
+/// Where paste is offered, and what it says where it is not.
+@Suite struct PasteOfferTests {
+    /// A folder holding every helper program (empty scripts: only their presence counts here).
+    private let allPrograms = TemporaryFolder()
+
+    init() {
+        for name in ["wtype", "xdotool", "wl-copy", "wl-paste", "xclip"] {
+            _ = FileManager.default.createFile(
+                atPath: allPrograms.file(name), contents: Data("#!/bin/sh\n".utf8), attributes: [.posixPermissions: 0o755])
+        }
+    }
+
+    private func targets(_ environment: [String: String], searchPath: String? = nil) -> HelperTargets {
+        HelperTargets(session: DesktopSession(environment: environment), searchPath: searchPath ?? allPrograms.path)
+    }
+
+    @Test func swayAndX11ArePastedInto() throws {
+        let sway = targets(["XDG_SESSION_TYPE": "wayland", "XDG_CURRENT_DESKTOP": "sway", "WAYLAND_DISPLAY": "wayland-1"])
+        let x11 = targets(["XDG_SESSION_TYPE": "x11", "DISPLAY": ":0"])
+
+        #expect(try sway.paste().get().method == .paste)
+        #expect(try x11.paste().get().method == .paste)
+    }
+
+    @Test func gnomeOnWaylandIsNotAndKDEOnlyWhenForced() throws {
+        let gnome = targets(["XDG_SESSION_TYPE": "wayland", "XDG_CURRENT_DESKTOP": "GNOME", "WAYLAND_DISPLAY": "wayland-0"])
+        let kde = targets(["XDG_SESSION_TYPE": "wayland", "XDG_CURRENT_DESKTOP": "KDE", "WAYLAND_DISPLAY": "wayland-0"])
+
+        #expect(throws: DeliveryError("GNOME on Wayland lets no program set the clipboard without its portal.")) {
+            try gnome.paste(forced: true).get()
+        }
+        #expect(throws: DeliveryError.self) { try kde.paste().get() }
+        #expect(try kde.paste(forced: true).get().method == .paste)
+    }
+
+    @Test func aMissingProgramNamesTheDebianPackageToInstall() throws {
+        let onlyCopy = TemporaryFolder()
+        for name in ["wtype", "wl-copy", "xclip"] {
+            try FileManager.default.createSymbolicLink(atPath: onlyCopy.file(name), withDestinationPath: allPrograms.file(name))
+        }
+        let sway = targets(
+            ["XDG_SESSION_TYPE": "wayland", "XDG_CURRENT_DESKTOP": "sway", "WAYLAND_DISPLAY": "wayland-1"], searchPath: onlyCopy.path)
+        let x11 = targets(["DISPLAY": ":0"], searchPath: onlyCopy.path)
+
+        #expect(throws: DeliveryError("wl-paste is not installed: install the package wl-clipboard (sudo apt install wl-clipboard).")) {
+            try sway.paste().get()
+        }
+        #expect(throws: DeliveryError("xdotool is not installed: install the package xdotool (sudo apt install xdotool).")) {
+            try x11.paste().get()
+        }
+    }
 }

@@ -4,15 +4,19 @@ import Foundation
 /// has been served. The copier's parent exits once the clipboard is its own; the child it forks to serve the paste
 /// keeps the write end of a pipe given as its standard output and error, so the pipe's end of file tells that the
 /// child has exited: the paste was served (or something else took the clipboard).
+///
+/// xclip 0.13 (Debian 12's) asks for the clipboard before it forks, but the request leaves only once the child waits
+/// for its first event: should the child not run for the milliseconds it takes to start the program that presses
+/// the keystroke, the window pastes the previous clipboard and, the paste not served, the delivery fails. wl-copy
+/// was not seen to leave such a gap.
 struct OnePasteCopy: Sendable {
-    private let served: FileHandle
-    private let copierName: String
+    /// The read end of the pipe the serving child holds.
+    private let servingChild: FileHandle
 
     /// Puts `text` on the clipboard with `copier`; returns once the clipboard is the copier's.
     /// - Throws: `DeliveryError` when the copier cannot be started, fails, or takes longer than `timeLimit`.
     init(_ text: String, copier: ClipboardTarget.Copier, environment: [String: String], timeLimit: Duration) async throws(DeliveryError) {
         let program = copier.program
-        copierName = program.name
         let pipe = Pipe()
         let child: ChildProcess
         do {
@@ -27,7 +31,7 @@ struct OnePasteCopy: Sendable {
             throw DeliveryError("Could not prepare the text for \(program.name): \(error.localizedDescription)")
         }
         try? pipe.fileHandleForWriting.close()
-        served = pipe.fileHandleForReading
+        servingChild = pipe.fileHandleForReading
         let watchdog = Task {
             guard (try? await Task.sleep(for: timeLimit)) != nil else { return }
             child.kill()
@@ -38,7 +42,7 @@ struct OnePasteCopy: Sendable {
         }
         guard status == 0 else {
             // No child was forked: what it wrote ends at once.
-            let said = String(decoding: served.readDataToEndOfFile().prefix(500), as: UTF8.self)
+            let said = String(decoding: servingChild.readDataToEndOfFile().prefix(500), as: UTF8.self)
                 .trimmingCharacters(in: .whitespacesAndNewlines)
             throw DeliveryError("\(program.name) could not put the text on the clipboard: \(said.isEmpty ? "exit status \(status)" : said)")
         }
@@ -48,7 +52,7 @@ struct OnePasteCopy: Sendable {
     func served(within timeLimit: Duration) async -> Bool {
         let deadline = ContinuousClock.now + timeLimit
         return await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
-            Thread { [served] in continuation.resume(returning: Self.endOfFile(of: served, before: deadline)) }.start()
+            Thread { [servingChild] in continuation.resume(returning: Self.endOfFile(of: servingChild, before: deadline)) }.start()
         }
     }
 

@@ -4,7 +4,7 @@
 ///
 /// A clipboard manager that reads each new clipboard (`wl-paste --watch cliphist store`) takes the one paste first:
 /// the window then pastes nothing, and the delivery fails after `pasteTime`. A previous clipboard that is not text
-/// (an image) or larger than `HelperProgram.outputLimit` is not put back.
+/// (an image) or larger than 256 KiB is not put back.
 public struct PasteTarget: TextTarget {
     public var method: DeliveryMethod { .paste }
 
