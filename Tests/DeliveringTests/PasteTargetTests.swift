@@ -12,6 +12,11 @@ private func hostileText(characters count: Int, marker: String) -> String {
 
 struct ClipboardNotCleared: Error {}
 
+/// Whether python3 can open a GTK4 window (the text entry of `TerminalsInSway.openTextEntry()`).
+private func hasGTK4ForPython() -> Bool {
+    (try? run("/usr/bin/python3", ["-c", "import gi; gi.require_version('Gtk', '4.0')"]))?.status == 0
+}
+
 /// Pastes `text` with `target` and returns once `typed()` reads it, printing how long it took to arrive.
 private func pasteAndTime(_ text: String, with target: any TextTarget, into window: String, typed: () -> String) async throws {
     let start = ContinuousClock.now
@@ -62,6 +67,19 @@ struct WaylandPasteTests {
         #expect(target.method == .paste)
         #expect(try clipboard().output == previous)
         #expect(!FileManager.default.fileExists(atPath: marker))
+    }
+
+    @Test(.enabled(if: hasGTK4ForPython(), "needs python3-gi and gir1.2-gtk-4.0"))
+    func aGTKEntryPastesOnCtrlV() async throws {
+        let previous = "copied before"
+        try await targets.clipboard().get().deliver(previous)
+        let entry = try await sway.openTextEntry()
+        defer { try? sway.close(entry) }
+        let text = "-n Grüße aus Köln, café — 한국어 😀 $(touch x) `x` && | \"'\\"
+
+        try await pasteAndTime(text, with: targets.paste().get(), into: "a GTK4 entry on sway", typed: entry.typed)
+
+        #expect(try clipboard().output == previous)
     }
 
     @Test func anEmptyClipboardIsEmptyAgainAfterThePaste() async throws {
@@ -115,6 +133,18 @@ struct X11PasteTests {
         #expect(target.method == .paste)
         #expect(try clipboard().output == previous)
         #expect(!FileManager.default.fileExists(atPath: marker))
+    }
+
+    @Test(.enabled(if: hasGTK4ForPython(), "needs python3-gi and gir1.2-gtk-4.0"))
+    func aGTKEntryPastesOnCtrlV() async throws {
+        let previous = "copied before"
+        try await targets.clipboard().get().deliver(previous)
+        let entry = try await xvfb.openTextEntry()
+        let text = "-n Grüße aus Köln, café — 한국어 😀 $(touch x) `x` && | \"'\\"
+
+        try await pasteAndTime(text, with: targets.paste().get(), into: "a GTK4 entry on Xvfb", typed: entry.typed)
+
+        #expect(try clipboard().output == previous)
     }
 
     /// Leaves the clipboard with no owner, as xclip has no `--clear`: an empty text copied for one paste, and

@@ -67,6 +67,27 @@ public final class TerminalsUnderXvfb: Sendable {
         try xterm.run()
         children.withLock { $0.append(xterm.processIdentifier) }
 
+        return Terminal(title: title, window: try await focus(windowTitled: title, writing: file, by: "xterm"), file: file)
+    }
+
+    /// Opens a GTK4 window with one text entry (`typing-target.py`, which writes the entry's text to `file` at every
+    /// change) and returns once it has the keyboard focus: a client that pastes on Ctrl+V, unlike a terminal.
+    public func openTextEntry() async throws -> Terminal {
+        let title = "notula-entry-\(terminalsOpened.withLock { $0 += 1; return $0 })"
+        let file = "\(folder)/\(title).txt"
+        let client = Process()
+        client.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        client.arguments = [GnomeShellHost.helpers.appendingPathComponent("typing-target.py").path, file, title]
+        client.environment = environment.merging(["LC_ALL": "C.UTF-8", "GDK_BACKEND": "x11", "GSK_RENDERER": "cairo"]) { $1 }
+        client.standardOutput = FileHandle.nullDevice
+        client.standardError = FileHandle.nullDevice
+        try client.run()
+        children.withLock { $0.append(client.processIdentifier) }
+        return Terminal(title: title, window: try await focus(windowTitled: title, writing: file, by: "typing-target.py"), file: file)
+    }
+
+    /// Gives the window titled `title` the focus once it is shown and `file` exists; returns the window's ID.
+    private func focus(windowTitled title: String, writing file: String, by program: String) async throws -> String {
         var window = ""
         try await poll(within: .seconds(10)) {
             guard FileManager.default.fileExists(atPath: file),
@@ -76,9 +97,9 @@ public final class TerminalsUnderXvfb: Sendable {
             _ = try? xdotool("windowfocus", window)
             return (try? xdotool("getwindowfocus"))?.trimmingCharacters(in: .whitespacesAndNewlines) == window
         } otherwise: {
-            CommandFailed(command: ["xterm"], status: 0, errorOutput: "\(title) never had the focus")
+            CommandFailed(command: [program], status: 0, errorOutput: "\(title) never had the focus")
         }
-        return Terminal(title: title, window: window, file: file)
+        return window
     }
 
     /// Sets the keyboard layout, as `setxkbmap` in the user's session does.
