@@ -2,9 +2,9 @@
 /// clipboard's previous text put back once the window has taken it. No character is typed, so the keyboard layout
 /// does not matter, and a long text arrives at once (typed key by key, 2 000 characters take seconds).
 ///
-/// A clipboard manager that reads each new clipboard (`wl-paste --watch cliphist store`) takes the one paste first:
-/// the window then pastes nothing, and the delivery fails after `pasteTime`. A previous clipboard that is not text
-/// (an image) or larger than 256 KiB is not put back.
+/// Not where a clipboard manager reads each new clipboard (`wl-paste --watch cliphist store`): it takes the one
+/// paste, the window pastes nothing, and the paste counts as served all the same. A previous clipboard that is not
+/// text (an image) or larger than 256 KiB is not put back.
 public struct PasteTarget: TextTarget {
     public var method: DeliveryMethod { .paste }
 
