@@ -127,6 +127,22 @@ public actor TerminalsInSway {
         return Terminal(appID: appID, file: file)
     }
 
+    /// Opens a GTK4 window with one text entry (`typing-target.py`, which writes the entry's text to `file` at every
+    /// change) and returns once it has the keyboard focus: a client that pastes on Ctrl+V, unlike a terminal.
+    public nonisolated func openTextEntry() async throws -> Terminal {
+        let title = "notula-entry-\(await nextNumber())"
+        let file = folder.appendingPathComponent("home/\(title).txt").path
+        let client = GnomeShellHost.helpers.appendingPathComponent("typing-target.py").path
+        // The cairo renderer: the headless sway renders with pixman, without GL.
+        try swaymsg("exec env GSK_RENDERER=cairo python3 \(client) \(file) \(title)")
+        try await poll(within: .seconds(20)) {
+            try FileManager.default.fileExists(atPath: file) && focusedAppID() == "org.notula.TypingTarget"
+        } otherwise: {
+            CommandFailed(command: ["typing-target.py"], status: 0, errorOutput: "\(title) never had the focus")
+        }
+        return Terminal(appID: "org.notula.TypingTarget", file: file)
+    }
+
     private func nextNumber() -> Int {
         terminalsOpened += 1
         return terminalsOpened

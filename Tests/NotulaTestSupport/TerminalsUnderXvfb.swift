@@ -49,13 +49,17 @@ public final class TerminalsUnderXvfb: Sendable {
     }
 
     /// Opens a terminal and returns once it has the keyboard focus, ready to be typed into.
-    public func openTerminal() async throws -> Terminal {
+    /// - Parameter resources: X resources for it (`-xrm`), as a user's `~/.Xresources` would set them.
+    public func openTerminal(resources: [String] = []) async throws -> Terminal {
         let title = "notula-terminal-\(terminalsOpened.withLock { $0 += 1; return $0 })"
         let file = "\(folder)/\(title).txt"
         let xterm = Process()
         xterm.executableURL = URL(fileURLWithPath: "/usr/bin/xterm")
         // The shell makes the file only after stty has made the tty raw: once it exists, no key is cooked.
-        xterm.arguments = ["-T", title, "-geometry", "80x24+0+0", "-e", "sh", "-c", "stty raw -echo icrnl; exec cat > \(file)"]
+        xterm.arguments =
+            resources.flatMap { ["-xrm", $0] } + [
+                "-T", title, "-geometry", "80x24+0+0", "-e", "sh", "-c", "stty raw -echo icrnl; exec cat > \(file)",
+            ]
         // A UTF-8 locale: xterm passes on what it receives as UTF-8 only in one.
         xterm.environment = environment.merging(["LC_ALL": "C.UTF-8", "PATH": "/usr/bin:/bin"]) { $1 }
         xterm.standardOutput = FileHandle.nullDevice
@@ -63,6 +67,27 @@ public final class TerminalsUnderXvfb: Sendable {
         try xterm.run()
         children.withLock { $0.append(xterm.processIdentifier) }
 
+        return Terminal(title: title, window: try await focus(windowTitled: title, writing: file, by: "xterm"), file: file)
+    }
+
+    /// Opens a GTK4 window with one text entry (`typing-target.py`, which writes the entry's text to `file` at every
+    /// change) and returns once it has the keyboard focus: a client that pastes on Ctrl+V, unlike a terminal.
+    public func openTextEntry() async throws -> Terminal {
+        let title = "notula-entry-\(terminalsOpened.withLock { $0 += 1; return $0 })"
+        let file = "\(folder)/\(title).txt"
+        let client = Process()
+        client.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        client.arguments = [GnomeShellHost.helpers.appendingPathComponent("typing-target.py").path, file, title]
+        client.environment = environment.merging(["LC_ALL": "C.UTF-8", "GDK_BACKEND": "x11", "GSK_RENDERER": "cairo"]) { $1 }
+        client.standardOutput = FileHandle.nullDevice
+        client.standardError = FileHandle.nullDevice
+        try client.run()
+        children.withLock { $0.append(client.processIdentifier) }
+        return Terminal(title: title, window: try await focus(windowTitled: title, writing: file, by: "typing-target.py"), file: file)
+    }
+
+    /// Gives the window titled `title` the focus once it is shown and `file` exists; returns the window's ID.
+    private func focus(windowTitled title: String, writing file: String, by program: String) async throws -> String {
         var window = ""
         try await poll(within: .seconds(10)) {
             guard FileManager.default.fileExists(atPath: file),
@@ -72,9 +97,9 @@ public final class TerminalsUnderXvfb: Sendable {
             _ = try? xdotool("windowfocus", window)
             return (try? xdotool("getwindowfocus"))?.trimmingCharacters(in: .whitespacesAndNewlines) == window
         } otherwise: {
-            CommandFailed(command: ["xterm"], status: 0, errorOutput: "\(title) never had the focus")
+            CommandFailed(command: [program], status: 0, errorOutput: "\(title) never had the focus")
         }
-        return Terminal(title: title, window: window, file: file)
+        return window
     }
 
     /// Sets the keyboard layout, as `setxkbmap` in the user's session does.

@@ -18,6 +18,9 @@ public struct HelperProgram: Sendable, Equatable {
             .map(HelperProgram.init(path:))
     }
 
+    /// The most of a program's standard output that a run returns.
+    static var outputLimit: Int { ScratchFiles.outputLimit }
+
     /// How a run ended: its exit status, what it printed, and the start of what it wrote to standard error.
     struct Ending: Sendable {
         let status: Int32

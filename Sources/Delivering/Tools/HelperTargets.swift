@@ -7,6 +7,8 @@ public struct HelperTargets: Sendable {
     private let xdotool: HelperProgram?
     private let xmodmap: HelperProgram?
     private let wlCopy: HelperProgram?
+    private let wlPaste: HelperProgram?
+    private let swaymsg: HelperProgram?
     private let xclip: HelperProgram?
 
     /// - Parameters:
@@ -18,6 +20,8 @@ public struct HelperTargets: Sendable {
         xdotool = HelperProgram.find("xdotool", on: searchPath)
         xmodmap = HelperProgram.find("xmodmap", on: searchPath)
         wlCopy = HelperProgram.find("wl-copy", on: searchPath)
+        wlPaste = HelperProgram.find("wl-paste", on: searchPath)
+        swaymsg = HelperProgram.find("swaymsg", on: searchPath)
         xclip = HelperProgram.find("xclip", on: searchPath)
     }
 
@@ -53,6 +57,38 @@ public struct HelperTargets: Sendable {
             }
         case .x11:
             return program(xclip, "xclip", package: "xclip").map { ClipboardTarget(copier: .xclip($0), session: session) }
+        case .unknown:
+            return .failure(DeliveryError("No graphical session was found: neither WAYLAND_DISPLAY nor DISPLAY is set."))
+        }
+    }
+
+    /// Paste (the clipboard and one keystroke): wl-clipboard and wtype on a wlroots compositor, with `forced` on
+    /// KDE as well (not GNOME: no data-control protocol); xclip and xdotool on X11.
+    public func paste(forced: Bool = false) -> Result<any TextTarget, DeliveryError> {
+        switch session.kind {
+        case .wayland:
+            if session.isDesktop("GNOME") {
+                return .failure(DeliveryError("GNOME on Wayland lets no program set the clipboard without its portal."))
+            }
+            if !forced, session.isDesktop("KDE") {
+                return .failure(DeliveryError("KDE does not offer the virtual-keyboard protocol: type through the portal."))
+            }
+            guard session.environment["WAYLAND_DISPLAY"] != nil else {
+                return .failure(DeliveryError("Pasting on Wayland needs WAYLAND_DISPLAY, and it is not set."))
+            }
+            return program(wlCopy, "wl-copy", package: "wl-clipboard").flatMap { wlCopy in
+                program(wlPaste, "wl-paste", package: "wl-clipboard").flatMap { wlPaste in
+                    program(wtype, "wtype", package: "wtype").map { wtype in
+                        PasteTarget(tools: .wayland(wlCopy: wlCopy, wlPaste: wlPaste, wtype: wtype, swaymsg: swaymsg), session: session)
+                    }
+                }
+            }
+        case .x11:
+            return program(xclip, "xclip", package: "xclip").flatMap { xclip in
+                program(xdotool, "xdotool", package: "xdotool").map { xdotool in
+                    PasteTarget(tools: .x11(xclip: xclip, xdotool: xdotool), session: session)
+                }
+            }
         case .unknown:
             return .failure(DeliveryError("No graphical session was found: neither WAYLAND_DISPLAY nor DISPLAY is set."))
         }

@@ -1,0 +1,96 @@
+import Foundation
+
+/// A text on the clipboard for one paste only (`wl-copy --paste-once`, `xclip -loops 1`), and the moment that paste
+/// has been served. The copier's parent exits once the clipboard is its own; the child it forks to serve the paste
+/// keeps the write end of a pipe given as its standard output and error, so the pipe's end of file tells that the
+/// child has exited: the paste was served (or something else took the clipboard).
+///
+/// xclip 0.13 (Debian 12's) asks for the clipboard before it forks, but the request leaves only once the child waits
+/// for its first event: should the child not run for the milliseconds it takes to start the program that presses
+/// the keystroke, the window pastes the previous clipboard and, the paste not served, the delivery fails. wl-copy
+/// was not seen to leave such a gap.
+struct OnePasteCopy: Sendable {
+    /// The read end of the pipe the serving child holds.
+    private let servingChild: FileHandle
+
+    /// Puts `text` on the clipboard with `copier`; returns once the clipboard is the copier's.
+    /// - Throws: `DeliveryError` when the copier cannot be started, fails, or takes longer than `timeLimit`.
+    init(_ text: String, copier: ClipboardTarget.Copier, environment: [String: String], timeLimit: Duration) async throws(DeliveryError) {
+        let program = copier.program
+        let pipe = Pipe()
+        let child: ChildProcess
+        do {
+            let input = try Self.unlinkedFile(holding: text)
+            child = try ChildProcess(
+                path: program.path, arguments: copier.onePasteArguments,
+                environment: environment.merging(["LC_ALL": "C.UTF-8"]) { _, utf8 in utf8 }, input: input.fileDescriptor,
+                output: pipe.fileHandleForWriting.fileDescriptor, errorOutput: pipe.fileHandleForWriting.fileDescriptor)
+        } catch let error as ChildProcess.Errno {
+            throw DeliveryError("Could not start \(program.path): \(error.description).")
+        } catch {
+            throw DeliveryError("Could not prepare the text for \(program.name): \(error.localizedDescription)")
+        }
+        try? pipe.fileHandleForWriting.close()
+        servingChild = pipe.fileHandleForReading
+        let watchdog = Task {
+            guard (try? await Task.sleep(for: timeLimit)) != nil else { return }
+            child.kill()
+        }
+        defer { watchdog.cancel() }
+        guard let status = await child.ended() else {
+            throw DeliveryError("\(program.name) did not put the text on the clipboard within \(timeLimit.inSeconds) and was stopped.")
+        }
+        guard status == 0 else {
+            // No child was forked: what it wrote ends at once.
+            let said = String(decoding: servingChild.readDataToEndOfFile().prefix(500), as: UTF8.self)
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+            throw DeliveryError("\(program.name) could not put the text on the clipboard: \(said.isEmpty ? "exit status \(status)" : said)")
+        }
+    }
+
+    /// Whether the paste was served within `timeLimit`. Waits on a thread of its own.
+    func served(within timeLimit: Duration) async -> Bool {
+        let deadline = ContinuousClock.now + timeLimit
+        return await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+            Thread { [servingChild] in continuation.resume(returning: Self.endOfFile(of: servingChild, before: deadline)) }.start()
+        }
+    }
+
+    private static func endOfFile(of handle: FileHandle, before deadline: ContinuousClock.Instant) -> Bool {
+        defer { try? handle.close() }
+        var buffer = [UInt8](repeating: 0, count: 512)
+        while true {
+            let milliseconds = (deadline - .now) / .milliseconds(1)
+            guard milliseconds > 0 else { return false }
+            var ready = pollfd(fd: handle.fileDescriptor, events: Int16(POLLIN), revents: 0)
+            let polled = poll(&ready, 1, Int32(min(milliseconds.rounded(.up), Double(Int32.max))))
+            if polled == -1 && errno == EINTR { continue }
+            guard polled == 1 else { return false }
+            // What the serving child writes (an error) is read past: only the end counts.
+            let count = read(handle.fileDescriptor, &buffer, buffer.count)
+            if count == 0 { return true }
+            if count == -1 && errno != EINTR { return false }
+        }
+    }
+
+    /// The text in a file of the temporary folder that no other process can open (0600, unlinked at once).
+    private static func unlinkedFile(holding text: String) throws -> FileHandle {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("notula-paste-\(UUID().uuidString)").path
+        guard FileManager.default.createFile(atPath: path, contents: Data(text.utf8), attributes: [.posixPermissions: 0o600]) else {
+            throw CocoaError(.fileWriteUnknown)
+        }
+        defer { unlink(path) }
+        return try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
+    }
+}
+
+extension ClipboardTarget.Copier {
+    /// The arguments that serve one paste, then exit.
+    fileprivate var onePasteArguments: [String] {
+        switch self {
+        case .wlCopy: ["--paste-once", "--type", "text/plain;charset=utf-8"]
+        // A TARGETS request, which clients send before they paste, is not counted as one.
+        case .xclip: ["-selection", "clipboard", "-in", "-loops", "1"]
+        }
+    }
+}
