@@ -10,13 +10,18 @@ public struct DeliveryWays: Sendable {
         self.clipboard = clipboard
     }
 
-    /// The way `choice` types in `session`.
+    /// Longer texts are pasted where the session allows: typed, 200 characters took over a second with wtype and
+    /// xdotool (docs/BENCHMARKS.md); pasted, about 0.1 s at any length.
+    static let longestTypedText = 200
+
+    /// The way `choice` types `characters` characters in `session`.
     /// - Throws: Why there is none: the method missing, or no way known for the session.
-    func typist(_ choice: TypingChoice, in session: DesktopSession) throws(DeliveryError) -> any TextTarget {
+    func typist(_ choice: TypingChoice, in session: DesktopSession, characters: Int) throws(DeliveryError) -> any TextTarget {
         let method: DeliveryMethod
         switch choice {
         case .forced(let forced): method = forced
         case .automatic:
+            if characters > Self.longestTypedText, let paste = pasteInstead(in: session) { return paste }
             guard let chosen = Self.automaticMethod(for: session) else {
                 throw DeliveryError(
                     "No graphical session to type into: neither WAYLAND_DISPLAY nor DISPLAY is set for notulad or the user manager "
@@ -27,6 +32,13 @@ public struct DeliveryWays: Sendable {
         }
         guard let found = typing[method] else { throw DeliveryError("Typing through \(method.rawValue) is not available here.") }
         return try found.get()
+    }
+
+    /// Pasting, where the session's own way types through a helper program (not the portal, whose desktops give
+    /// no program the clipboard) and pasting is available.
+    func pasteInstead(in session: DesktopSession) -> (any TextTarget)? {
+        guard let method = Self.automaticMethod(for: session), method != .portal else { return nil }
+        return try? typing[.paste]?.get()
     }
 
     /// The portal where the desktop offers one (GNOME, KDE: their compositors have no virtual keyboard for

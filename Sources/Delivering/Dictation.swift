@@ -41,11 +41,19 @@ public actor Dictation {
                 try await clipboard.deliver(text)
                 return .success(clipboard.method)
             case .type:
+                var tried: DeliveryMethod?
                 do throws(DeliveryError) {
-                    let typist = try ways.typist(typing, in: session)
+                    let typist = try ways.typist(typing, in: session, characters: text.count)
+                    tried = typist.method
                     try await typist.deliver(text)
                     return .success(typist.method)
                 } catch {
+                    // A way that refused (say, more characters outside the layout than spare keys): pasting needs no layout.
+                    if typing == .automatic, tried != .paste, let paste = ways.pasteInstead(in: session),
+                        (try? await paste.deliver(text)) != nil
+                    {
+                        return .success(paste.method)
+                    }
                     return .failure(await Self.leaveOnClipboard(text, ways: ways, after: error))
                 }
             }

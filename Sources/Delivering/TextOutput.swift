@@ -13,13 +13,14 @@ public enum TextOutput: String, Sendable, CaseIterable {
 
 /// How `TextOutput.type` types: the recorder's `Typing`.
 public enum TypingChoice: Sendable, Equatable {
-    /// Chosen by the session: the portal on GNOME and KDE, the virtual keyboard on other Wayland desktops, XTEST on X11.
+    /// Chosen by the session: the portal on GNOME and KDE, the virtual keyboard on other Wayland desktops, XTEST on X11;
+    /// pasting instead for a long text, or where those refuse, outside GNOME and KDE.
     case automatic
     /// The one way the user forced, for a desktop detected wrongly.
     case forced(DeliveryMethod)
 
     /// The ways a user may force.
-    public static let forceable: [DeliveryMethod] = [.portal, .virtualKeyboard, .xtest]
+    public static let forceable: [DeliveryMethod] = [.portal, .virtualKeyboard, .xtest, .paste]
 
     /// From the property's value: `auto` or a forceable method; nil for anything else.
     public init?(_ value: String) {

@@ -21,7 +21,10 @@ enum DeliveryWiring {
                         + "backend (xdg-desktop-portal-gnome or xdg-desktop-portal-kde)."))
         // Each way as if forced: the automatic choice only picks the one the session's kind calls for.
         return DeliveryWays(
-            typing: [.portal: portal, .virtualKeyboard: helpers.virtualKeyboard(forced: true), .xtest: helpers.xtest(forced: true)],
+            typing: [
+                .portal: portal, .virtualKeyboard: helpers.virtualKeyboard(forced: true), .xtest: helpers.xtest(forced: true),
+                .paste: helpers.paste(forced: true),
+            ],
             clipboard: helpers.clipboard())
     }
 }

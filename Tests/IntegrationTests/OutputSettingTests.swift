@@ -52,7 +52,7 @@ struct OutputSettingTests {
         #expect(output?.name == .invalidArgs)
         #expect(output?.message == #"Output is one of "memo", "clipboard", "type""#)
         #expect(typing?.name == .invalidArgs)
-        #expect(typing?.message == #"Typing is one of "auto", "portal", "virtual-keyboard", "xtest""#)
+        #expect(typing?.message == #"Typing is one of "auto", "portal", "virtual-keyboard", "xtest", "paste""#)
         #expect(processTo?.name == .invalidArgs)
         #expect(processTo?.message == #"The output is one of "memo", "clipboard", "type""#)
         #expect(try await service.property(.output) == .string("memo"))

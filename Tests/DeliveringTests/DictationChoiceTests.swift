@@ -1,0 +1,91 @@
+import Delivering
+import Synchronization
+import Testing
+
+/// Which way `Dictation` takes, with targets that record what reached them (the windows themselves are in the
+/// desktop suites): a long text is pasted where the session's way is a helper program, a refused one is pasted or
+/// left on the clipboard, and the error says which.
+@Suite struct DictationChoiceTests {
+    /// A target that records each text it is given, or refuses them all with `refusal`.
+    final class Recorded: TextTarget, Sendable {
+        let method: DeliveryMethod
+        let refusal: DeliveryError?
+        private let texts = Mutex<[String]>([])
+        var received: [String] { texts.withLock { $0 } }
+
+        init(_ method: DeliveryMethod, refusing refusal: DeliveryError? = nil) {
+            self.method = method
+            self.refusal = refusal
+        }
+
+        func deliver(_ text: String) async throws(DeliveryError) {
+            if let refusal { throw refusal }
+            texts.withLock { $0.append(text) }
+        }
+    }
+
+    static let sway = DesktopSession(environment: [
+        "XDG_SESSION_TYPE": "wayland", "XDG_CURRENT_DESKTOP": "sway", "WAYLAND_DISPLAY": "wayland-1",
+    ])
+    static let gnome = DesktopSession(environment: [
+        "XDG_SESSION_TYPE": "wayland", "XDG_CURRENT_DESKTOP": "GNOME", "WAYLAND_DISPLAY": "wayland-0",
+    ])
+
+    private static func dictation(_ session: DesktopSession, typing: [DeliveryMethod: Recorded], clipboard: Recorded) -> Dictation {
+        let ways = DeliveryWays(typing: typing.mapValues { .success($0) }, clipboard: .success(clipboard))
+        return Dictation(readSession: { session }, findWays: { _ in ways })
+    }
+
+    @Test func onSwayAShortTextIsTypedAndALongOnePasted() async throws {
+        let keyboard = Recorded(.virtualKeyboard)
+        let paste = Recorded(.paste)
+        let dictation = Self.dictation(Self.sway, typing: [.virtualKeyboard: keyboard, .paste: paste], clipboard: Recorded(.clipboard))
+        let long = String(repeating: "word ", count: 41)
+
+        #expect(try await dictation.deliver("short ", to: .type, typing: .automatic) == .virtualKeyboard)
+        #expect(try await dictation.deliver(long, to: .type, typing: .automatic) == .paste)
+        #expect(try await dictation.deliver(long, to: .type, typing: .forced(.virtualKeyboard)) == .virtualKeyboard)
+
+        #expect(keyboard.received == ["short ", long])
+        #expect(paste.received == [long])
+    }
+
+    @Test func onGNOMEALongTextStillGoesThroughThePortal() async throws {
+        let portal = Recorded(.portal)
+        let paste = Recorded(.paste)
+        let dictation = Self.dictation(Self.gnome, typing: [.portal: portal, .paste: paste], clipboard: Recorded(.clipboard))
+        let long = String(repeating: "word ", count: 41)
+
+        #expect(try await dictation.deliver(long, to: .type, typing: .automatic) == .portal)
+        #expect(paste.received.isEmpty)
+    }
+
+    @Test func aRefusedTextIsPastedInsteadAndFailingThatLeftOnTheClipboard() async throws {
+        let refusal = DeliveryError("Too many characters outside the layout.")
+        let keyboard = Recorded(.xtest, refusing: refusal)
+        let x11 = DesktopSession(environment: ["XDG_SESSION_TYPE": "x11", "DISPLAY": ":5"])
+        let paste = Recorded(.paste)
+        #expect(
+            try await Self.dictation(x11, typing: [.xtest: keyboard, .paste: paste], clipboard: Recorded(.clipboard))
+                .deliver("한국어", to: .type, typing: .automatic) == .paste)
+        #expect(paste.received == ["한국어"])
+
+        let clipboard = Recorded(.clipboard)
+        let refusingPaste = Recorded(.paste, refusing: DeliveryError("The focused window did not paste."))
+        let error = await #expect(throws: DeliveryError.self) {
+            try await Self.dictation(x11, typing: [.xtest: keyboard, .paste: refusingPaste], clipboard: clipboard)
+                .deliver("한국어", to: .type, typing: .automatic)
+        }
+        #expect(error?.message == "Too many characters outside the layout. The text is on the clipboard: paste it with Ctrl+V.")
+        #expect(clipboard.received == ["한국어"])
+    }
+
+    @Test func theMemoOutputAndAnEmptyTextDeliverNothing() async throws {
+        let keyboard = Recorded(.virtualKeyboard)
+        let dictation = Self.dictation(Self.sway, typing: [.virtualKeyboard: keyboard], clipboard: Recorded(.clipboard))
+
+        #expect(try await dictation.deliver("text", to: .memo, typing: .automatic) == nil)
+        #expect(try await dictation.deliver("", to: .type, typing: .automatic) == nil)
+        #expect(keyboard.received.isEmpty)
+    }
+}
