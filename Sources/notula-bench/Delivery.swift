@@ -93,6 +93,13 @@ enum Delivery {
                     client: Client(read: { pasted(["/usr/bin/wl-paste", "--no-newline"], environment) }, accumulates: false),
                     peer: .direct(label: "`wl-copy TEXT`", start: { try start("/usr/bin/wl-copy", [$0], environment) }),
                     sizes: sizes, isCheap: true))
+            // Against typing the same text, which pasting replaces for long texts.
+            rows += try await measure(
+                Method(
+                    name: "paste: wl-copy once, Ctrl+Shift+V → foot (sway)", target: try targets.paste().get(),
+                    client: Client(read: terminal.typed, accumulates: true),
+                    peer: .direct(label: "`wtype TEXT`", start: { try start("/usr/bin/wtype", [$0], environment) }),
+                    sizes: sizes))
             try? sway.close(terminal)
         } catch {
             missing.append("virtual-keyboard and wl-copy: \(error)")
@@ -109,11 +116,21 @@ enum Delivery {
             let xvfb = try TerminalsUnderXvfb()
             let session = DesktopSession(environment: xvfb.environment.merging(["XDG_SESSION_TYPE": "x11"]) { $1 })
             let targets = HelperTargets(session: session, searchPath: "/usr/bin:/bin")
-            let terminal = try await xvfb.openTerminal()
+            // As a user's ~/.Xresources must set it for xterm to paste the clipboard on a key.
+            let terminal = try await xvfb.openTerminal(resources: [
+                "XTerm*VT100.translations: #override Shift Ctrl <Key>V: insert-selection(CLIPBOARD)"
+            ])
             let environment = session.environment.merging(["LC_ALL": "C.UTF-8"]) { $1 }
             rows += try await measure(
                 Method(
                     name: "xtest: xdotool → xterm (Xvfb)", target: try targets.xtest().get(),
+                    client: Client(read: terminal.typed, accumulates: true),
+                    peer: .direct(
+                        label: "`xdotool type TEXT`", start: { try start("/usr/bin/xdotool", ["type", $0], environment) }),
+                    sizes: sizes))
+            rows += try await measure(
+                Method(
+                    name: "paste: xclip once, Ctrl+Shift+V → xterm (Xvfb)", target: try targets.paste().get(),
                     client: Client(read: terminal.typed, accumulates: true),
                     peer: .direct(
                         label: "`xdotool type TEXT`", start: { try start("/usr/bin/xdotool", ["type", $0], environment) }),
@@ -378,7 +395,8 @@ enum Delivery {
             From the call to the moment the client holds the whole text (a terminal's file, the entry's file, what a \
             paste returns; read every \(Int(pollInterval.seconds * 1000)) ms), medians. The peer is the same tool \
             run directly by the bench as a plain process, the text as its argument, into the same client: the ratio \
-            is what our delivery adds. The portal has no such tool: its reference is the pauses it makes by design \
+            is what our delivery adds; for paste, the peer is typing the same text with the session's tool, and the \
+            ratio what pasting saves. The portal has no such tool: its reference is the pauses it makes by design \
             (10 ms after each key event, 40 ms around a capital), computed, not measured. Text: lower-case ASCII \
             words in sentences, a capital and a full stop each. \(quick ? "A quick run: 20 and 200 characters only." : portalNote)
 
