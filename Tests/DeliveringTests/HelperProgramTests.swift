@@ -30,9 +30,10 @@ import Testing
         let folder = TemporaryFolder()
         let processIDFile = folder.file("pid")
         let hanging = try script(in: folder, "echo $$ > \(processIDFile).new; mv \(processIDFile).new \(processIDFile); exec sleep 1000")
-        let target = VirtualKeyboardTarget(wtype: hanging, session: DesktopSession(environment: [:]))
+        // Bounds far past a loaded machine's start of a shell: only the cancel may end this delivery.
+        let target = VirtualKeyboardTarget(wtype: hanging, session: DesktopSession(environment: [:]), startUp: .seconds(120))
         let delivery = Task { try await target.deliver("hello") }
-        try await poll(within: .seconds(10)) {
+        try await poll(within: .seconds(60)) {
             FileManager.default.fileExists(atPath: processIDFile)
         } otherwise: {
             TextNotArrived(expected: "a process ID", arrived: "")
