@@ -55,6 +55,16 @@ final class ChildProcess: Sendable {
         }
     }
 
+    /// `ended()`, the program killed once `timeLimit` has passed: nil then.
+    func ended(within timeLimit: Duration) async -> Int32? {
+        let watchdog = Task {
+            guard (try? await Task.sleep(for: timeLimit)) != nil else { return }
+            kill()
+        }
+        defer { watchdog.cancel() }
+        return await ended()
+    }
+
     /// Kills the program with SIGKILL, unless it has ended.
     func kill() {
         state.withLock { state in

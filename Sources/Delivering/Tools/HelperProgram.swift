@@ -18,8 +18,10 @@ public struct HelperProgram: Sendable, Equatable {
             .map(HelperProgram.init(path:))
     }
 
-    /// The most of a program's standard output that a run returns.
-    static var outputLimit: Int { ScratchFiles.outputLimit }
+    /// The most of a program's standard output that a run returns: enough for a keyboard map (`xmodmap -pk`: about 20 kB).
+    static let outputLimit = 256 * 1024
+    /// Enough of standard error to say what went wrong.
+    static let errorExcerpt = 500
 
     /// How a run ended: its exit status, what it printed, and the start of what it wrote to standard error.
     struct Ending: Sendable {
@@ -36,26 +38,21 @@ public struct HelperProgram: Sendable, Equatable {
     func run(_ arguments: [String], input: String, environment: [String: String], timeLimit: Duration)
         async throws(DeliveryError) -> Ending
     {
-        let files: ScratchFiles
-        do { files = try ScratchFiles(input: input) } catch {
-            throw DeliveryError("Could not prepare the text for \(name): \(error.localizedDescription)")
+        let (textFile, output, errorOutput): (MemoryFile, MemoryFile, MemoryFile)
+        do { (textFile, output, errorOutput) = (try MemoryFile(holding: input), try MemoryFile(), try MemoryFile()) } catch {
+            throw DeliveryError("Could not prepare the text for \(name): \(error.description).")
         }
         let child: ChildProcess
         do {
             child = try ChildProcess(
                 path: path, arguments: arguments, environment: environment.merging(["LC_ALL": "C.UTF-8"]) { _, utf8 in utf8 },
-                input: files.input.fileDescriptor, output: files.output.writer.fileDescriptor,
-                errorOutput: files.errorOutput.writer.fileDescriptor)
+                input: textFile.handle.fileDescriptor, output: output.handle.fileDescriptor,
+                errorOutput: errorOutput.handle.fileDescriptor)
         } catch {
             throw DeliveryError("Could not start \(path): \(error.description).")
         }
-        let watchdog = Task {
-            guard (try? await Task.sleep(for: timeLimit)) != nil else { return }
-            child.kill()
-        }
-        defer { watchdog.cancel() }
         let ended = await withTaskCancellationHandler {
-            await child.ended()
+            await child.ended(within: timeLimit)
         } onCancel: {
             child.kill()
         }
@@ -65,50 +62,8 @@ public struct HelperProgram: Sendable, Equatable {
                 "\(name) did not finish within \(timeLimit.inSeconds) and was stopped; the text may have arrived only in part.")
         }
         return Ending(
-            status: status, output: files.output.read(upTo: ScratchFiles.outputLimit),
-            errorOutput: files.errorOutput.read(upTo: ScratchFiles.errorExcerpt).trimmingCharacters(in: .whitespacesAndNewlines))
-    }
-}
-
-/// The program's standard input, output and error as unlinked files: writing the text can never block on a program
-/// that does not read, and a forked child that keeps them open (xclip, wl-copy) keeps nobody waiting for an end of file.
-private struct ScratchFiles {
-    /// A file the program writes to, and the handle to read it back.
-    struct Written {
-        let writer: FileHandle
-        private let reader: FileHandle
-
-        init(_ path: String) throws {
-            writer = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
-            reader = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
-        }
-
-        func read(upTo limit: Int) -> String {
-            String(decoding: ((try? reader.read(upToCount: limit)) ?? nil) ?? Data(), as: UTF8.self)
-        }
-    }
-
-    let input: FileHandle
-    let output: Written
-    let errorOutput: Written
-    /// Enough of standard error to say what went wrong.
-    static let errorExcerpt = 500
-    /// Enough for a keyboard map (`xmodmap -pk`: about 20 kB).
-    static let outputLimit = 256 * 1024
-
-    init(input text: String) throws {
-        let folder = FileManager.default.temporaryDirectory.path
-        let paths = ["text", "stdout", "stderr"].map { "\(folder)/notula-\($0)-\(UUID().uuidString)" }
-        defer { paths.forEach { unlink($0) } }
-        // 0600: the text is the user's dictation.
-        for (path, contents) in zip(paths, [Data(text.utf8), Data(), Data()]) {
-            guard FileManager.default.createFile(atPath: path, contents: contents, attributes: [.posixPermissions: 0o600]) else {
-                throw CocoaError(.fileWriteUnknown)
-            }
-        }
-        input = try FileHandle(forReadingFrom: URL(fileURLWithPath: paths[0]))
-        output = try Written(paths[1])
-        errorOutput = try Written(paths[2])
+            status: status, output: output.read(upTo: Self.outputLimit),
+            errorOutput: errorOutput.read(upTo: Self.errorExcerpt).trimmingCharacters(in: .whitespacesAndNewlines))
     }
 }
 

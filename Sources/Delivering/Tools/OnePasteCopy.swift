@@ -18,26 +18,22 @@ struct OnePasteCopy: Sendable {
     init(_ text: String, copier: ClipboardTarget.Copier, environment: [String: String], timeLimit: Duration) async throws(DeliveryError) {
         let program = copier.program
         let pipe = Pipe()
+        let input: MemoryFile
+        do { input = try MemoryFile(holding: text) } catch {
+            throw DeliveryError("Could not prepare the text for \(program.name): \(error.description).")
+        }
         let child: ChildProcess
         do {
-            let input = try Self.unlinkedFile(holding: text)
             child = try ChildProcess(
                 path: program.path, arguments: copier.onePasteArguments,
-                environment: environment.merging(["LC_ALL": "C.UTF-8"]) { _, utf8 in utf8 }, input: input.fileDescriptor,
+                environment: environment.merging(["LC_ALL": "C.UTF-8"]) { _, utf8 in utf8 }, input: input.handle.fileDescriptor,
                 output: pipe.fileHandleForWriting.fileDescriptor, errorOutput: pipe.fileHandleForWriting.fileDescriptor)
-        } catch let error as ChildProcess.Errno {
-            throw DeliveryError("Could not start \(program.path): \(error.description).")
         } catch {
-            throw DeliveryError("Could not prepare the text for \(program.name): \(error.localizedDescription)")
+            throw DeliveryError("Could not start \(program.path): \(error.description).")
         }
         try? pipe.fileHandleForWriting.close()
         servingChild = pipe.fileHandleForReading
-        let watchdog = Task {
-            guard (try? await Task.sleep(for: timeLimit)) != nil else { return }
-            child.kill()
-        }
-        defer { watchdog.cancel() }
-        guard let status = await child.ended() else {
+        guard let status = await child.ended(within: timeLimit) else {
             throw DeliveryError("\(program.name) did not put the text on the clipboard within \(timeLimit.inSeconds) and was stopped.")
         }
         guard status == 0 else {
@@ -71,16 +67,6 @@ struct OnePasteCopy: Sendable {
             if count == 0 { return true }
             if count == -1 && errno != EINTR { return false }
         }
-    }
-
-    /// The text in a file of the temporary folder that no other process can open (0600, unlinked at once).
-    private static func unlinkedFile(holding text: String) throws -> FileHandle {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("notula-paste-\(UUID().uuidString)").path
-        guard FileManager.default.createFile(atPath: path, contents: Data(text.utf8), attributes: [.posixPermissions: 0o600]) else {
-            throw CocoaError(.fileWriteUnknown)
-        }
-        defer { unlink(path) }
-        return try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
     }
 }
 
