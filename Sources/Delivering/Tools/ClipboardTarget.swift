@@ -47,7 +47,7 @@ public struct ClipboardTarget: TextTarget {
         guard ending.status == 0 else {
             throw DeliveryError(
                 "\(program.name) could not put the text on the clipboard: "
-                    + (ending.errorOutput.isEmpty ? "exit status \(ending.status)" : ending.errorOutput))
+                    + ending.failure)
         }
     }
 }

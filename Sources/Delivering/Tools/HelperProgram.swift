@@ -28,6 +28,9 @@ public struct HelperProgram: Sendable, Equatable {
         let status: Int32
         let output: String
         let errorOutput: String
+
+        /// What a failed run said, or its exit status when it said nothing.
+        var failure: String { errorOutput.isEmpty ? "exit status \(status)" : errorOutput }
     }
 
     /// Runs the program with `arguments`, `input` as its standard input, and only `environment` plus a UTF-8 locale

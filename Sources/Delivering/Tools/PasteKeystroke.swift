@@ -37,7 +37,7 @@ enum PasteKeystroke: Sendable {
         guard ending.status == 0 else {
             throw DeliveryError(
                 "\(program.name) could not press \(keystroke) to paste: "
-                    + (ending.errorOutput.isEmpty ? "exit status \(ending.status)" : ending.errorOutput))
+                    + ending.failure)
         }
         return keystroke
     }

@@ -24,7 +24,7 @@ public struct VirtualKeyboardTarget: TextTarget {
             ["-"], input: text, environment: session.environment, timeLimit: TypingTime.limit(for: text, startingWithin: startUp))
         guard ending.status == 0 else {
             throw DeliveryError(
-                "wtype could not type: \(ending.errorOutput.isEmpty ? "exit status \(ending.status)" : ending.errorOutput); "
+                "wtype could not type: \(ending.failure); "
                     + "the compositor may not offer the virtual-keyboard protocol (GNOME and KDE do not: choose the portal).")
         }
     }

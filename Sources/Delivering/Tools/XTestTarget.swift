@@ -39,7 +39,7 @@ public struct XTestTarget: TextTarget {
             timeLimit: TypingTime.limit(for: text, startingWithin: startUp))
         guard ending.status == 0 else {
             throw DeliveryError(
-                "xdotool could not type: \(ending.errorOutput.isEmpty ? "exit status \(ending.status)" : ending.errorOutput); "
+                "xdotool could not type: \(ending.failure); "
                     + "check that the X display \(session.environment["DISPLAY"] ?? "(none)") is reachable.")
         }
     }
