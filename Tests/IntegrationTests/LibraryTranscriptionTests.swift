@@ -72,7 +72,8 @@ struct LibraryTranscriptionTests {
         #expect(service.stop(with: SIGKILL) == SIGKILL)
 
         let again = try await koreanService(home: service.home, place: place)
-        try await again.waitForLog("Recovered memo \(memo.rawValue.split(separator: "/").last!) transcribed")
+        // A deadline against a hang, not a speed: beside the speech pass the model alone took 10.8 s to load.
+        try await again.waitForLog("Recovered memo \(memo.rawValue.split(separator: "/").last!) transcribed", within: .seconds(120))
         #expect(try await again.property(.status, of: memo) == .string("recovered"))
         let text = try await again.memo(.getTranscript, of: memo).argument(0, as: String.self)
         #expect(!text.isEmpty)
