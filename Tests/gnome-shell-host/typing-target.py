@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """A GTK4 window with one focused entry, for typing tests: every change of the entry's text is written (UTF-8,
-whole, by an atomic rename) to the file argv[1]; the window's title is argv[2], so a test can tell its window
-has the focus."""
+whole, by an atomic rename) to the file argv[1]; the window's title is argv[2]. While the window is active, the
+file argv[1] + '.focused' exists, so a test can tell the keyboard reaches it."""
 import os
 import sys
 
@@ -20,8 +20,16 @@ def write(text):
     os.replace(staging, out)
 
 
+def mark_focus(window, _):
+    if window.is_active():
+        open(out + '.focused', 'w').close()
+    elif os.path.exists(out + '.focused'):
+        os.remove(out + '.focused')
+
+
 def on_activate(app):
     window = Gtk.ApplicationWindow(application=app, title=title)
+    window.connect('notify::is-active', mark_focus)
     entry = Gtk.Entry()
     entry.connect('changed', lambda e: write(e.get_text()))
     window.set_child(entry)
