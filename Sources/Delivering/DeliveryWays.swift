@@ -14,14 +14,14 @@ public struct DeliveryWays: Sendable {
     /// xdotool (docs/BENCHMARKS.md); pasted, about 0.1 s at any length.
     static let longestTypedText = 200
 
-    /// The way `choice` types `characters` characters in `session`.
+    /// The way `choice` types `text` in `session`.
     /// - Throws: Why there is none: the method missing, or no way known for the session.
-    func typist(_ choice: TypingChoice, in session: DesktopSession, characters: Int) throws(DeliveryError) -> any TextTarget {
+    func typist(_ choice: TypingChoice, in session: DesktopSession, for text: String) throws(DeliveryError) -> any TextTarget {
         let method: DeliveryMethod
         switch choice {
         case .forced(let forced): method = forced
         case .automatic:
-            if characters > Self.longestTypedText, let paste = pasteInstead(in: session) { return paste }
+            if Self.isBetterPasted(text, in: session), let paste = try? typing[.paste]?.get() { return paste }
             guard let chosen = Self.automaticMethod(for: session) else {
                 throw DeliveryError(
                     "No graphical session to type into: neither WAYLAND_DISPLAY nor DISPLAY is set for notulad or the user manager "
@@ -32,6 +32,12 @@ public struct DeliveryWays: Sendable {
         }
         guard let found = typing[method] else { throw DeliveryError("Typing through \(method.rawValue) is not available here.") }
         return try found.get()
+    }
+
+    /// A long text, on any desktop; on one typed through the portal (KDE, where pasting is available), a text with
+    /// characters that go through the Unicode entry, which Qt windows do not take.
+    static func isBetterPasted(_ text: String, in session: DesktopSession) -> Bool {
+        text.count > longestTypedText || (automaticMethod(for: session) == .portal && PortalKeystrokes.needsUnicodeEntry(text))
     }
 
     /// Pasting, where the session's own way types through a helper program (not the portal, whose desktops give

@@ -43,7 +43,7 @@ public actor Dictation {
             case .type:
                 var tried: DeliveryMethod?
                 do throws(DeliveryError) {
-                    let typist = try ways.typist(typing, in: session, characters: text.count)
+                    let typist = try ways.typist(typing, in: session, for: text)
                     tried = typist.method
                     try await typist.deliver(text)
                     return .success(typist.method)

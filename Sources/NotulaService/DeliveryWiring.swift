@@ -12,18 +12,21 @@ enum DeliveryWiring {
 
     static func ways(in session: DesktopSession, bus: Bus, paths: Paths, searchPath: String) async -> DeliveryWays {
         let helpers = HelperTargets(session: session, searchPath: searchPath)
-        let portal: Result<any TextTarget, DeliveryError> =
+        let keyboard =
             await PortalKeyboard.isAvailable(on: bus)
-            ? .success(PortalKeyboard(bus: bus, restoreTokenFile: paths.config + "/remote-desktop-token"))
-            : .failure(
-                DeliveryError(
-                    "No RemoteDesktop portal with a keyboard is on the session bus: install xdg-desktop-portal and your desktop's "
-                        + "backend (xdg-desktop-portal-gnome or xdg-desktop-portal-kde)."))
+            ? PortalKeyboard(bus: bus, restoreTokenFile: paths.config + "/remote-desktop-token") : nil
+        let portal: Result<any TextTarget, DeliveryError> =
+            if let keyboard { .success(keyboard) } else {
+                .failure(
+                    DeliveryError(
+                        "No RemoteDesktop portal with a keyboard is on the session bus: install xdg-desktop-portal and your desktop's "
+                            + "backend (xdg-desktop-portal-gnome or xdg-desktop-portal-kde)."))
+            }
         // Each way as if forced: the automatic choice only picks the one the session's kind calls for.
         return DeliveryWays(
             typing: [
                 .portal: portal, .virtualKeyboard: helpers.virtualKeyboard(forced: true), .xtest: helpers.xtest(forced: true),
-                .paste: helpers.paste(forced: true),
+                .paste: helpers.paste(portal: keyboard),
             ],
             clipboard: helpers.clipboard())
     }

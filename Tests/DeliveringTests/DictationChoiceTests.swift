@@ -50,14 +50,30 @@ import Testing
         #expect(paste.received == [long])
     }
 
-    @Test func onGNOMEALongTextStillGoesThroughThePortal() async throws {
+    @Test func onGNOMEALongTextStillGoesThroughThePortalWithoutAClipboard() async throws {
         let portal = Recorded(.portal)
-        let paste = Recorded(.paste)
-        let dictation = Self.dictation(Self.gnome, typing: [.portal: portal, .paste: paste], clipboard: Recorded(.clipboard))
-        let long = String(repeating: "word ", count: 41)
+        let ways = DeliveryWays(
+            typing: [.portal: .success(portal), .paste: .failure(DeliveryError("GNOME lets no program set the clipboard."))],
+            clipboard: .failure(DeliveryError("GNOME lets no program set the clipboard.")))
+        let dictation = Dictation(readSession: { Self.gnome }, findWays: { _ in ways })
+        let long = String(repeating: "word ", count: 41) + "한"
 
         #expect(try await dictation.deliver(long, to: .type, typing: .automatic) == .portal)
-        #expect(paste.received.isEmpty)
+        #expect(portal.received == [long])
+    }
+
+    @Test func onKDETextOutsideTheLayoutIsPastedAndTheRestTyped() async throws {
+        let kde = DesktopSession(environment: ["XDG_SESSION_TYPE": "wayland", "XDG_CURRENT_DESKTOP": "KDE", "WAYLAND_DISPLAY": "wayland-0"])
+        let portal = Recorded(.portal)
+        let paste = Recorded(.paste)
+        let dictation = Self.dictation(kde, typing: [.portal: portal, .paste: paste], clipboard: Recorded(.clipboard))
+
+        #expect(try await dictation.deliver("Hello, \"Qt\" 5.27! ", to: .type, typing: .automatic) == .portal)
+        #expect(try await dictation.deliver("Grüße, 안녕 ", to: .type, typing: .automatic) == .paste)
+        #expect(try await dictation.deliver("café ", to: .type, typing: .forced(.portal)) == .portal)
+
+        #expect(portal.received == ["Hello, \"Qt\" 5.27! ", "café "])
+        #expect(paste.received == ["Grüße, 안녕 "])
     }
 
     @Test func aRefusedTextIsPastedInsteadAndFailingThatLeftOnTheClipboard() async throws {

@@ -61,6 +61,17 @@ public actor PortalKeyboard: TextTarget {
     public func deliver(_ text: String) async throws(DeliveryError) {
         let characters = PortalKeystrokes.characters(of: text)
         guard !characters.isEmpty else { return }
+        try await typeInSession(characters, describedAs: "characters")
+    }
+
+    /// Presses Ctrl+V in the kept session (opening one, and so asking the user, where there is none): the paste of
+    /// a text another program put on the clipboard.
+    public func pressPaste() async throws(DeliveryError) {
+        try await typeInSession([PortalKeystrokes.paste], describedAs: "keystrokes")
+    }
+
+    /// Sends each group of key events in turn, after the warm-up tap, in the kept session or a new one.
+    private func typeInSession(_ groups: [[KeyEvent]], describedAs unit: String) async throws(DeliveryError) {
         await takeTurn()
         defer { endTurn() }
         let reusing = session != nil
@@ -70,18 +81,18 @@ public actor PortalKeyboard: TextTarget {
         } catch {
             forgetSession()
             // A kept session that died unnoticed (the portal restarted): nothing was typed yet, so a new one is safe.
-            guard reusing else { throw stopped(after: 0, of: characters.count, error) }
+            guard reusing else { throw stopped(after: 0, of: groups.count, unit, error) }
             session = try await openSession()
             do { try await send(PortalKeystrokes.warmUp, in: session) } catch {
                 forgetSession()
-                throw stopped(after: 0, of: characters.count, error)
+                throw stopped(after: 0, of: groups.count, unit, error)
             }
         }
-        for (typed, events) in characters.enumerated() {
-            guard !Task.isCancelled else { throw stopped(after: typed, of: characters.count, BusError.failed("cancelled")) }
+        for (sent, events) in groups.enumerated() {
+            guard !Task.isCancelled else { throw stopped(after: sent, of: groups.count, unit, BusError.failed("cancelled")) }
             do { try await send(events, in: session) } catch {
                 forgetSession()
-                throw stopped(after: typed, of: characters.count, error)
+                throw stopped(after: sent, of: groups.count, unit, error)
             }
         }
     }
@@ -101,9 +112,9 @@ public actor PortalKeyboard: TextTarget {
         }
     }
 
-    private func stopped(after typed: Int, of count: Int, _ error: BusError) -> DeliveryError {
+    private func stopped(after sent: Int, of count: Int, _ unit: String, _ error: BusError) -> DeliveryError {
         DeliveryError(
-            "Typing through the desktop portal stopped after \(typed) of \(count) characters (\(error.message)): "
+            "Typing through the desktop portal stopped after \(sent) of \(count) \(unit) (\(error.message)): "
                 + "try again.")
     }
 

@@ -24,6 +24,17 @@ enum PortalKeystrokes {
     /// A harmless key to tap before the text: mutter drops the first key event of a session.
     static let warmUp = tap(shift)
 
+    /// Ctrl+V, which pastes the clipboard in GTK and Qt entries.
+    static let paste =
+        [KeyEvent(keysym: control, pressed: true, waitsForInputMethod: true)] + tap(0x76, waitsForInputMethod: true)
+        + [KeyEvent(keysym: control, pressed: false)]
+
+    /// Whether `text` holds a character typed through the Unicode entry: one the layout may lack, which Qt clients
+    /// do not take that way.
+    static func needsUnicodeEntry(_ text: String) -> Bool {
+        text.unicodeScalars.contains { events(for: $0).count > 2 }
+    }
+
     /// The events of each character of `text`, one array per Unicode scalar, in order.
     static func characters(of text: String) -> [[KeyEvent]] {
         text.unicodeScalars.map(events(for:))

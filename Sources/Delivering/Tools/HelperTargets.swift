@@ -62,23 +62,29 @@ public struct HelperTargets: Sendable {
         }
     }
 
-    /// Paste (the clipboard and one keystroke): wl-clipboard and wtype on a wlroots compositor, with `forced` on
-    /// KDE as well (not GNOME: no data-control protocol); xclip and xdotool on X11.
-    public func paste(forced: Bool = false) -> Result<any TextTarget, DeliveryError> {
+    /// Paste (the clipboard and one keystroke): wl-clipboard and wtype on a wlroots compositor, wl-clipboard and
+    /// `portal`'s keystroke on KDE (not GNOME: no data-control protocol); xclip and xdotool on X11.
+    public func paste(portal: PortalKeyboard? = nil) -> Result<any TextTarget, DeliveryError> {
         switch session.kind {
         case .wayland:
             if session.isDesktop("GNOME") {
                 return .failure(DeliveryError("GNOME on Wayland lets no program set the clipboard without its portal."))
             }
-            if !forced, session.isDesktop("KDE") {
-                return .failure(DeliveryError("KDE does not offer the virtual-keyboard protocol: type through the portal."))
-            }
             guard session.environment["WAYLAND_DISPLAY"] != nil else {
                 return .failure(DeliveryError("Pasting on Wayland needs WAYLAND_DISPLAY, and it is not set."))
             }
+            let onKDE = session.isDesktop("KDE")
+            if onKDE, portal == nil {
+                return .failure(
+                    DeliveryError("KDE has no virtual keyboard for Notula to press Ctrl+V with, and its RemoteDesktop portal is missing."))
+            }
             return program(wlCopy, "wl-copy", package: "wl-clipboard").flatMap { wlCopy in
                 program(wlPaste, "wl-paste", package: "wl-clipboard").flatMap { wlPaste in
-                    program(wtype, "wtype", package: "wtype").map { wtype in
+                    if onKDE, let portal {
+                        return .success(
+                            PasteTarget(tools: .waylandThroughPortal(wlCopy: wlCopy, wlPaste: wlPaste, portal: portal), session: session))
+                    }
+                    return program(wtype, "wtype", package: "wtype").map { wtype in
                         PasteTarget(tools: .wayland(wlCopy: wlCopy, wlPaste: wlPaste, wtype: wtype, swaymsg: swaymsg), session: session)
                     }
                 }

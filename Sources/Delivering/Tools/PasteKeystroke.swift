@@ -9,6 +9,8 @@ enum PasteKeystroke: Sendable {
     case wtype(HelperProgram, swaymsg: HelperProgram?)
     /// xdotool on X11.
     case xdotool(HelperProgram)
+    /// The RemoteDesktop portal, on KDE: its compositor offers a clipboard (data-control) but no virtual keyboard.
+    case portal(PortalKeyboard)
 
     /// Terminals, by the name of their process (`/proc/PID/comm`, cut at 15 bytes), that paste the clipboard on
     /// Ctrl+Shift+V. xterm is one only with `XTerm*VT100.translations: #override Shift Ctrl <Key>V:
@@ -25,14 +27,18 @@ enum PasteKeystroke: Sendable {
     func press(environment: [String: String], timeLimit: Duration) async throws(DeliveryError) -> String {
         let inTerminal = await focusedProcessName(environment: environment, timeLimit: timeLimit).map(Self.terminals.contains) ?? false
         let modifiers = inTerminal ? ["ctrl", "shift"] : ["ctrl"]
-        let (program, arguments) =
-            switch self {
-            case .wtype(let wtype, _):
-                (wtype, modifiers.flatMap { ["-M", $0] } + ["-k", "v"] + modifiers.reversed().flatMap { ["-m", $0] })
-            // --clearmodifiers: a modifier still held from the shortcut that sent the recording would change the keystroke.
-            case .xdotool(let xdotool): (xdotool, ["key", "--clearmodifiers", (modifiers + ["v"]).joined(separator: "+")])
-            }
         let keystroke = inTerminal ? "Ctrl+Shift+V" : "Ctrl+V"
+        let (program, arguments): (HelperProgram, [String])
+        switch self {
+        case .portal(let keyboard):
+            try await keyboard.pressPaste()
+            return keystroke
+        case .wtype(let wtype, _):
+            (program, arguments) = (wtype, modifiers.flatMap { ["-M", $0] } + ["-k", "v"] + modifiers.reversed().flatMap { ["-m", $0] })
+        // --clearmodifiers: a modifier still held from the shortcut that sent the recording would change the keystroke.
+        case .xdotool(let xdotool):
+            (program, arguments) = (xdotool, ["key", "--clearmodifiers", (modifiers + ["v"]).joined(separator: "+")])
+        }
         let ending = try await program.run(arguments, input: "", environment: environment, timeLimit: timeLimit)
         guard ending.status == 0 else {
             throw DeliveryError(
@@ -50,6 +56,7 @@ enum PasteKeystroke: Sendable {
             let found = try? await xdotool.run(
                 ["getwindowfocus", "getwindowpid"], input: "", environment: environment, timeLimit: timeLimit)
             processID = found?.status == 0 ? found?.output.trimmingCharacters(in: .whitespacesAndNewlines) : nil
+        case .portal: return nil
         case .wtype(_, let swaymsg):
             guard let swaymsg, let socket = Self.swaySocket(environment: environment) else { return nil }
             let tree = try? await swaymsg.run(["-s", socket, "-t", "get_tree"], input: "", environment: environment, timeLimit: timeLimit)

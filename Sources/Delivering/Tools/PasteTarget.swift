@@ -9,9 +9,11 @@ public struct PasteTarget: TextTarget {
     public var method: DeliveryMethod { .paste }
 
     /// The programs that paste, found when the session was probed.
-    public enum Tools: Sendable, Equatable {
+    public enum Tools: Sendable {
         /// wl-clipboard's `wl-copy` and `wl-paste`, and `wtype`; `swaymsg` where installed, to tell a terminal on sway.
         case wayland(wlCopy: HelperProgram, wlPaste: HelperProgram, wtype: HelperProgram, swaymsg: HelperProgram?)
+        /// wl-clipboard, and the keystroke through the RemoteDesktop portal: KDE.
+        case waylandThroughPortal(wlCopy: HelperProgram, wlPaste: HelperProgram, portal: PortalKeyboard)
         /// `xclip`, and `xdotool`, which also tells a terminal.
         case x11(xclip: HelperProgram, xdotool: HelperProgram)
     }
@@ -54,7 +56,7 @@ public struct PasteTarget: TextTarget {
         let (program, arguments) =
             switch tools {
             // `--type text`: any of the text types, none other.
-            case .wayland(_, let wlPaste, _, _): (wlPaste, ["--no-newline", "--type", "text"])
+            case .wayland(_, let wlPaste, _, _), .waylandThroughPortal(_, let wlPaste, _): (wlPaste, ["--no-newline", "--type", "text"])
             case .x11(let xclip, _): (xclip, ["-selection", "clipboard", "-out"])
             }
         guard let read = try? await program.run(arguments, input: "", environment: session.environment, timeLimit: timeLimit),
@@ -67,7 +69,7 @@ public struct PasteTarget: TextTarget {
 
     private var copier: ClipboardTarget.Copier {
         switch tools {
-        case .wayland(let wlCopy, _, _, _): .wlCopy(wlCopy)
+        case .wayland(let wlCopy, _, _, _), .waylandThroughPortal(let wlCopy, _, _): .wlCopy(wlCopy)
         case .x11(let xclip, _): .xclip(xclip)
         }
     }
@@ -75,6 +77,7 @@ public struct PasteTarget: TextTarget {
     private var keystroke: PasteKeystroke {
         switch tools {
         case .wayland(_, _, let wtype, let swaymsg): .wtype(wtype, swaymsg: swaymsg)
+        case .waylandThroughPortal(_, _, let portal): .portal(portal)
         case .x11(_, let xdotool): .xdotool(xdotool)
         }
     }

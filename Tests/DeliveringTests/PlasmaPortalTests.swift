@@ -1,0 +1,54 @@
+import DBus
+import Delivering
+import Foundation
+import NotulaTestSupport
+import Testing
+
+/// KDE Plasma's RemoteDesktop portal typing into real Qt 5 and GTK4 windows on a real, headless KWin, and the text
+/// a Qt window cannot take typed (outside the layout) pasted through KWin's clipboard and the portal's Ctrl+V. The
+/// KDE portal asks nobody. One KWin for the suite; one window at a time has the focus.
+@Suite(.serialized) struct PlasmaPortalTests {
+    @Test func typesLayoutTextIntoAQtWindowAndTextOutsideItIntoAGTKOne() async throws {
+        let host = try await plasma()
+        let bus = try await host.connect()
+        defer { Task { await bus.close() } }
+        let keyboard = PortalKeyboard(bus: bus, restoreTokenFile: "/nonexistent/restore-token")
+        #expect(await PortalKeyboard.isAvailable(on: bus))
+
+        let qt = try await host.openTypingTarget(.qt5)
+        let hostile = "-- ; rm -rf ~ \"quoted\" $HOME & 100% done, Qt 5.27."
+        try await keyboard.deliver(hostile)
+        try await qt.waitForText(hostile)
+
+        let gtk = try await host.openTypingTarget(.gtk4)
+        try await keyboard.deliver("Hello, wörld 한")
+        try await gtk.waitForText("Hello, wörld 한")
+    }
+
+    @Test func pastesTextOutsideTheLayoutIntoAQtWindowAndPutsTheClipboardBack() async throws {
+        let host = try await plasma()
+        let bus = try await host.connect()
+        defer { Task { await bus.close() } }
+        let keyboard = PortalKeyboard(bus: bus, restoreTokenFile: "/nonexistent/restore-token")
+        let helpers = HelperTargets(session: DesktopSession(environment: host.environment), searchPath: "/usr/bin")
+        let paste = try helpers.paste(portal: keyboard).get()
+        let qt = try await host.openTypingTarget(.qt5)
+        try await helpers.clipboard().get().deliver("earlier copy")
+
+        let text = "Grüße, ça va? 안녕하세요 😀"
+        try await paste.deliver(text)
+
+        try await qt.waitForText(text)
+        #expect(try output(of: ["wl-paste", "--no-newline"], environment: host.environment) == "earlier copy")
+    }
+
+    /// The suite's host; the test is skipped, saying why, where KWin cannot run.
+    private func plasma() async throws -> PlasmaHost {
+        switch await PlasmaHost.shared() {
+        case .success(let host): return host
+        case .failure(let unavailable):
+            print("Skipped: \(unavailable.reason)")
+            try Test.cancel("KDE Plasma unavailable: \(unavailable.reason)")
+        }
+    }
+}
