@@ -5,9 +5,9 @@ import NotulaTestSupport
 import Testing
 
 /// notulad types a memo's text into a real window: through XTEST into an xterm on Xvfb, through the virtual keyboard
-/// into foot on a headless sway, and through the
-/// RemoteDesktop portal on a real, headless GNOME Shell 43, its consent dialog answered as a user would. One Shell
-/// for the suite.
+/// into foot on a headless sway, through the RemoteDesktop portal on a real, headless GNOME Shell 43, its consent
+/// dialog answered as a user would, and pasted through KWin's clipboard and the KDE portal's Ctrl+V into a Qt
+/// window. One Shell and one KWin for the suite.
 @Suite("Dictation into real desktops", .serialized)
 struct DictationDesktopTests {
     /// notulad on the Shell's session bus, told it is in a GNOME Wayland session, transcribing Korean.
@@ -112,6 +112,40 @@ struct DictationDesktopTests {
         #expect(try outcome.argument(1, as: String.self).contains("allow"))
         #expect(try await service.property(.status, of: memo) == .string("done"))
         #expect(target.text == "")
+    }
+
+    @Test func onKDEAMemoOutsideTheLayoutIsPastedIntoTheFocusedQtWindow() async throws {
+        let host = try await plasma()
+        let place = try modelPlace()
+        defer { try? FileManager.default.removeItem(at: place) }
+        let target = try await host.openTypingTarget(.qt5)
+        // The display by its full path: notulad's runtime folder is not the session's.
+        let display = try #require(host.environment["XDG_RUNTIME_DIR"]) + "/wayland-0"
+        let service = try await ServiceUnderTest.start(
+            environment: [
+                "VOSK_MODEL_PATH": place.path, "XDG_SESSION_TYPE": "wayland", "XDG_CURRENT_DESKTOP": "KDE", "WAYLAND_DISPLAY": display,
+                "DISPLAY": "",
+            ],
+            settings: [#""locale": "ko-KR""#], on: PrivateBus(attachedTo: host.busAddress))
+
+        let (memo, signals) = try await dictate("annyeong haseyo, notula imnida", to: "type", into: service)
+        let outcome = try await deliveryOutcome(in: signals)
+
+        #expect(outcome.isSignal(.delivered), "\(outcome.body) \(service.log)")
+        #expect(try outcome.argument(1, as: String.self) == "paste")
+        let text = try await service.memo(.getTranscript, of: memo).argument(0, as: String.self)
+        #expect(text.unicodeScalars.contains { $0.value >= 0xAC00 }, "a Hangul transcript: \(text)")
+        try await target.waitForText(text + " ")
+    }
+
+    /// The suite's KWin; the test is skipped, saying why, where it cannot run.
+    private func plasma() async throws -> PlasmaHost {
+        switch await PlasmaHost.shared() {
+        case .success(let host): return host
+        case .failure(let unavailable):
+            print("Skipped: \(unavailable.reason)")
+            try Test.cancel("KDE Plasma unavailable: \(unavailable.reason)")
+        }
     }
 
     /// The suite's host; the test is skipped, saying why, where GNOME Shell cannot run.
