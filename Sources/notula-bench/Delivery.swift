@@ -7,7 +7,7 @@ import Synchronization
 /// moment the client holds all of it, against the same tool run directly by the bench (what our delivery adds).
 ///
 /// Each host starts once: foot in a headless sway (wtype, wl-copy), xterm on Xvfb (xdotool, xclip), a GTK4 entry on
-/// GNOME Shell 43 (the RemoteDesktop portal). A method whose host or programs are missing gets a line saying so.
+/// GNOME Shell 43 (the RemoteDesktop portal), a Qt entry on KWin 5.27 (the KDE portal, wl-copy). A method whose host or programs are missing gets a line saying so.
 enum Delivery {
     /// One way of delivering into one client, measured against its peer.
     struct Method {
@@ -62,7 +62,8 @@ enum Delivery {
         var missing: [String] = []
         await measureSway(sizes: sizes, into: &rows, missing: &missing)
         await measureXvfb(sizes: sizes, into: &rows, missing: &missing)
-        await measurePortal(sizes: sizes.filter { $0 <= 200 }, into: &rows, missing: &missing)
+        await measurePortal(sizes: sizes, into: &rows, missing: &missing)
+        await measurePlasma(sizes: sizes, into: &rows, missing: &missing)
         return report(rows, missing: missing, quick: quick)
     }
 

@@ -121,4 +121,33 @@ extension Delivery {
         }
     }
 
+    static func measurePlasma(sizes: [Int], into rows: inout [Row], missing: inout [String]) async {
+        progress("delivery: the KDE portal and KWin's clipboard into a Qt entry on KWin 5.27")
+        switch await PlasmaHost.shared() {
+        case .failure(let unavailable):
+            missing.append("portal and paste on KDE: \(unavailable.reason)")
+        case .success(let host):
+            do {
+                let entry = try await host.openTypingTarget(.qt5)
+                let bus = try await host.connect()
+                defer { Task { await bus.close() } }
+                let keyboard = PortalKeyboard(bus: bus, restoreTokenFile: "/nonexistent/notula-bench/restore-token")
+                let paste = try HelperTargets(session: DesktopSession(environment: host.environment), searchPath: "/usr/bin:/bin")
+                    .paste(portal: keyboard).get()
+                rows += try await measure(
+                    Method(
+                        name: "portal: RemoteDesktop → Qt entry (KWin 5.27)", target: keyboard,
+                        client: Client(read: { entry.text }, accumulates: true),
+                        peer: .floor(label: "its pauses alone", of: portalPauses), sizes: sizes))
+                // Against typing the same text through the portal, which pasting replaces outside the layout.
+                rows += try await measure(
+                    Method(
+                        name: "paste: wl-copy once, portal Ctrl+V → Qt entry (KWin 5.27)", target: paste,
+                        client: Client(read: { entry.text }, accumulates: true),
+                        peer: .floor(label: "typing it through the portal: its pauses alone", of: portalPauses), sizes: sizes))
+            } catch {
+                missing.append("portal and paste on KDE: \(error)")
+            }
+        }
+    }
 }
