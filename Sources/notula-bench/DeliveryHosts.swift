@@ -132,8 +132,11 @@ extension Delivery {
                 let bus = try await host.connect()
                 defer { Task { await bus.close() } }
                 let keyboard = PortalKeyboard(bus: bus, restoreTokenFile: "/nonexistent/notula-bench/restore-token")
-                let paste = try HelperTargets(session: DesktopSession(environment: host.environment), searchPath: "/usr/bin:/bin")
-                    .paste(portal: keyboard).get()
+                let helpers = HelperTargets(session: DesktopSession(environment: host.environment), searchPath: "/usr/bin:/bin")
+                let paste = try helpers.paste(portal: keyboard).get()
+                // Something on the clipboard, as a session with a clipboard history keeps it: KWin leaves a reader of an
+                // empty one unanswered, which costs a paste the second it waits for the clipboard it would put back.
+                try await helpers.clipboard().get().deliver("copied before")
                 rows += try await measure(
                     Method(
                         name: "portal: RemoteDesktop → Qt entry (KWin 5.27)", target: keyboard,

@@ -9,7 +9,7 @@ import Testing
 /// KDE portal asks nobody. One KWin for the suite; one window at a time has the focus.
 @Suite(.serialized) struct PlasmaPortalTests {
     @Test func typesLayoutTextIntoAQtWindowAndTextOutsideItIntoAGTKOne() async throws {
-        let host = try await plasma()
+        let host = try desktop(await PlasmaHost.shared())
         let bus = try await host.connect()
         defer { Task { await bus.close() } }
         let keyboard = PortalKeyboard(bus: bus, restoreTokenFile: "/nonexistent/restore-token")
@@ -26,7 +26,7 @@ import Testing
     }
 
     @Test func pastesTextOutsideTheLayoutIntoAQtWindowAndPutsTheClipboardBack() async throws {
-        let host = try await plasma()
+        let host = try desktop(await PlasmaHost.shared())
         let bus = try await host.connect()
         defer { Task { await bus.close() } }
         let keyboard = PortalKeyboard(bus: bus, restoreTokenFile: "/nonexistent/restore-token")
@@ -40,15 +40,5 @@ import Testing
 
         try await qt.waitForText(text)
         #expect(try output(of: ["wl-paste", "--no-newline"], environment: host.environment) == "earlier copy")
-    }
-
-    /// The suite's host; the test is skipped, saying why, where KWin cannot run.
-    private func plasma() async throws -> PlasmaHost {
-        switch await PlasmaHost.shared() {
-        case .success(let host): return host
-        case .failure(let unavailable):
-            print("Skipped: \(unavailable.reason)")
-            try Test.cancel("KDE Plasma unavailable: \(unavailable.reason)")
-        }
     }
 }

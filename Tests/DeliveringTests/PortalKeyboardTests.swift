@@ -8,7 +8,7 @@ import Testing
 /// answered through AT-SPI as a user would. One Shell for the suite; one window at a time has the focus.
 @Suite(.serialized) struct PortalKeyboardTests {
     @Test func typesASCIIAccentsAndHangulIntoTheFocusedWindowAskingOnce() async throws {
-        let host = try await gnomeShell()
+        let host = try desktop(await GnomeShellHost.shared())
         let target = try await host.openTypingTarget()
         let bus = try await host.connect()
         defer { Task { await bus.close() } }
@@ -32,7 +32,7 @@ import Testing
     }
 
     @Test func afterTheUserStopsTheRemoteControlTheNextDeliveryAsksAgain() async throws {
-        let host = try await gnomeShell()
+        let host = try desktop(await GnomeShellHost.shared())
         let target = try await host.openTypingTarget()
         let bus = try await host.connect()
         defer { Task { await bus.close() } }
@@ -50,7 +50,7 @@ import Testing
     }
 
     @Test func aCancelledRequestSaysToAllowItAndTypesNothing() async throws {
-        let host = try await gnomeShell()
+        let host = try desktop(await GnomeShellHost.shared())
         let target = try await host.openTypingTarget()
         let bus = try await host.connect()
         defer { Task { await bus.close() } }
@@ -64,7 +64,7 @@ import Testing
     }
 
     @Test func anUnansweredRequestIsWithdrawnAndSaysToAllowIt() async throws {
-        let host = try await gnomeShell()
+        let host = try desktop(await GnomeShellHost.shared())
         let target = try await host.openTypingTarget()
         let bus = try await host.connect()
         defer { Task { await bus.close() } }
@@ -82,15 +82,5 @@ import Testing
         let client = try await bus.connect()
         defer { Task { await client.close() } }
         #expect(await !PortalKeyboard.isAvailable(on: client))
-    }
-
-    /// The suite's host; the test is skipped, saying why, where GNOME Shell cannot run.
-    private func gnomeShell() async throws -> GnomeShellHost {
-        switch await GnomeShellHost.shared() {
-        case .success(let host): return host
-        case .failure(let unavailable):
-            print("Skipped: \(unavailable.reason)")
-            try Test.cancel("GNOME Shell unavailable: \(unavailable.reason)")
-        }
     }
 }

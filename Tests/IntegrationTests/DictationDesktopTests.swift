@@ -76,7 +76,7 @@ struct DictationDesktopTests {
     }
 
     @Test func onGNOMEThePortalTypesTheMemoIntoTheFocusedWindow() async throws {
-        let host = try await gnomeShell()
+        let host = try desktop(await GnomeShellHost.shared())
         let place = try modelPlace()
         defer { try? FileManager.default.removeItem(at: place) }
         let target = try await host.openTypingTarget()
@@ -96,7 +96,7 @@ struct DictationDesktopTests {
     }
 
     @Test func onGNOMEARefusedRequestSaysToAllowItAndKeepsTheMemo() async throws {
-        let host = try await gnomeShell()
+        let host = try desktop(await GnomeShellHost.shared())
         let place = try modelPlace()
         defer { try? FileManager.default.removeItem(at: place) }
         let target = try await host.openTypingTarget()
@@ -115,7 +115,7 @@ struct DictationDesktopTests {
     }
 
     @Test func onKDEAMemoOutsideTheLayoutIsPastedIntoTheFocusedQtWindow() async throws {
-        let host = try await plasma()
+        let host = try desktop(await PlasmaHost.shared())
         let place = try modelPlace()
         defer { try? FileManager.default.removeItem(at: place) }
         let target = try await host.openTypingTarget(.qt5)
@@ -137,27 +137,14 @@ struct DictationDesktopTests {
         #expect(text.unicodeScalars.contains { $0.value >= 0xAC00 }, "a Hangul transcript: \(text)")
         try await target.waitForText(text + " ")
     }
-
-    /// The suite's KWin; the test is skipped, saying why, where it cannot run.
-    private func plasma() async throws -> PlasmaHost {
-        switch await PlasmaHost.shared() {
-        case .success(let host): return host
-        case .failure(let unavailable):
-            print("Skipped: \(unavailable.reason)")
-            try Test.cancel("KDE Plasma unavailable: \(unavailable.reason)")
-        }
-    }
-
-    /// The suite's host; the test is skipped, saying why, where GNOME Shell cannot run.
-    private func gnomeShell() async throws -> GnomeShellHost {
-        switch await GnomeShellHost.shared() {
-        case .success(let host): return host
-        case .failure(let unavailable):
-            print("Skipped: \(unavailable.reason)")
-            try Test.cancel("GNOME Shell unavailable: \(unavailable.reason)")
-        }
-    }
 }
 
 /// What the window held instead of the memo's text.
 struct NotTyped: Error { let arrived: String }
+
+/// The suite's headless desktop; the test is skipped, saying why, where it cannot run here.
+func desktop<Host>(_ starting: Result<Host, HeadlessSession.Unavailable>) throws -> Host {
+    guard case .failure(let unavailable) = starting else { return try starting.get() }
+    print("Skipped: \(unavailable.reason)")
+    try Test.cancel(Comment(rawValue: unavailable.reason))
+}
