@@ -14,7 +14,10 @@ enum DeliveryWiring {
         let helpers = HelperTargets(session: session, searchPath: searchPath)
         let keyboard =
             await PortalKeyboard.isAvailable(on: bus)
-            ? PortalKeyboard(bus: bus, restoreTokenFile: paths.config + "/remote-desktop-token") : nil
+            ? PortalKeyboard(
+                bus: bus, restoreTokenFile: paths.config + "/remote-desktop-token",
+                keyInterval: PortalKeyboard.keyPauses(for: session).keyInterval,
+                modifierPause: PortalKeyboard.keyPauses(for: session).modifierPause) : nil
         let portal: Result<any TextTarget, DeliveryError> =
             if let keyboard { .success(keyboard) } else {
                 .failure(

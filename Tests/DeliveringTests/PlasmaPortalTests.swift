@@ -12,13 +12,20 @@ import Testing
         let host = try desktop(await PlasmaHost.shared())
         let bus = try await host.connect()
         defer { Task { await bus.close() } }
-        let keyboard = PortalKeyboard(bus: bus, restoreTokenFile: "/nonexistent/restore-token")
+        // As notulad makes it for KDE: no pauses between keys.
+        let pauses = PortalKeyboard.keyPauses(for: DesktopSession(environment: host.environment))
+        let keyboard = PortalKeyboard(
+            bus: bus, restoreTokenFile: "/nonexistent/restore-token", keyInterval: pauses.keyInterval, modifierPause: pauses.modifierPause)
         #expect(await PortalKeyboard.isAvailable(on: bus))
 
         let qt = try await host.openTypingTarget(.qt5)
-        let hostile = "-- ; rm -rf ~ \"quoted\" $HOME & 100% done, Qt 5.27."
-        try await keyboard.deliver(hostile)
-        try await qt.waitForText(hostile)
+        var typed = ""
+        for round in 1...3 {
+            let hostile = "\(round): -- ; rm -rf ~ \"Quoted\" $HOME & 100% done, Qt 5.27! A-Z a-z ~@#^*()_+{}|:<>? "
+            try await keyboard.deliver(hostile)
+            typed += hostile
+            try await qt.waitForText(typed)
+        }
 
         let gtk = try await host.openTypingTarget(.gtk4)
         try await keyboard.deliver("Hello, wörld 한")
@@ -29,7 +36,7 @@ import Testing
         let host = try desktop(await PlasmaHost.shared())
         let bus = try await host.connect()
         defer { Task { await bus.close() } }
-        let keyboard = PortalKeyboard(bus: bus, restoreTokenFile: "/nonexistent/restore-token")
+        let keyboard = PortalKeyboard(bus: bus, restoreTokenFile: "/nonexistent/restore-token", keyInterval: .zero, modifierPause: .zero)
         let helpers = HelperTargets(session: DesktopSession(environment: host.environment), searchPath: "/usr/bin")
         let paste = try helpers.paste(portal: keyboard).get()
         let qt = try await host.openTypingTarget(.qt5)
