@@ -7,7 +7,8 @@ import Synchronization
 /// moment the client holds all of it, against the same tool run directly by the bench (what our delivery adds).
 ///
 /// Each host starts once: foot in a headless sway (wtype, wl-copy), xterm on Xvfb (xdotool, xclip), a GTK4 entry on
-/// GNOME Shell 43 (the RemoteDesktop portal), a Qt entry on KWin 5.27 (the KDE portal, wl-copy). A method whose host or programs are missing gets a line saying so.
+/// GNOME Shell 43 (the RemoteDesktop portal), a Qt entry on KWin 5.27 (the KDE portal, wl-copy), a GTK4 entry on
+/// GNOME Shell 48 (the portal's clipboard). A method whose host or programs are missing gets a line saying so.
 enum Delivery {
     /// One way of delivering into one client, measured against its peer.
     struct Method {
@@ -19,6 +20,8 @@ enum Delivery {
         let sizes: [Int]
         /// A copy takes milliseconds: more rounds, as they cost nothing.
         var isCheap = false
+        /// How the dictation-like text is written for this method: the portal pastes only a text off the layout.
+        var spelling: @Sendable (String) -> String = { $0 }
 
         func rounds(of size: Int) -> Int { isCheap ? 9 : size >= 2_000 ? 1 : 3 }
     }
@@ -64,6 +67,7 @@ enum Delivery {
         await measureXvfb(sizes: sizes, into: &rows, missing: &missing)
         await measurePortal(sizes: sizes, into: &rows, missing: &missing)
         await measurePlasma(sizes: sizes, into: &rows, missing: &missing)
+        await measurePortalPaste(sizes: sizes, into: &rows, missing: &missing)
         return report(rows, missing: missing, quick: quick)
     }
 
@@ -75,7 +79,7 @@ enum Delivery {
         var seed = 0
         func nextText(_ count: Int) -> String {
             seed += 1
-            return dictation(count, seed: seed)
+            return method.spelling(dictation(count, seed: seed))
         }
         if warmUp {
             _ = try await arrival(of: nextText(20), in: method.client, deliveredTo: method.target)

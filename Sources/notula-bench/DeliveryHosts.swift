@@ -157,4 +157,34 @@ extension Delivery {
             }
         }
     }
+
+    /// GNOME 48's portal pastes a text off the layout through the session's clipboard: one Ctrl+V at any length,
+    /// against typing the same text there (its pauses alone, the Unicode entry of the É left out).
+    static func measurePortalPaste(sizes: [Int], into rows: inout [Row], missing: inout [String]) async {
+        progress("delivery: the RemoteDesktop portal's clipboard into a GTK4 entry on GNOME Shell 48")
+        switch await Gnome48Host.shared() {
+        case .failure(let unavailable):
+            missing.append("portal paste: \(unavailable.reason)")
+        case .success(let host):
+            do {
+                let entry = try await host.openTypingTarget()
+                let bus = try await host.connect()
+                let keyboard = PortalKeyboard(
+                    bus: bus, restoreTokenFile: "/nonexistent/notula-bench/restore-token", consentTimeout: .seconds(60))
+                let answer = try host.answerRemoteDesktopDialog(.allow)
+                try await keyboard.deliver("Héllo. ")
+                try await answer.answered()
+                rows += try await measure(
+                    Method(
+                        name: "portal paste: Clipboard portal + Ctrl+V → GTK4 entry (GNOME Shell 48)", target: keyboard,
+                        client: Client(read: { entry.text }, accumulates: true),
+                        peer: .floor(label: "typing it, its pauses alone", of: portalPauses), sizes: sizes,
+                        spelling: { "É" + $0.dropFirst() }),
+                    warmUp: false)
+                await bus.close()
+            } catch {
+                missing.append("portal paste: \(error)")
+            }
+        }
+    }
 }

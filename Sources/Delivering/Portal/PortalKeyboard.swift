@@ -7,7 +7,10 @@ import Recording
 /// The first delivery opens a remote-desktop session, for which the desktop asks the user once; the session is
 /// kept for the next deliveries while it lives, and a new one is opened after the desktop closed it. Where the
 /// portal can remember the permission (interface version 2), its `restore_token` is kept in a file of the user's
-/// alone, so that a later session starts without asking.
+/// alone, so that a later session starts without asking. Where the portal also offers the session's clipboard
+/// (GNOME 48), a text with characters off the keyboard layout, or a long one, is pasted instead: put on the
+/// clipboard, one Ctrl+V, and the text that was there put back: whole, and at once, where the Unicode entry is slow
+/// and reaches GTK only, and typing takes about 30 ms a character.
 public actor PortalKeyboard: TextTarget {
     public nonisolated let method = DeliveryMethod.portal
 
@@ -18,9 +21,14 @@ public actor PortalKeyboard: TextTarget {
     private let keyInterval: Duration
     private let modifierPause: Duration
     private let settleAfterStart: Duration
+    private let pasteTimeout: Duration
+    /// How long a clipboard manager may take to copy a new selection before the paste keystroke goes.
+    private let clipboardManagerBound = Duration.milliseconds(100)
 
     /// The open session, nil before the first delivery and after the desktop closed it.
     private var session: ObjectPath?
+    /// The open session's clipboard, where the portal gave it.
+    private var clipboard: PortalClipboard?
     /// Forgets `session` when the portal says it closed.
     private var closedWatch: Task<Void, Never>?
     private var isTyping = false
@@ -38,11 +46,13 @@ public actor PortalKeyboard: TextTarget {
     ///     (see `KeyEvent.waitsForInputMethod`): with 10 ms, `"` arrived as `'` on a busy 2-core VM.
     ///   - settleAfterStart: the pause between a new session's start and its first key: without it the Shift of a
     ///     first capital was lost.
+    ///   - pasteTimeout: how long the focused window may take to ask for pasted text after the Ctrl+V.
     public init(
         bus: Bus, restoreTokenFile: String, callTimeout: Duration = .seconds(5), consentTimeout: Duration = .seconds(120),
         keyInterval: Duration = .milliseconds(10), modifierPause: Duration = .milliseconds(40),
-        settleAfterStart: Duration = .milliseconds(300)
+        settleAfterStart: Duration = .milliseconds(300), pasteTimeout: Duration = .seconds(5)
     ) {
+        self.pasteTimeout = pasteTimeout
         self.keyInterval = keyInterval
         self.modifierPause = modifierPause
         self.settleAfterStart = settleAfterStart
@@ -68,7 +78,7 @@ public actor PortalKeyboard: TextTarget {
     public func deliver(_ text: String) async throws(DeliveryError) {
         let characters = PortalKeystrokes.characters(of: text)
         guard !characters.isEmpty else { return }
-        try await typeInSession(characters, describedAs: "characters")
+        try await typeInSession(characters, describedAs: "characters", orPaste: text)
     }
 
     /// Presses Ctrl+V in the kept session (opening one, and so asking the user, where there is none): the paste of
@@ -77,8 +87,11 @@ public actor PortalKeyboard: TextTarget {
         try await typeInSession([PortalKeystrokes.paste], describedAs: "keystrokes")
     }
 
-    /// Sends each group of key events in turn, after the warm-up tap, in the kept session or a new one.
-    private func typeInSession(_ groups: [[KeyEvent]], describedAs unit: String) async throws(DeliveryError) {
+    /// Sends each group of key events in turn, after the warm-up tap, in the kept session or a new one; or pastes
+    /// `text`, which they type, where the session has a clipboard and typing it would be slow or lossy.
+    private func typeInSession(_ groups: [[KeyEvent]], describedAs unit: String, orPaste text: String? = nil)
+        async throws(DeliveryError)
+    {
         await takeTurn()
         defer { endTurn() }
         let reusing = session != nil
@@ -94,6 +107,9 @@ public actor PortalKeyboard: TextTarget {
                 forgetSession()
                 throw stopped(after: 0, of: groups.count, unit, error)
             }
+        }
+        if let text, let clipboard, PortalKeystrokes.needsUnicodeEntry(text) || groups.count > DeliveryWays.longestTypedText {
+            return try await paste(text, through: clipboard, in: session)
         }
         for (sent, events) in groups.enumerated() {
             guard !Task.isCancelled else { throw stopped(after: sent, of: groups.count, unit, BusError.failed("cancelled")) }
@@ -117,6 +133,30 @@ public actor PortalKeyboard: TextTarget {
                 timeout: requests.callTimeout)
             try? await Task.sleep(for: event.waitsForInputMethod ? modifierPause : keyInterval)
         }
+    }
+
+    /// The text on the session's clipboard, one Ctrl+V, and the text another window had put there put back once
+    /// the window took ours (another owner's images or formatting are not: only its text). Left on the clipboard,
+    /// for the user to paste, when the window does not ask for it.
+    private func paste(_ text: String, through clipboard: PortalClipboard, in session: ObjectPath) async throws(DeliveryError) {
+        let previous = await clipboard.currentText()
+        let pasted: AsyncStream<Void>
+        do throws(BusError) {
+            let copied = try await clipboard.offer(text)
+            // A clipboard manager's copy, which GNOME's makes within milliseconds, must not pass for the window's paste.
+            _ = await PortalClipboard.transferred(copied, within: clipboardManagerBound)
+            pasted = await clipboard.transfersFromNow()
+            try await send(PortalKeystrokes.paste, in: session)
+        } catch {
+            forgetSession()
+            throw DeliveryError("Pasting through the desktop portal failed (\(error.message)): try again.")
+        }
+        guard await PortalClipboard.transferred(pasted, within: pasteTimeout) else {
+            throw DeliveryError(
+                "Ctrl+V was pressed with the text on the clipboard, but the focused window did not ask for it: paste it "
+                    + "yourself while Notula runs.")
+        }
+        if let previous, previous != text { _ = try? await clipboard.offer(previous) }
     }
 
     private func stopped(after sent: Int, of count: Int, _ unit: String, _ error: BusError) -> DeliveryError {
@@ -156,12 +196,14 @@ public actor PortalKeyboard: TextTarget {
                 if let token = readRestoreToken() { devices["restore_token"] = Variant(token) }
             }
             _ = try await requests.call("SelectDevices", [.objectPath(handle)], options: devices, answerWithin: requests.callTimeout)
+            let requestedClipboard = await PortalClipboard.request(for: handle, on: bus, callTimeout: requests.callTimeout)
             let started = try await requests.call(
                 "Start", [.objectPath(handle), .string("")], answerWithin: consentTimeout)
             guard let granted = try? started["devices"]?.get(UInt32.self), granted & RemoteDesktopPortal.keyboard != 0 else {
                 throw .refused(2)
             }
             if let token = try? started["restore_token"]?.get(String.self) { keepRestoreToken(token) }
+            if (try? started["clipboard_enabled"]?.get(Bool.self)) == true { clipboard = requestedClipboard }
         } catch {
             forgetSession()
             await requests.close(handle, interface: RemoteDesktopPortal.session)
@@ -191,11 +233,15 @@ public actor PortalKeyboard: TextTarget {
     }
 
     private func closed(_ handle: ObjectPath) {
-        if session == handle { session = nil }
+        if session == handle {
+            session = nil
+            clipboard = nil
+        }
     }
 
     private func forgetSession() {
         session = nil
+        clipboard = nil
         closedWatch?.cancel()
         closedWatch = nil
     }

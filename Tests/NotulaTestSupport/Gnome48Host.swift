@@ -1,0 +1,296 @@
+import DBus
+import Foundation
+import Synchronization
+
+/// A real GNOME Shell 48 (Debian 13's), headless, with xdg-desktop-portal 1.20 and its GNOME backend: the desktop
+/// where the RemoteDesktop portal is version 2 (a `restore_token` spares the user the second dialog) and the
+/// Clipboard portal is offered.
+///
+/// Debian 12 has Shell 43 only, so the session runs in a trixie root built once by `Tests/gnome48-host/build-root.sh`
+/// (`make test` does it) in `.build/gnome48-root`. A holder process keeps a private mount namespace where the root
+/// has its `/proc`, `/dev`, `/sys`, a `/tmp` of its own, and the host's session folder at the same path, so that
+/// buses, the Wayland socket and files are shared with the test on the host; none of those mounts is seen on the
+/// host. Every process of the session enters that namespace and the root, and runs as `nobody` (the Shell refuses
+/// root), but the portal frontend, which runs as root as on the 43 host to read the caller's `/proc/PID/root`. The
+/// test and notulad, root on the host, join the session bus, which lets root in. Started once per test process, by
+/// the first test that asks; its processes, known by the runtime folder in their environment, the holder's
+/// included, are ended one by one when the process exits.
+public final class Gnome48Host: Sendable {
+    /// The session bus of the Shell and the portals.
+    public let busAddress: String
+    /// The session's home, where its user may write (a typing target's file); the same path in the root.
+    let home: URL
+    /// The environment every process of the session gets; its `XDG_RUNTIME_DIR` marks them.
+    let environment: [String: String]
+    let logFolder: URL
+    /// The helper scripts, copied where the root sees them.
+    let helpers: URL
+    /// The holder's mount namespace, which every process of the session enters.
+    private let namespace: String
+
+    static let root = packageRoot.appendingPathComponent(".build/gnome48-root")
+    static let user = "65534"
+    static let shellName: BusName = "org.gnome.Shell"
+    static let portalName: BusName = "org.freedesktop.portal.Desktop"
+
+    /// The host of this test process: started by the first caller, shared by all.
+    public static func shared() async -> Result<Gnome48Host, GnomeShellHost.Unavailable> { await starting.value }
+
+    private static let starting = Task { () -> Result<Gnome48Host, GnomeShellHost.Unavailable> in
+        if let missing = missingPieces() { return .failure(GnomeShellHost.Unavailable(reason: missing)) }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("notula-gnome48-\(UUID().uuidString)")
+        gnome48Folders.withLock { $0[folder.path] = false }
+        atexit { endGnome48Hosts() }
+        do {
+            let host = try await Gnome48Host(in: folder)
+            gnome48Folders.withLock { $0[folder.path] = true }
+            return .success(host)
+        } catch {
+            return .failure(GnomeShellHost.Unavailable(reason: "GNOME Shell 48 did not come up: \(error) (logs in \(folder.path))"))
+        }
+    }
+
+    private init(in folder: URL) async throws {
+        let runtime = folder.appendingPathComponent("run")
+        home = runtime.appendingPathComponent("home")
+        logFolder = folder
+        helpers = folder.appendingPathComponent("helpers")
+        let sources = packageRoot.appendingPathComponent("Tests")
+        let extensions = home.appendingPathComponent(".local/share/gnome-shell/extensions")
+        try FileManager.default.createDirectory(at: extensions, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            at: sources.appendingPathComponent("gnome48-host/unsafe-mode@notula.test"),
+            to: extensions.appendingPathComponent("unsafe-mode@notula.test"))
+        try FileManager.default.createDirectory(at: helpers, withIntermediateDirectories: true)
+        for script in ["gnome48-host/answer-remote-desktop.py", "gnome48-host/typing-target.py"] {
+            let source = sources.appendingPathComponent(script)
+            try FileManager.default.copyItem(at: source, to: helpers.appendingPathComponent(source.lastPathComponent))
+        }
+        try Self.giveToUser(runtime)
+        chmod(runtime.path, 0o700)
+        chmod(folder.path, 0o755)
+
+        let systemBusSocket = runtime.appendingPathComponent("system_bus_socket").path
+        environment = [
+            "HOME": home.path, "USER": "nobody", "LOGNAME": "nobody", "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8",
+            "XDG_RUNTIME_DIR": runtime.path, "DBUS_SYSTEM_BUS_ADDRESS": "unix:path=\(systemBusSocket)",
+            "DBUS_SESSION_BUS_ADDRESS": "unix:path=\(runtime.path)/bus", "XDG_CURRENT_DESKTOP": "GNOME", "XDG_SESSION_DESKTOP": "gnome",
+            "XDG_SESSION_TYPE": "wayland", "WAYLAND_DISPLAY": "wayland-0", "GDK_BACKEND": "wayland",
+        ]
+        busAddress = environment["DBUS_SESSION_BUS_ADDRESS"]!
+        namespace = try Self.holdNamespace(sharing: folder, environment: environment)
+
+        let systemConfig = folder.appendingPathComponent("system-bus.conf")
+        try Data(Self.systemBusConfiguration(listeningAt: systemBusSocket).utf8).write(to: systemConfig)
+        let sessionConfig = folder.appendingPathComponent("session-bus.conf")
+        try Data(Self.sessionBusConfiguration().utf8).write(to: sessionConfig)
+        for config in [systemConfig, sessionConfig] { chmod(config.path, 0o644) }
+
+        try await startBus(
+            ["/usr/bin/dbus-daemon", "--config-file=\(systemConfig.path)", "--nofork", "--print-address=1"], log: "system-bus")
+        let systemBus = try await Bus.connect(address: environment["DBUS_SYSTEM_BUS_ADDRESS"]!)
+        defer { Task { await systemBus.close() } }
+        try await launch(
+            sessionProcess(["/usr/bin/python3", "-m", "dbusmock", "--system", "--template", "logind"], log: "logind"),
+            owning: "org.freedesktop.login1", watchedFrom: systemBus)
+
+        try await startBus(
+            ["/usr/bin/dbus-daemon", "--config-file=\(sessionConfig.path)", "--address=\(busAddress)", "--nofork", "--print-address=1"],
+            log: "session-bus")
+        for (schema, key, value) in [
+            ("org.gnome.shell", "enabled-extensions", "['unsafe-mode@notula.test']"), ("org.gnome.desktop.session", "idle-delay", "0"),
+            ("org.gnome.desktop.screensaver", "lock-enabled", "false"), ("org.gnome.desktop.interface", "toolkit-accessibility", "true"),
+        ] {
+            let set = try run("/usr/bin/nsenter", inRoot(["/usr/bin/gsettings", "set", schema, key, value]), environment: environment)
+            guard set.status == 0 else {
+                throw CommandFailed(command: ["gsettings", "set", schema, key], status: set.status, errorOutput: set.errorOutput)
+            }
+        }
+
+        let client = try await Bus.connect(address: busAddress)
+        defer { Task { await client.close() } }
+        try await launch(
+            sessionProcess(["/usr/bin/gnome-shell", "--headless", "--wayland", "--no-x11", "--virtual-monitor", "1280x800"], log: "shell"),
+            owning: Self.shellName, watchedFrom: client)
+        try await poll(within: .seconds(60)) {
+            // Until the Shell exports its object, Eval is an unknown method: not ready yet.
+            (try? await Self.evaluate("!Main.layoutManager._startingUp && !Main.overview.visible", through: client)) == "true"
+        } otherwise: {
+            CommandFailed(command: ["gnome-shell"], status: 0, errorOutput: "never finished starting (or the test extension did not load)")
+        }
+        try await launch(
+            sessionProcess(["/usr/libexec/xdg-desktop-portal", "--replace"], log: "portal", asRoot: true),
+            owning: Self.portalName, watchedFrom: client)
+    }
+
+    /// A new connection to the session bus, as the test's notulad would have.
+    public func connect() async throws -> Bus { try await Bus.connect(address: busAddress) }
+
+    /// Runs JavaScript in the Shell (unsafe mode, from the test extension): its result as JSON, nil when it failed.
+    func evaluate(_ script: String) async throws -> String? {
+        let client = try await connect()
+        defer { Task { await client.close() } }
+        return try await Self.evaluate(script, through: client)
+    }
+
+    private static func evaluate(_ script: String, through client: Bus) async throws -> String? {
+        let reply = try await client.call(
+            MethodCall(
+                destination: shellName, path: ObjectPath("/org/gnome/Shell")!, interface: "org.gnome.Shell", member: "Eval",
+                arguments: [.string(script)]))
+        return try reply.argument(0, as: Bool.self) ? reply.argument(1, as: String.self) : nil
+    }
+
+    // MARK: Processes of the session
+
+    /// A process of the session, in the root, as its user unless `asRoot`; its output in the log folder.
+    func sessionProcess(_ command: [String], log name: String, asRoot: Bool = false) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/nsenter")
+        process.arguments = inRoot(command, asRoot: asRoot)
+        process.environment = environment
+        try Self.logOutput(of: process, to: logFolder.appendingPathComponent("\(name).log"))
+        return process
+    }
+
+    /// nsenter's arguments that run `command` in the namespace and the root. nsenter, chroot and setpriv each exec
+    /// the next: the process started is the command itself, and no parent is left behind to outlive a kill.
+    private func inRoot(_ command: [String], asRoot: Bool = false) -> [String] {
+        let user = asRoot ? [] : ["/usr/bin/setpriv", "--reuid=\(Self.user)", "--regid=\(Self.user)", "--clear-groups", "--"]
+        return ["--mount=\(namespace)", "--", "/usr/sbin/chroot", Self.root.path] + user + command
+    }
+
+    /// Starts the namespace holder: `unshare` makes a private mount namespace, mounts what the root needs (`folder`
+    /// at its own path inside the root), says so, and sleeps until killed.
+    /// - Returns: the path of its namespace, for nsenter.
+    private static func holdNamespace(sharing folder: URL, environment: [String: String]) throws -> String {
+        let root = Self.root.path
+        let mounts = """
+            set -e
+            mount -t proc proc "$1/proc"
+            mount --rbind /dev "$1/dev"
+            mount --rbind /sys "$1/sys"
+            mount -t tmpfs -o mode=1777 tmpfs "$1/tmp"
+            mkdir -p "$1$2"
+            mount --bind "$2" "$1$2"
+            echo ready
+            exec sleep infinity
+            """
+        let holder = Process()
+        holder.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
+        holder.arguments = ["--mount", "--propagation", "private", "--", "/bin/sh", "-c", mounts, "holder", root, folder.path]
+        holder.environment = environment
+        let ready = Pipe()
+        holder.standardOutput = ready
+        try logOutput(of: holder, to: folder.appendingPathComponent("holder.log"), errorsOnly: true)
+        try holder.run()
+        guard (try? readLine(from: ready.fileHandleForReading)) == "ready" else {
+            throw CommandFailed(command: ["unshare", "--mount"], status: 0, errorOutput: "the root's mounts failed (see holder.log)")
+        }
+        return "/proc/\(holder.processIdentifier)/ns/mnt"
+    }
+
+    /// Starts a dbus-daemon and returns once it listens (it prints its address then).
+    private func startBus(_ command: [String], log name: String) async throws {
+        let daemon = try sessionProcess(command, log: name)
+        let address = Pipe()
+        daemon.standardOutput = address
+        try daemon.run()
+        _ = try readLine(from: address.fileHandleForReading)
+    }
+
+    private static func logOutput(of process: Process, to file: URL, errorsOnly: Bool = false) throws {
+        _ = FileManager.default.createFile(atPath: file.path, contents: nil)
+        let log = try FileHandle(forWritingTo: file)
+        if !errorsOnly { process.standardOutput = log }
+        process.standardError = log
+    }
+
+    private static func giveToUser(_ folder: URL) throws {
+        let owner = uid_t(user)!
+        chown(folder.path, owner, owner)
+        for case let item as URL in FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil) ?? .init() {
+            chown(item.path, owner, owner)
+        }
+    }
+
+    // MARK: Configuration
+
+    /// What is missing, or nil when nothing is: root (for the namespace and the chroot), the host's util-linux, the
+    /// built root.
+    private static func missingPieces() -> String? {
+        guard getuid() == 0 else { return "the GNOME Shell 48 host mounts a root and runs its session as nobody, which needs root" }
+        let programs = ["/usr/bin/unshare", "/usr/bin/nsenter", "/usr/sbin/chroot"].filter { !FileManager.default.fileExists(atPath: $0) }
+        guard programs.isEmpty else { return "missing \(programs.joined(separator: ", ")) (util-linux, coreutils)" }
+        guard FileManager.default.fileExists(atPath: root.appendingPathComponent(".complete").path) else {
+            let builder = FileManager.default.fileExists(atPath: "/usr/bin/mmdebstrap") ? "" : "mmdebstrap is missing (make test-deps); "
+            return "no GNOME Shell 48 root in \(root.path): \(builder)make gnome48-root builds it (about 100 s, 1.2 GB)"
+        }
+        return nil
+    }
+
+    /// The stand-in system bus: open to all, activating nothing.
+    private static func systemBusConfiguration(listeningAt socket: String) -> String {
+        """
+        <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+         "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+        <busconfig>
+          <type>system</type>
+          <listen>unix:path=\(socket)</listen>
+          <auth>EXTERNAL</auth>
+          <policy context="default">
+            <allow user="*"/>
+            <allow own="*"/>
+            <allow send_type="method_call"/>
+            <allow send_type="signal"/>
+            <allow send_type="method_return"/>
+            <allow send_type="error"/>
+            <allow receive_type="method_call"/>
+            <allow receive_type="signal"/>
+            <allow receive_type="method_return"/>
+            <allow receive_type="error"/>
+          </policy>
+        </busconfig>
+        """
+    }
+
+    /// The root's session bus configuration, activating the root's services as the Shell expects, and letting root
+    /// (the test, notulad, the portal frontend) in besides the session's user.
+    private static func sessionBusConfiguration() throws -> String {
+        try String(contentsOf: root.appendingPathComponent("usr/share/dbus-1/session.conf"), encoding: .utf8)
+            .replacingOccurrences(of: #"<policy context="default">"#, with: #"<policy context="default"><allow user="root"/>"#)
+            .replacingOccurrences(of: "<includedir>session.d</includedir>", with: "<includedir>/usr/share/dbus-1/session.d</includedir>")
+    }
+}
+
+// MARK: The end of the test process
+
+/// The folders of the hosts started (their runtime folder marks their processes), and whether each came up.
+private let gnome48Folders = Mutex<[String: Bool]>([:])
+
+/// Ends every process of every host, one by one, known by its runtime folder (the holder, the buses, the Shell, and
+/// what the buses started on demand: the portals, AT-SPI, dconf…), then removes the folders; the logs of one that
+/// did not come up are kept, as the skipped test said. The namespace, and every mount in it, goes with its last
+/// process.
+private func endGnome48Hosts() {
+    for (folder, cameUp) in gnome48Folders.withLock({ $0 }) {
+        let runtime = folder + "/run"
+        for _ in 0..<5 {
+            let marked = processes(markedBy: "XDG_RUNTIME_DIR=\(runtime)")
+            if marked.isEmpty { break }
+            for process in marked { kill(process, SIGKILL) }
+        }
+        try? FileManager.default.removeItem(atPath: cameUp ? folder : runtime)
+    }
+}
+
+private func processes(markedBy entry: String) -> [pid_t] {
+    let marker = Array(entry.utf8)
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+    return names.compactMap { name in
+        guard let process = pid_t(name), process != getpid(),
+            let environ = FileManager.default.contents(atPath: "/proc/\(name)/environ")
+        else { return nil }
+        return environ.split(separator: 0).contains { Array($0) == marker } ? process : nil
+    }
+}
