@@ -64,6 +64,7 @@ public actor Dictation {
 
     /// Typing failed: the text goes to the clipboard where it can, and the error says which.
     private static func leaveOnClipboard(_ text: String, ways: DeliveryWays, after failure: DeliveryError) async -> DeliveryError {
+        guard !failure.leftOnClipboard else { return failure }
         do throws(DeliveryError) {
             try await ways.clipboard.get().deliver(text)
             return DeliveryError(failure.message + " The text is on the clipboard: paste it with Ctrl+V.")

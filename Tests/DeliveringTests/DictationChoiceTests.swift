@@ -96,6 +96,17 @@ import Testing
         #expect(clipboard.received == ["한국어"])
     }
 
+    @Test func aTextThePortalLeftOnTheClipboardIsNotCopiedAgainNorSaidToBeLost() async throws {
+        let unpasted = DeliveryError("The window did not ask for it: paste it yourself.", leftOnClipboard: true)
+        let clipboard = Recorded(.clipboard)
+        let dictation = Self.dictation(Self.gnome, typing: [.portal: Recorded(.portal, refusing: unpasted)], clipboard: clipboard)
+
+        let error = await #expect(throws: DeliveryError.self) { try await dictation.deliver("안녕", to: .type, typing: .automatic) }
+
+        #expect(error == unpasted)
+        #expect(clipboard.received.isEmpty)
+    }
+
     @Test func theMemoOutputAndAnEmptyTextDeliverNothing() async throws {
         let keyboard = Recorded(.virtualKeyboard)
         let dictation = Self.dictation(Self.sway, typing: [.virtualKeyboard: keyboard], clipboard: Recorded(.clipboard))

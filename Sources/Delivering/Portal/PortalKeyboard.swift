@@ -154,7 +154,7 @@ public actor PortalKeyboard: TextTarget {
         guard await PortalClipboard.transferred(pasted, within: pasteTimeout) else {
             throw DeliveryError(
                 "Ctrl+V was pressed with the text on the clipboard, but the focused window did not ask for it: paste it "
-                    + "yourself while Notula runs.")
+                    + "yourself while Notula runs.", leftOnClipboard: true)
         }
         if let previous, previous != text { _ = try? await clipboard.offer(previous) }
     }
