@@ -65,4 +65,3 @@ func emitMockSignal(
             destination: name, path: path, interface: "org.freedesktop.DBus.Mock", member: "EmitSignal",
             arguments: [.string(interface), .string(member), .string(signature), .array(element: "v", arguments.map { .variant($0) })]))
 }
-

@@ -1,6 +1,5 @@
 import DBus
 import Foundation
-import Synchronization
 
 /// A real GNOME Shell 48 (Debian 13's), headless, with xdg-desktop-portal 1.20 and its GNOME backend: the desktop
 /// where the RemoteDesktop portal is version 2 (a `restore_token` spares the user the second dialog) and the
@@ -15,7 +14,7 @@ import Synchronization
 /// test and notulad, root on the host, join the session bus, which lets root in. Started once per test process, by
 /// the first test that asks; its processes, known by the runtime folder in their environment, the holder's
 /// included, are ended one by one when the process exits.
-public final class Gnome48Host: Sendable {
+public final class Gnome48Host: SessionProcesses {
     /// The session bus of the Shell and the portals.
     public let busAddress: String
     /// The session's home, where its user may write (a typing target's file); the same path in the root.
@@ -39,11 +38,10 @@ public final class Gnome48Host: Sendable {
     private static let starting = Task { () -> Result<Gnome48Host, GnomeShellHost.Unavailable> in
         if let missing = missingPieces() { return .failure(GnomeShellHost.Unavailable(reason: missing)) }
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("notula-gnome48-\(UUID().uuidString)")
-        gnome48Folders.withLock { $0[folder.path] = false }
-        atexit { endGnome48Hosts() }
+        HeadlessSession.endAtExit(folder)
         do {
             let host = try await Gnome48Host(in: folder)
-            gnome48Folders.withLock { $0[folder.path] = true }
+            HeadlessSession.cameUp(folder)
             return .success(host)
         } catch {
             return .failure(GnomeShellHost.Unavailable(reason: "GNOME Shell 48 did not come up: \(error) (logs in \(folder.path))"))
@@ -62,11 +60,11 @@ public final class Gnome48Host: Sendable {
             at: sources.appendingPathComponent("gnome48-host/unsafe-mode@notula.test"),
             to: extensions.appendingPathComponent("unsafe-mode@notula.test"))
         try FileManager.default.createDirectory(at: helpers, withIntermediateDirectories: true)
-        for script in ["gnome48-host/answer-remote-desktop.py", "gnome48-host/typing-target.py"] {
+        for script in ["gnome48-host/answer-remote-desktop.py", "gnome-shell-host/typing-target.py"] {
             let source = sources.appendingPathComponent(script)
             try FileManager.default.copyItem(at: source, to: helpers.appendingPathComponent(source.lastPathComponent))
         }
-        try Self.giveToUser(runtime)
+        HeadlessSession.giveToUser(runtime)
         chmod(runtime.path, 0o700)
         chmod(folder.path, 0o755)
 
@@ -81,7 +79,7 @@ public final class Gnome48Host: Sendable {
         namespace = try Self.holdNamespace(sharing: folder, environment: environment)
 
         let systemConfig = folder.appendingPathComponent("system-bus.conf")
-        try Data(Self.systemBusConfiguration(listeningAt: systemBusSocket).utf8).write(to: systemConfig)
+        try Data(HeadlessSession.systemBusConfiguration(listeningAt: systemBusSocket).utf8).write(to: systemConfig)
         let sessionConfig = folder.appendingPathComponent("session-bus.conf")
         try Data(Self.sessionBusConfiguration().utf8).write(to: sessionConfig)
         for config in [systemConfig, sessionConfig] { chmod(config.path, 0o644) }
@@ -114,7 +112,7 @@ public final class Gnome48Host: Sendable {
             owning: Self.shellName, watchedFrom: client)
         try await poll(within: .seconds(60)) {
             // Until the Shell exports its object, Eval is an unknown method: not ready yet.
-            (try? await Self.evaluate("!Main.layoutManager._startingUp && !Main.overview.visible", through: client)) == "true"
+            (try? await evaluateInShell("!Main.layoutManager._startingUp && !Main.overview.visible", through: client)) == "true"
         } otherwise: {
             CommandFailed(command: ["gnome-shell"], status: 0, errorOutput: "never finished starting (or the test extension did not load)")
         }
@@ -130,21 +128,18 @@ public final class Gnome48Host: Sendable {
     func evaluate(_ script: String) async throws -> String? {
         let client = try await connect()
         defer { Task { await client.close() } }
-        return try await Self.evaluate(script, through: client)
-    }
-
-    private static func evaluate(_ script: String, through client: Bus) async throws -> String? {
-        let reply = try await client.call(
-            MethodCall(
-                destination: shellName, path: ObjectPath("/org/gnome/Shell")!, interface: "org.gnome.Shell", member: "Eval",
-                arguments: [.string(script)]))
-        return try reply.argument(0, as: Bool.self) ? reply.argument(1, as: String.self) : nil
+        return try await evaluateInShell(script, through: client)
     }
 
     // MARK: Processes of the session
 
+    /// A process of the session's user, in the root; its output in the log folder.
+    func sessionProcess(_ command: [String], log name: String) throws -> Process {
+        try sessionProcess(command, log: name, asRoot: false)
+    }
+
     /// A process of the session, in the root, as its user unless `asRoot`; its output in the log folder.
-    func sessionProcess(_ command: [String], log name: String, asRoot: Bool = false) throws -> Process {
+    func sessionProcess(_ command: [String], log name: String, asRoot: Bool) throws -> Process {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/nsenter")
         process.arguments = inRoot(command, asRoot: asRoot)
@@ -206,14 +201,6 @@ public final class Gnome48Host: Sendable {
         process.standardError = log
     }
 
-    private static func giveToUser(_ folder: URL) throws {
-        let owner = uid_t(user)!
-        chown(folder.path, owner, owner)
-        for case let item as URL in FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil) ?? .init() {
-            chown(item.path, owner, owner)
-        }
-    }
-
     // MARK: Configuration
 
     /// What is missing, or nil when nothing is: root (for the namespace and the chroot), the host's util-linux, the
@@ -229,68 +216,11 @@ public final class Gnome48Host: Sendable {
         return nil
     }
 
-    /// The stand-in system bus: open to all, activating nothing.
-    private static func systemBusConfiguration(listeningAt socket: String) -> String {
-        """
-        <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
-         "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-        <busconfig>
-          <type>system</type>
-          <listen>unix:path=\(socket)</listen>
-          <auth>EXTERNAL</auth>
-          <policy context="default">
-            <allow user="*"/>
-            <allow own="*"/>
-            <allow send_type="method_call"/>
-            <allow send_type="signal"/>
-            <allow send_type="method_return"/>
-            <allow send_type="error"/>
-            <allow receive_type="method_call"/>
-            <allow receive_type="signal"/>
-            <allow receive_type="method_return"/>
-            <allow receive_type="error"/>
-          </policy>
-        </busconfig>
-        """
-    }
-
     /// The root's session bus configuration, activating the root's services as the Shell expects, and letting root
     /// (the test, notulad, the portal frontend) in besides the session's user.
     private static func sessionBusConfiguration() throws -> String {
-        try String(contentsOf: root.appendingPathComponent("usr/share/dbus-1/session.conf"), encoding: .utf8)
-            .replacingOccurrences(of: #"<policy context="default">"#, with: #"<policy context="default"><allow user="root"/>"#)
-            .replacingOccurrences(of: "<includedir>session.d</includedir>", with: "<includedir>/usr/share/dbus-1/session.d</includedir>")
-    }
-}
-
-// MARK: The end of the test process
-
-/// The folders of the hosts started (their runtime folder marks their processes), and whether each came up.
-private let gnome48Folders = Mutex<[String: Bool]>([:])
-
-/// Ends every process of every host, one by one, known by its runtime folder (the holder, the buses, the Shell, and
-/// what the buses started on demand: the portals, AT-SPI, dconf…), then removes the folders; the logs of one that
-/// did not come up are kept, as the skipped test said. The namespace, and every mount in it, goes with its last
-/// process.
-private func endGnome48Hosts() {
-    for (folder, cameUp) in gnome48Folders.withLock({ $0 }) {
-        let runtime = folder + "/run"
-        for _ in 0..<5 {
-            let marked = processes(markedBy: "XDG_RUNTIME_DIR=\(runtime)")
-            if marked.isEmpty { break }
-            for process in marked { kill(process, SIGKILL) }
-        }
-        try? FileManager.default.removeItem(atPath: cameUp ? folder : runtime)
-    }
-}
-
-private func processes(markedBy entry: String) -> [pid_t] {
-    let marker = Array(entry.utf8)
-    let names = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
-    return names.compactMap { name in
-        guard let process = pid_t(name), process != getpid(),
-            let environ = FileManager.default.contents(atPath: "/proc/\(name)/environ")
-        else { return nil }
-        return environ.split(separator: 0).contains { Array($0) == marker } ? process : nil
+        HeadlessSession.sessionBusConfiguration(
+            from: try String(contentsOf: root.appendingPathComponent("usr/share/dbus-1/session.conf"), encoding: .utf8),
+            includingFrom: "/usr/share/dbus-1/session.d")
     }
 }

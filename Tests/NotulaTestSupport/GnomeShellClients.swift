@@ -1,16 +1,16 @@
 import Foundation
 
-/// The user answering xdg-desktop-portal-gnome's "Remote desktop" dialog, through AT-SPI, as the session's user.
+/// The user answering xdg-desktop-portal-gnome's remote-desktop dialog, through AT-SPI, as the session's user: with
+/// the answering script of the Shell's version (43's dialog and 48's differ).
 public final class RemoteDesktopAnswer {
     public enum Choice: String { case allow, cancel }
 
     private let process: Process
     private let exited: AsyncStream<Int32>
 
-    fileprivate init(_ choice: Choice, on host: GnomeShellHost) throws {
-        process = try host.session.sessionProcess(
-            ["/usr/bin/python3", GnomeShellHost.helpers.appendingPathComponent("answer-remote-desktop.py").path, choice.rawValue, "60"],
-            log: "answer-\(choice.rawValue)")
+    init(_ choice: Choice, script: URL, in session: any SessionProcesses) throws {
+        process = try session.sessionProcess(
+            ["/usr/bin/python3", script.path, choice.rawValue, "60"], log: "answer-\(choice.rawValue)-\(UUID().uuidString)")
         let (exited, status) = AsyncStream.makeStream(of: Int32.self)
         self.exited = exited
         process.terminationHandler = { status.yield($0.terminationStatus) }
@@ -57,6 +57,6 @@ extension GnomeShellHost {
 
     /// Starts answering the next "Remote desktop" dialog with `choice`, whenever it shows.
     public func answerRemoteDesktopDialog(_ choice: RemoteDesktopAnswer.Choice) throws -> RemoteDesktopAnswer {
-        try RemoteDesktopAnswer(choice, on: self)
+        try RemoteDesktopAnswer(choice, script: Self.helpers.appendingPathComponent("answer-remote-desktop.py"), in: session)
     }
 }

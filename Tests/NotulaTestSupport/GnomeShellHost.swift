@@ -50,7 +50,7 @@ public final class GnomeShellHost: Sendable {
 
         let systemBusSocket = session.environment["DBUS_SYSTEM_BUS_ADDRESS"]!.replacingOccurrences(of: "unix:path=", with: "")
         let systemConfig = session.logFolder.appendingPathComponent("system-bus.conf")
-        try Data(Self.systemBusConfiguration(listeningAt: systemBusSocket).utf8).write(to: systemConfig)
+        try Data(HeadlessSession.systemBusConfiguration(listeningAt: systemBusSocket).utf8).write(to: systemConfig)
         chmod(systemConfig.path, 0o644)
         try await session.startBus(
             ["/usr/bin/dbus-daemon", "--config-file=\(systemConfig.path)", "--nofork", "--print-address=1"], log: "system-bus")
@@ -79,7 +79,7 @@ public final class GnomeShellHost: Sendable {
             owning: Self.shellName, watchedFrom: client)
         try await poll(within: .seconds(60)) {
             // Until the Shell exports its object, Eval is an unknown method: not ready yet.
-            (try? await Self.evaluate("!Main.layoutManager._startingUp && !Main.overview.visible", through: client)) == "true"
+            (try? await evaluateInShell("!Main.layoutManager._startingUp && !Main.overview.visible", through: client)) == "true"
         } otherwise: {
             CommandFailed(command: ["gnome-shell"], status: 0, errorOutput: "never finished starting (or the test extension did not load)")
         }
@@ -93,15 +93,7 @@ public final class GnomeShellHost: Sendable {
     func evaluate(_ script: String) async throws -> String? {
         let client = try await connect()
         defer { Task { await client.close() } }
-        return try await Self.evaluate(script, through: client)
-    }
-
-    private static func evaluate(_ script: String, through client: Bus) async throws -> String? {
-        let reply = try await client.call(
-            MethodCall(
-                destination: shellName, path: ObjectPath("/org/gnome/Shell")!, interface: "org.gnome.Shell", member: "Eval",
-                arguments: [.string(script)]))
-        return try reply.argument(0, as: Bool.self) ? reply.argument(1, as: String.self) : nil
+        return try await evaluateInShell(script, through: client)
     }
 
     // MARK: Configuration
@@ -115,30 +107,5 @@ public final class GnomeShellHost: Sendable {
             "/usr/bin/gnome-shell", "/usr/libexec/xdg-desktop-portal-gnome", "/usr/bin/gsettings", "/usr/bin/python3",
             "/usr/lib/python3/dist-packages/dbusmock", "/usr/lib/python3/dist-packages/pyatspi", "/usr/lib/python3/dist-packages/gi",
         ])
-    }
-
-    /// The stand-in system bus: open to all, activating nothing.
-    private static func systemBusConfiguration(listeningAt socket: String) -> String {
-        """
-        <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
-         "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-        <busconfig>
-          <type>system</type>
-          <listen>unix:path=\(socket)</listen>
-          <auth>EXTERNAL</auth>
-          <policy context="default">
-            <allow user="*"/>
-            <allow own="*"/>
-            <allow send_type="method_call"/>
-            <allow send_type="signal"/>
-            <allow send_type="method_return"/>
-            <allow send_type="error"/>
-            <allow receive_type="method_call"/>
-            <allow receive_type="signal"/>
-            <allow receive_type="method_return"/>
-            <allow receive_type="error"/>
-          </policy>
-        </busconfig>
-        """
     }
 }

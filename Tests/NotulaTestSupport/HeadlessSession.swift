@@ -6,7 +6,7 @@ import Synchronization
 /// with a runtime folder and home of their own, on a session bus that also lets root in (the test, its notulad, and
 /// a portal frontend that must read a root caller's `/proc/PID/root`). Its processes, known by the runtime folder in
 /// their environment, are ended one by one when the test process exits (also those its bus started on demand).
-public final class HeadlessSession: Sendable {
+public final class HeadlessSession: SessionProcesses {
     /// Why a host cannot run on this machine, said to the person reading the test's output.
     public struct Unavailable: Error, CustomStringConvertible {
         public let reason: String
@@ -31,8 +31,7 @@ public final class HeadlessSession: Sendable {
         logFolder = folder
         let runtime = folder.appendingPathComponent("run")
         home = runtime.appendingPathComponent("home")
-        hostFolders.withLock { $0[folder.path] = false }
-        _ = endingAtExit
+        Self.endAtExit(folder)
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
         chmod(runtime.path, 0o700)
         chmod(folder.path, 0o755)
@@ -48,7 +47,17 @@ public final class HeadlessSession: Sendable {
     }
 
     /// Marks the host as up: its logs are removed with it.
-    func cameUp() { hostFolders.withLock { $0[logFolder.path] = true } }
+    func cameUp() { Self.cameUp(logFolder) }
+
+    /// Has every process whose `XDG_RUNTIME_DIR` is `folder`'s `run` ended when the test process exits, and the
+    /// folder removed (its logs kept until `cameUp`).
+    static func endAtExit(_ folder: URL) {
+        hostFolders.withLock { $0[folder.path] = false }
+        _ = endingAtExit
+    }
+
+    /// Marks the host of `folder` as up: its logs are removed with it.
+    static func cameUp(_ folder: URL) { hostFolders.withLock { $0[folder.path] = true } }
 
     /// A new connection to the session bus, as the test's notulad would have.
     public func connect() async throws -> Bus { try await Bus.connect(address: busAddress) }
@@ -104,7 +113,10 @@ public final class HeadlessSession: Sendable {
     }
 
     /// Gives `item`, and all in it, to the session's user.
-    func giveToUser(_ item: URL) throws {
+    func giveToUser(_ item: URL) throws { Self.giveToUser(item) }
+
+    /// Gives `item`, and all in it, to `nobody`, the user of every headless session.
+    static func giveToUser(_ item: URL) {
         let owner = uid_t(Self.user)!
         chown(item.path, owner, owner)
         for case let inside as URL in FileManager.default.enumerator(at: item, includingPropertiesForKeys: nil) ?? .init() {
@@ -129,13 +141,61 @@ public final class HeadlessSession: Sendable {
         return "missing \(missing.joined(separator: ", ")): run make test-deps"
     }
 
+    /// A stand-in system bus: open to all, activating nothing.
+    static func systemBusConfiguration(listeningAt socket: String) -> String {
+        """
+        <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+         "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+        <busconfig>
+          <type>system</type>
+          <listen>unix:path=\(socket)</listen>
+          <auth>EXTERNAL</auth>
+          <policy context="default">
+            <allow user="*"/>
+            <allow own="*"/>
+            <allow send_type="method_call"/>
+            <allow send_type="signal"/>
+            <allow send_type="method_return"/>
+            <allow send_type="error"/>
+            <allow receive_type="method_call"/>
+            <allow receive_type="signal"/>
+            <allow receive_type="method_return"/>
+            <allow receive_type="error"/>
+          </policy>
+        </busconfig>
+        """
+    }
+
+    /// `sessionConfiguration` (a dbus-daemon session.conf) letting root in besides the session's user, its
+    /// `session.d` found where `services` is.
+    static func sessionBusConfiguration(from sessionConfiguration: String, includingFrom services: String) -> String {
+        sessionConfiguration
+            .replacingOccurrences(of: #"<policy context="default">"#, with: #"<policy context="default"><allow user="root"/>"#)
+            .replacingOccurrences(of: "<includedir>session.d</includedir>", with: "<includedir>\(services)</includedir>")
+    }
+
     /// The machine's session bus configuration, activating the installed services, and letting root in besides the
     /// session's user.
     private static func sessionBusConfiguration() throws -> String {
-        try String(contentsOfFile: "/usr/share/dbus-1/session.conf", encoding: .utf8)
-            .replacingOccurrences(of: #"<policy context="default">"#, with: #"<policy context="default"><allow user="root"/>"#)
-            .replacingOccurrences(of: "<includedir>session.d</includedir>", with: "<includedir>/usr/share/dbus-1/session.d</includedir>")
+        sessionBusConfiguration(
+            from: try String(contentsOfFile: "/usr/share/dbus-1/session.conf", encoding: .utf8),
+            includingFrom: "/usr/share/dbus-1/session.d")
     }
+}
+
+/// What starts a desktop session's programs: its user's processes, and the home they may write in.
+protocol SessionProcesses: Sendable {
+    var home: URL { get }
+    func sessionProcess(_ command: [String], log name: String) throws -> Process
+}
+
+/// GNOME Shell's Eval (unsafe mode, from the test extension): the script's result as JSON, nil when it failed.
+func evaluateInShell(_ script: String, through client: Bus) async throws -> String? {
+    let reply = try await client.call(
+        MethodCall(
+            destination: "org.gnome.Shell", path: ObjectPath("/org/gnome/Shell")!, interface: "org.gnome.Shell", member: "Eval",
+            arguments: [.string(script)]))
+    return try reply.argument(0, as: Bool.self) ? reply.argument(1, as: String.self) : nil
 }
 
 // MARK: The end of the test process

@@ -16,22 +16,29 @@ public final class TypingTarget {
 
     private let file: URL
     private let process: Process
-    private let toolkit: Toolkit
+    private let client: URL
 
-    /// Opens the window and returns once `isFocused` says, of its title, that it has the keyboard focus.
-    init(_ toolkit: Toolkit, in session: HeadlessSession, isFocused: @escaping (_ title: String) async throws -> Bool) async throws {
-        self.toolkit = toolkit
-        let title = "notula-typing-\(toolkit.rawValue)-\(UUID().uuidString)"
+    /// Opens the window of `toolkit` and returns once `isFocused` says, of its title, that it has the keyboard focus.
+    convenience init(
+        _ toolkit: Toolkit, in session: any SessionProcesses, isFocused: @escaping (_ title: String) async throws -> Bool
+    ) async throws {
+        try await self.init(client: toolkit.client, in: session, isFocused: isFocused)
+    }
+
+    /// Opens the window of `client` (a copy of one of `Toolkit`'s, where the session sees it).
+    init(client: URL, in session: any SessionProcesses, isFocused: @escaping (_ title: String) async throws -> Bool) async throws {
+        self.client = client
+        let title = "notula-typing-\(client.deletingPathExtension().lastPathComponent)-\(UUID().uuidString)"
         let file = session.home.appendingPathComponent("\(title).txt")
         self.file = file
         process = try session.sessionProcess(
-            ["/usr/bin/env", "QT_QPA_PLATFORM=wayland", "/usr/bin/python3", toolkit.client.path, file.path, title], log: title)
+            ["/usr/bin/env", "QT_QPA_PLATFORM=wayland", "/usr/bin/python3", client.path, file.path, title], log: title)
         try process.run()
         try await poll(within: .seconds(30)) { [process] in
-            guard process.isRunning else { throw PeerExited(command: toolkit.client.lastPathComponent, status: process.terminationStatus) }
+            guard process.isRunning else { throw PeerExited(command: client.lastPathComponent, status: process.terminationStatus) }
             return try await isFocused(title) && FileManager.default.fileExists(atPath: file.path)
         } otherwise: {
-            CommandFailed(command: [toolkit.client.lastPathComponent], status: 0, errorOutput: "its window never got the keyboard focus")
+            CommandFailed(command: [client.lastPathComponent], status: 0, errorOutput: "its window never got the keyboard focus")
         }
     }
 
@@ -45,13 +52,18 @@ public final class TypingTarget {
     /// The entry's text as of now.
     public var text: String { (try? String(contentsOf: file, encoding: .utf8)) ?? "" }
 
+    /// How many times the GTK4 entry's text changed so far: a paste is one change, typing one per character.
+    public var changes: Int {
+        (try? String(contentsOf: file.appendingPathExtension("changes"), encoding: .utf8)).flatMap { Int($0) } ?? 0
+    }
+
     /// Returns once the entry holds exactly `expected`; throws, saying what it holds, when it does not come to.
     public func waitForText(_ expected: String) async throws {
         try await poll(within: .seconds(20)) {
             text == expected
         } otherwise: {
             CommandFailed(
-                command: [toolkit.client.lastPathComponent], status: 0, errorOutput: "expected [\(expected)], the entry holds [\(text)]")
+                command: [client.lastPathComponent], status: 0, errorOutput: "expected [\(expected)], the entry holds [\(text)]")
         }
     }
 }
