@@ -32,11 +32,11 @@ extension Delivery {
         return String(text.prefix(count))
     }
 
-    /// What `PortalKeyboard` waits by design for `text`, typing nothing else: 10 ms after each key event, 40 ms
+    /// What `PortalKeyboard` waits by design for `text`, typing nothing else: 10 ms after each key event, 60 ms
     /// before and after a key pressed under a modifier (a capital, a symbol), and one warm-up key.
     static func portalPauses(_ text: String) -> Duration {
         let keyInterval = Duration.milliseconds(10)
-        let modifierPause = Duration.milliseconds(40)
+        let modifierPause = Duration.milliseconds(60)
         return text.unicodeScalars.reduce(keyInterval * 2) { total, scalar in
             switch scalar {
             case "a"..."z", "0"..."9", " ", ",", ".": total + keyInterval * 2
@@ -121,7 +121,7 @@ extension Delivery {
             run directly by the bench as a plain process, the text as its argument, into the same client: the ratio \
             is what our delivery adds; for paste, the peer is typing the same text with the session's tool, and the \
             ratio what pasting saves (on KDE, against the portal's pauses for typing it). The portal has no such tool: its reference is the pauses it makes by design \
-            (10 ms after each key event, 40 ms around a capital), computed, not measured. Text: lower-case ASCII \
+            (10 ms after each key event, 60 ms around a capital), computed, not measured. Text: lower-case ASCII \
             words in sentences, a capital and a full stop each; for the portal's paste (GNOME 48) it opens with an \
             É, which no key types, so that even the short text goes through the session's clipboard. \
             \(quick ? "A quick run: 20 and 200 characters only." : "")

@@ -20,7 +20,8 @@ import Testing
                 KeyEvent(keysym: 0xffe3, pressed: true, waitsForInputMethod: true), KeyEvent(keysym: 0xffe1, pressed: true),
                 KeyEvent(keysym: 0x75, pressed: true, waitsForInputMethod: true), KeyEvent(keysym: 0x75, pressed: false),
                 KeyEvent(keysym: 0xffe1, pressed: false), KeyEvent(keysym: 0xffe3, pressed: false),
-            ] + "d55c ".unicodeScalars.flatMap { PortalKeystrokes.tap(Int32($0.value)) })
+            ] + "d55c".unicodeScalars.flatMap { PortalKeystrokes.tap(Int32($0.value)) }
+                + PortalKeystrokes.tap(0x20, waitsForInputMethod: true))
         // An emoji beyond the Basic Multilingual Plane, a decomposed accent: one entry per scalar.
         #expect(
             PortalKeystrokes.characters(of: "😀").first?.suffix(12).filter(\.pressed).map(\.keysym)

@@ -34,6 +34,8 @@ actor PortalClipboard {
     private var isServing = false
     private var servingEnded: [CheckedContinuation<Void, Never>] = []
     private var listening: Task<Void, Never>?
+    /// Told when the portal names an owner, while `currentText()` waits for one.
+    private var ownerNamed: AsyncStream<Void>.Continuation?
 
     /// Asks for the clipboard with the session's devices, before `Start` (the user's dialog then offers it too), and
     /// listens to what the portal says of it from then on.
@@ -68,6 +70,7 @@ actor PortalClipboard {
     /// The text on the clipboard now, or nil when there is none (no owner, no text among its types, more than
     /// `largestKeptText`, or not handed over within a second).
     func currentText() async -> String? {
+        await waitForOwner(within: Self.ownerAnnouncementTime)
         // With no owner, SelectionRead fails, and xdg-desktop-portal-gnome 48 crashes on that failure: ask only an
         // owner the portal named. This session's own selection cannot be read: it is the text offered.
         guard let owner else { return nil }
@@ -105,6 +108,20 @@ actor PortalClipboard {
         return stream
     }
 
+    /// How long a new session waits for the portal to name the clipboard's owner. mutter names it when the clipboard
+    /// is enabled, but that signal and Start's answer travel apart: a session started at once, from a restore token,
+    /// read the clipboard before the name arrived and did not put the user's text back. With no owner, nothing comes.
+    static let ownerAnnouncementTime = Duration.milliseconds(300)
+
+    /// Returns once the portal has named an owner, or after `bound`.
+    private func waitForOwner(within bound: Duration) async {
+        guard owner == nil else { return }
+        let (named, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        ownerNamed = continuation
+        defer { ownerNamed = nil }
+        _ = await Self.transferred(named, within: bound)
+    }
+
     /// Whether `transfers` (or any such stream) tells of one within `bound`.
     static func transferred(_ transfers: AsyncStream<Void>, within bound: Duration) async -> Bool {
         await withTaskGroup(of: Bool.self) { group in
@@ -132,6 +149,7 @@ actor PortalClipboard {
             let options = (try? signal.argument(1, as: [String: Variant].self)) ?? [:]
             let isThisSession = (try? options["session_is_owner"]?.get(Bool.self)) ?? false
             owner = Owner(isThisSession: isThisSession, mimeTypes: options["mime_types"].map(Self.strings) ?? [])
+            ownerNamed?.yield()
             if isThisSession { ownership?.yield() }
         default: return
         }

@@ -43,13 +43,14 @@ public actor PortalKeyboard: TextTarget {
     ///     takes them: with none, "Hello, wörld" arrived as "llo, öld"; 1 ms lost the Shift of capitals; 3, 5 and
     ///     10 ms arrived whole on an idle 2-core VM. 10 ms leaves room for a busy machine.
     ///   - modifierPause: the pause before and after a press that changes the modifiers or happens under them
-    ///     (see `KeyEvent.waitsForInputMethod`): with 10 ms, `"` arrived as `'` on a busy 2-core VM.
+    ///     (see `KeyEvent.waitsForInputMethod`): with 10 ms, `"` arrived as `'` on a busy 2-core VM; with 40 ms,
+    ///     `d"` as `D"` at a load average of 6 to 10.
     ///   - settleAfterStart: the pause between a new session's start and its first key: without it the Shift of a
     ///     first capital was lost.
     ///   - pasteTimeout: how long the focused window may take to ask for pasted text after the Ctrl+V.
     public init(
         bus: Bus, restoreTokenFile: String, callTimeout: Duration = .seconds(5), consentTimeout: Duration = .seconds(120),
-        keyInterval: Duration = .milliseconds(10), modifierPause: Duration = .milliseconds(40),
+        keyInterval: Duration = .milliseconds(10), modifierPause: Duration = .milliseconds(60),
         settleAfterStart: Duration = .milliseconds(300), pasteTimeout: Duration = .seconds(5)
     ) {
         self.pasteTimeout = pasteTimeout
@@ -66,7 +67,7 @@ public actor PortalKeyboard: TextTarget {
     /// which hands the keys straight to the window: unpaced, 97 characters of capitals, digits and symbols reached a
     /// Qt entry whole, three times, in 0.27–0.38 s (an input method configured in KWin was not tried).
     public static func keyPauses(for session: DesktopSession) -> (keyInterval: Duration, modifierPause: Duration) {
-        session.isDesktop("KDE") ? (.zero, .zero) : (.milliseconds(10), .milliseconds(40))
+        session.isDesktop("KDE") ? (.zero, .zero) : (.milliseconds(10), .milliseconds(60))
     }
 
     /// Whether the session bus has a RemoteDesktop portal that offers a keyboard (owned or activatable). Asking it

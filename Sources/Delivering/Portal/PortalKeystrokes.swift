@@ -53,7 +53,9 @@ enum PortalKeystrokes {
                 + tap(0x75, waitsForInputMethod: true)
                 + [KeyEvent(keysym: shift, pressed: false), KeyEvent(keysym: control, pressed: false)]
             let digits = String(scalar.value, radix: 16).unicodeScalars.flatMap { tap(Int32($0.value)) }
-            return enterUnicode + digits + tap(space)
+            // The space ends the entry: IBus commits the character then, and a key sent meanwhile was lost ("wörld"
+            // arrived as "wöld").
+            return enterUnicode + digits + tap(space, waitsForInputMethod: true)
         }
     }
 
