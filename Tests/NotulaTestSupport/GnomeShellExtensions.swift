@@ -1,0 +1,96 @@
+import DBus
+import Foundation
+
+/// What the Shell said when it did not run a script or enable an extension.
+public struct ShellRefused: Error, CustomStringConvertible {
+    public let description: String
+    public init(description: String) { self.description = description }
+}
+
+extension GnomeShellHost {
+    /// Installs the extension in `zip` as its user does (`gnome-extensions install`) and enables it through
+    /// `org.gnome.Shell.Extensions`; nothing when it is enabled already (the host is shared). Shell 43 reads its
+    /// extensions folder only when the session starts, so the Shell first loads the new folder as it does then.
+    /// - Throws: `ShellRefused` with the extension's error when it did not enable.
+    public func enableExtension(_ uuid: String, from zip: URL) async throws {
+        if try await extensionInfo(uuid)["state"] == .double(ExtensionState.enabled) { return }
+        let install = try session.runAsUser(["/usr/bin/gnome-extensions", "install", "--force", zip.path])
+        guard install.status == 0 else {
+            throw CommandFailed(
+                command: ["gnome-extensions", "install", zip.path], status: install.status, errorOutput: install.errorOutput)
+        }
+        let folder = session.home.appendingPathComponent(".local/share/gnome-shell/extensions/\(uuid)")
+        _ = try await evaluateOrThrow(
+            """
+            Main.extensionManager.loadExtension(Main.extensionManager.createExtensionObject(\(javaScriptString(uuid)),
+                imports.gi.Gio.File.new_for_path(\(javaScriptString(folder.path))), imports.misc.extensionUtils.ExtensionType.PER_USER))
+            """)
+        let client = try await connect()
+        defer { Task { await client.close() } }
+        let enabled = try await client.call(extensionsCall("EnableExtension", uuid))
+        guard try enabled.argument(0, as: Bool.self) else { throw ShellRefused(description: "EnableExtension(\(uuid)) answered false") }
+        var info: [String: Value] = [:]
+        try await poll(within: .seconds(10)) {
+            info = try await extensionInfo(uuid)
+            return info["state"] == .double(ExtensionState.enabled) || info["state"] == .double(ExtensionState.error)
+        } otherwise: {
+            ShellRefused(description: "\(uuid) never enabled: \(info)")
+        }
+        guard info["state"] == .double(ExtensionState.enabled) else { throw ShellRefused(description: "\(uuid) failed: \(info)") }
+    }
+
+    /// Runs JavaScript in the Shell (unsafe mode, from the test extension) and returns its result as JSON.
+    /// - Throws: `ShellRefused` with the script's exception.
+    public func evaluateOrThrow(_ script: String) async throws -> String {
+        let client = try await connect()
+        defer { Task { await client.close() } }
+        let reply = try await client.call(
+            MethodCall(
+                destination: Self.shellName, path: Self.shellPath, interface: "org.gnome.Shell", member: "Eval",
+                arguments: [.string(script)]))
+        guard try reply.argument(0, as: Bool.self) else { throw ShellRefused(description: try reply.argument(1, as: String.self)) }
+        return try reply.argument(1, as: String.self)
+    }
+
+    /// Saves a picture of the whole screen at `file`, taken by the Shell (`org.gnome.Shell.Screenshot`, open to the
+    /// test in unsafe mode) into its user's home first, where it may write.
+    public func screenshot(to file: URL) async throws {
+        let shot = session.home.appendingPathComponent("screenshot-\(UUID().uuidString).png")
+        let client = try await connect()
+        defer { Task { await client.close() } }
+        let reply = try await client.call(
+            MethodCall(
+                destination: Self.shellName, path: ObjectPath("/org/gnome/Shell/Screenshot")!, interface: "org.gnome.Shell.Screenshot",
+                member: "Screenshot", arguments: [.boolean(false), .boolean(false), .string(shot.path)]))
+        guard try reply.argument(0, as: Bool.self) else { throw ShellRefused(description: "Screenshot answered false") }
+        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try? FileManager.default.removeItem(at: file)
+        try FileManager.default.moveItem(at: shot, to: file)
+    }
+
+    private static let shellPath = ObjectPath("/org/gnome/Shell")!
+
+    /// `ExtensionState` of Shell 43's extensionUtils.js, as `GetExtensionInfo` sends it (a double).
+    private enum ExtensionState {
+        static let enabled = 1.0
+        static let error = 3.0
+    }
+
+    private func extensionInfo(_ uuid: String) async throws -> [String: Value] {
+        let client = try await connect()
+        defer { Task { await client.close() } }
+        let reply = try await client.call(extensionsCall("GetExtensionInfo", uuid))
+        return try reply.argument(0, as: [String: Variant].self).mapValues(\.value)
+    }
+
+    private func extensionsCall(_ member: MemberName, _ uuid: String) -> MethodCall {
+        MethodCall(
+            destination: Self.shellName, path: Self.shellPath, interface: "org.gnome.Shell.Extensions", member: member,
+            arguments: [.string(uuid)])
+    }
+}
+
+/// `text` as a JavaScript string literal.
+public func javaScriptString(_ text: String) -> String {
+    String(decoding: try! JSONEncoder().encode(text), as: UTF8.self)
+}
