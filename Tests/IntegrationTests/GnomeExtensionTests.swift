@@ -74,6 +74,26 @@ struct GnomeExtensionTests {
         try await waitForIndicator(in: host) { $0.accessibleName == "Notula: Ready to record" && $0.time == "" }
     }
 
+    /// Shell 43 disables the user's extensions while the screen is locked, and enables them again after.
+    @Test func disabledAndEnabledAgainItShowsTheRecordingStillUnderWay() async throws {
+        let host = try await Self.shellWithExtension()
+        let service = try await ServiceUnderTest.start(on: PrivateBus(attachedTo: host.busAddress))
+        try await waitForIndicator(in: host) { $0.accessibleName == "Notula: Ready to record" }
+        // Through the bus, as a key binding starts it.
+        try await service.recorder(.start)
+        try await waitForIndicator(in: host) { $0.iconName == "media-record-symbolic" }
+
+        try await host.disableExtension(Self.uuid)
+        let gone = "!(\(javaScriptString(Self.uuid)) in Main.panel.statusArea)"
+        #expect(try await host.evaluateOrThrow(gone) == "true", "the indicator left the top bar")
+        try await host.enableExtension(Self.uuid)
+        let back = try await waitForIndicator(in: host) { $0.iconName == "media-record-symbolic" && $0.time != "" }
+        #expect(back.inTopBar && back.accessibleName.hasPrefix("Notula: Recording, "), "\(back.accessibleName)")
+        try await pick("Pause", in: host)
+        try await waitForState("paused", of: service)
+        try await service.recorder(.discard)
+    }
+
     static let uuid = "notula@notula.org"
 
     /// The shared Shell with the extension's Shell 43 build (`make gnome-extension`'s zip) installed and enabled.
@@ -85,7 +105,8 @@ struct GnomeExtensionTests {
         try output(
             of: "make", "-s", "-C", packageRoot.path, "gnome-extension", "EXTENSION_BUILD=\(build.path)/tree", "EXTENSION_ZIP=\(zip.path)",
             "SHELL_MAJOR=43")
-        try await host.enableExtension(uuid, from: zip)
+        try await host.installExtension(uuid, from: zip)
+        try await host.enableExtension(uuid)
         return host
     }
 }

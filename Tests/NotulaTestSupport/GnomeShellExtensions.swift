@@ -8,12 +8,11 @@ public struct ShellRefused: Error, CustomStringConvertible {
 }
 
 extension GnomeShellHost {
-    /// Installs the extension in `zip` as its user does (`gnome-extensions install`) and enables it through
-    /// `org.gnome.Shell.Extensions`; nothing when it is enabled already (the host is shared). Shell 43 reads its
-    /// extensions folder only when the session starts, so the Shell first loads the new folder as it does then.
-    /// - Throws: `ShellRefused` with the extension's error when it did not enable.
-    public func enableExtension(_ uuid: String, from zip: URL) async throws {
-        if try await extensionInfo(uuid)["state"] == .double(ExtensionState.enabled) { return }
+    /// Installs the extension in `zip` as its user does (`gnome-extensions install`); nothing when the Shell knows it
+    /// already (the host is shared). Shell 43 reads its extensions folder only when the session starts, so the Shell
+    /// then loads the new folder as it does at that time.
+    public func installExtension(_ uuid: String, from zip: URL) async throws {
+        guard try await extensionInfo(uuid).isEmpty else { return }
         let install = try session.runAsUser(["/usr/bin/gnome-extensions", "install", "--force", zip.path])
         guard install.status == 0 else {
             throw CommandFailed(
@@ -25,18 +24,33 @@ extension GnomeShellHost {
             Main.extensionManager.loadExtension(Main.extensionManager.createExtensionObject(\(javaScriptString(uuid)),
                 imports.gi.Gio.File.new_for_path(\(javaScriptString(folder.path))), imports.misc.extensionUtils.ExtensionType.PER_USER))
             """)
+    }
+
+    /// Enables the installed extension through `org.gnome.Shell.Extensions`, as `gnome-extensions enable` does.
+    /// - Throws: `ShellRefused` with the extension's error when it did not enable.
+    public func enableExtension(_ uuid: String) async throws {
+        try await switchExtension(uuid, with: "EnableExtension", until: ExtensionState.enabled)
+    }
+
+    /// Disables the extension through `org.gnome.Shell.Extensions`, as the Extensions app does (and Shell 43 does to
+    /// every extension of the user's while the screen is locked).
+    public func disableExtension(_ uuid: String) async throws {
+        try await switchExtension(uuid, with: "DisableExtension", until: ExtensionState.disabled)
+    }
+
+    private func switchExtension(_ uuid: String, with member: MemberName, until state: Double) async throws {
         let client = try await connect()
         defer { Task { await client.close() } }
-        let enabled = try await client.call(extensionsCall("EnableExtension", uuid))
-        guard try enabled.argument(0, as: Bool.self) else { throw ShellRefused(description: "EnableExtension(\(uuid)) answered false") }
+        let switched = try await client.call(extensionsCall(member, uuid))
+        guard try switched.argument(0, as: Bool.self) else { throw ShellRefused(description: "\(member)(\(uuid)) answered false") }
         var info: [String: Value] = [:]
         try await poll(within: .seconds(10)) {
             info = try await extensionInfo(uuid)
-            return info["state"] == .double(ExtensionState.enabled) || info["state"] == .double(ExtensionState.error)
+            return [state, ExtensionState.error, ExtensionState.outOfDate].contains { info["state"] == .double($0) }
         } otherwise: {
-            ShellRefused(description: "\(uuid) never enabled: \(info)")
+            ShellRefused(description: "\(member)(\(uuid)) never took effect: \(info)")
         }
-        guard info["state"] == .double(ExtensionState.enabled) else { throw ShellRefused(description: "\(uuid) failed: \(info)") }
+        guard info["state"] == .double(state) else { throw ShellRefused(description: "\(uuid) failed: \(info)") }
     }
 
     /// Runs JavaScript in the Shell (unsafe mode, from the test extension) and returns its result as JSON.
@@ -73,7 +87,9 @@ extension GnomeShellHost {
     /// `ExtensionState` of Shell 43's extensionUtils.js, as `GetExtensionInfo` sends it (a double).
     private enum ExtensionState {
         static let enabled = 1.0
+        static let disabled = 2.0
         static let error = 3.0
+        static let outOfDate = 4.0
     }
 
     private func extensionInfo(_ uuid: String) async throws -> [String: Value] {
