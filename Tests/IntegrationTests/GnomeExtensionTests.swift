@@ -94,6 +94,38 @@ struct GnomeExtensionTests {
         try await service.recorder(.discard)
     }
 
+    @Test func copyTheLastTranscriptPutsTheMemosTextOnTheClipboard() async throws {
+        let host = try await Self.shellWithExtension()
+        let place = try modelPlace()
+        defer { try? FileManager.default.removeItem(at: place) }
+        let service = try await ServiceUnderTest.start(
+            environment: ["VOSK_MODEL_PATH": place.path], settings: [#""locale": "ko-KR""#], on: PrivateBus(attachedTo: host.busAddress))
+        let ready = try await waitForIndicator(in: host) { $0.accessibleName == "Notula: Ready to record" }
+        #expect(ready.item("Copy the last transcript") == nil, "nothing to copy yet: \(ready.items)")
+
+        let signals = try await service.recorderSignals()
+        try await pick("Record", in: host)
+        try await waitForState("recording", of: service)
+        try await service.sink?.play(try speech("annyeong haseyo, notula imnida"))
+        try await pick("Send", in: host)
+        var outcome: Message?
+        for await message in signals where message.isSignal(.processed) || message.isSignal(.failed) {
+            outcome = message
+            break
+        }
+        let processed = try #require(outcome)
+        #expect(processed.isSignal(.processed), "\(processed.body)")
+        let memo = try processed.argument(0, as: ObjectPath.self)
+        let text = try await service.memo(.getTranscript, of: memo).argument(0, as: String.self)
+        #expect(!text.isEmpty)
+
+        try await waitForIndicator(in: host) { $0.item("Copy the last transcript")?.sensitive == true }
+        try await pick("Copy the last transcript", in: host)
+        try await poll(within: .seconds(5), until: { try await host.clipboardText() == text }) {
+            ShellRefused(description: "the clipboard does not hold the memo's text \(text)")
+        }
+    }
+
     static let uuid = "notula@notula.org"
 
     /// The shared Shell with the extension's Shell 43 build (`make gnome-extension`'s zip) installed and enabled.

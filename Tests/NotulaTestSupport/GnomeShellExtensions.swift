@@ -82,6 +82,26 @@ extension GnomeShellHost {
         try FileManager.default.moveItem(at: shot, to: file)
     }
 
+    /// The text on the Shell's clipboard, what a paste into any window gets; St.Clipboard answers in a callback,
+    /// which leaves it where the next Eval reads it.
+    public func clipboardText() async throws -> String {
+        _ = try await evaluateOrThrow(
+            """
+            globalThis.notulaTestClipboard = undefined;
+            imports.gi.St.Clipboard.get_default().get_text(imports.gi.St.ClipboardType.CLIPBOARD,
+                (_clipboard, text) => { globalThis.notulaTestClipboard = text ?? ''; });
+            """)
+        var text: String?
+        try await poll(within: .seconds(5)) {
+            // Eval answers "" (no JSON) while the value is undefined.
+            text = try? JSONDecoder().decode(String.self, from: Data(await evaluateOrThrow("globalThis.notulaTestClipboard").utf8))
+            return text != nil
+        } otherwise: {
+            ShellRefused(description: "the clipboard never answered")
+        }
+        return text!
+    }
+
     private static let shellPath = ObjectPath("/org/gnome/Shell")!
 
     /// `ExtensionState` of Shell 43's extensionUtils.js, as `GetExtensionInfo` sends it (a double).
