@@ -126,6 +126,32 @@ struct GnomeExtensionTests {
         }
     }
 
+    @Test func itsLanguageMenuPicksTheLocaleAndTheShellLoggedNoErrorOfIt() async throws {
+        let host = try await Self.shellWithExtension()
+        let place = try modelPlace()
+        defer { try? FileManager.default.removeItem(at: place) }
+        let service = try await ServiceUnderTest.start(
+            environment: ["VOSK_MODEL_PATH": place.path, "LANG": "en_US.UTF-8"], on: PrivateBus(attachedTo: host.busAddress))
+        try await waitForIndicator(in: host) { $0.accessibleName == "Notula: Ready to record" }
+        #expect(try await service.property(.locale) == .string("en-US"))
+
+        let shot = packageRoot.appendingPathComponent(".build/test-artefacts/gnome-shell-43-languages.png")
+        let languages = try await pickLanguage("ko-KR", in: host, screenshotOfTheList: shot)
+        print("Its language list: \(shot.path)")
+        #expect(languages.contains("ko-KR") && languages.contains("en-US (downloads its model)"), "\(languages)")
+        var locale = Value.string("")
+        try await poll(within: .seconds(10)) {
+            locale = try await service.property(.locale)
+            return locale == .string("ko-KR")
+        } otherwise: {
+            ShellRefused(description: "the recorder's Locale stayed \(locale)")
+        }
+        let log = host.shellLog
+        #expect(log.contains("gnome-shell"), "the Shell's log is where it is read")
+        let errors = log.split(separator: "\n").filter { $0.contains(Self.uuid) }
+        #expect(errors.isEmpty, "\(errors.joined(separator: "\n"))")
+    }
+
     static let uuid = "notula@notula.org"
 
     /// The shared Shell with the extension's Shell 43 build (`make gnome-extension`'s zip) installed and enabled.
@@ -226,6 +252,26 @@ private func pick(_ label: String, in host: GnomeShellHost, screenshotOfTheMenu 
         })()
         """)
     guard picked == "true" else { throw ShellRefused(description: "the menu has no item \(label) to pick") }
+}
+
+/// Opens the indicator's Language submenu and picks `locale` in it; returns the labels the list showed.
+private func pickLanguage(_ locale: String, in host: GnomeShellHost, screenshotOfTheList shot: URL) async throws -> [String] {
+    let languages = "Main.panel.statusArea[\(javaScriptString(GnomeExtensionTests.uuid))]._languages"
+    _ = try await host.evaluateOrThrow("\(languages)._getTopMenu().open(false); \(languages).menu.open(false)")
+    try await host.screenshot(to: shot)
+    let labels = try JSONDecoder().decode(
+        [String].self,
+        from: Data(try await host.evaluateOrThrow("\(languages).menu._getMenuItems().map(item => item.label.text)").utf8))
+    let picked = try await host.evaluateOrThrow(
+        """
+        (() => {
+            const item = \(languages).menu._getMenuItems().find(item => item.label.text === \(javaScriptString(locale)));
+            item?.activate(imports.gi.Clutter.get_current_event());
+            return item !== undefined;
+        })()
+        """)
+    guard picked == "true" else { throw ShellRefused(description: "the language list has no \(locale): \(labels)") }
+    return labels
 }
 
 private func waitForState(_ state: String, of service: ServiceUnderTest) async throws {

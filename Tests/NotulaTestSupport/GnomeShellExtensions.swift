@@ -102,6 +102,11 @@ extension GnomeShellHost {
         return text!
     }
 
+    /// What the Shell has logged so far (its errors, and those of its extensions, with their stacks).
+    public var shellLog: String {
+        (try? String(contentsOf: session.logFolder.appendingPathComponent("shell.log"), encoding: .utf8)) ?? ""
+    }
+
     private static let shellPath = ObjectPath("/org/gnome/Shell")!
 
     /// `ExtensionState` of Shell 43's extensionUtils.js, as `GetExtensionInfo` sends it (a double).
