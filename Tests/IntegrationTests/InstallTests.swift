@@ -43,6 +43,14 @@ struct InstallTests {
         #expect(result.status == 0 && result.output.isEmpty && result.errorOutput.isEmpty, "\(result.output)\(result.errorOutput)")
     }
 
+    @Test("Software centres can list Notula: its AppStream metainfo validates, its desktop file beside it")
+    func metainfoValidates() throws {
+        let install = try StagedInstall(.staged)
+        // validate-tree reads the prefix as a software centre does: the metainfo, and the desktop file it launches.
+        let result = try run("appstreamcli", ["validate-tree", "--no-net", "--strict", install.path("").path])
+        #expect(result.status == 0, "\(result.output)\(result.errorOutput)")
+    }
+
     @Test("The user unit parses, and names an ExecStart that exists")
     func unitVerifies() throws {
         let install = try StagedInstall(.prefix)

@@ -16,7 +16,8 @@ final class StagedInstall {
         "share/dbus-1/services/org.notula.Notula1.service", "share/fish/vendor_completions.d/notula.fish",
         "share/gnome-shell/extensions/notula@notula.org/extension.js", "share/gnome-shell/extensions/notula@notula.org/metadata.json",
         "share/gnome-shell/extensions/notula@notula.org/notula.js", "share/icons/hicolor/scalable/apps/org.notula.Notula.svg",
-        "share/man/man1/notula.1", "share/man/man1/notulad.1", "share/zsh/site-functions/_notula",
+        "share/man/man1/notula.1", "share/man/man1/notulad.1", "share/metainfo/org.notula.Notula.metainfo.xml",
+        "share/zsh/site-functions/_notula",
     ]
 
     enum Layout {
