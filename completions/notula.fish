@@ -29,18 +29,21 @@ function __notula_memos
     end
 end
 
+# Offers each "word<tab>what it does" of $argv[2..] while the condition $argv[1] holds.
+function __notula_offer
+    for entry in $argv[2..-1]
+        set -l parts (string split -m1 \t -- $entry)
+        complete -c notula -n $argv[1] -a $parts[1] -d $parts[2]
+    end
+end
+
 complete -c notula -f
-complete -c notula -n '__notula_typed "" ; or __notula_typed help' -a status -d 'print the state and the seconds recorded'
-complete -c notula -n '__notula_typed "" ; or __notula_typed help' -a toggle -d 'start, pause or resume'
-complete -c notula -n '__notula_typed "" ; or __notula_typed help' -a start -d 'start recording'
-complete -c notula -n '__notula_typed "" ; or __notula_typed help' -a pause -d 'pause the recording'
-complete -c notula -n '__notula_typed "" ; or __notula_typed help' -a resume -d 'resume the recording'
-complete -c notula -n '__notula_typed "" ; or __notula_typed help' -a send -d 'end the recording and turn it into a memo'
-complete -c notula -n '__notula_typed "" ; or __notula_typed help' -a discard -d 'throw the recording away'
-complete -c notula -n '__notula_typed "" ; or __notula_typed help' -a locale -d 'print or set the locale of transcription'
-complete -c notula -n '__notula_typed "" ; or __notula_typed help' -a models -d 'list, install, remove the speech models'
-complete -c notula -n '__notula_typed "" ; or __notula_typed help' -a memos -d 'list, search, show, play, export the memos'
-complete -c notula -n '__notula_typed "" ; or __notula_typed help' -a help -d 'print the usage of a command'
+__notula_offer '__notula_typed ""; or __notula_typed help' \
+    status\t'print the state and the seconds recorded' toggle\t'start, pause or resume' start\t'start recording' \
+    pause\t'pause the recording' resume\t'resume the recording' send\t'end the recording and turn it into a memo' \
+    discard\t'throw the recording away' locale\t'print or set the locale of transcription' \
+    models\t'list, install, remove the speech models' memos\t'list, search, show, play, export the memos' \
+    help\t'print the usage of a command'
 
 complete -c notula -n '__notula_typed "status*"; and not __fish_seen_argument -l follow' -l follow -d 'print again at every change'
 complete -c notula -n '__notula_typed "status*"; and not __fish_seen_argument -l json' -l json -d 'one JSON object a line'
@@ -48,20 +51,16 @@ complete -c notula -n '__notula_typed send' -l type -d 'type the text into the f
 complete -c notula -n '__notula_typed send' -l copy -d 'put the text on the clipboard'
 complete -c notula -n '__notula_typed locale' -a '(__notula_locales)'
 
-complete -c notula -n '__notula_typed models; or __notula_typed "help models"' -a list -d 'every supported locale and its state'
-complete -c notula -n '__notula_typed models; or __notula_typed "help models"' -a install -d 'download and install a model'
-complete -c notula -n '__notula_typed models; or __notula_typed "help models"' -a remove -d 'delete a model Notula installed'
-complete -c notula -n '__notula_typed models; or __notula_typed "help models"' -a cancel -d 'stop the download in flight'
+__notula_offer '__notula_typed models; or __notula_typed "help models"' \
+    list\t'every supported locale and its state' install\t'download and install a model' \
+    remove\t'delete a model Notula installed' cancel\t'stop the download in flight'
 complete -c notula -n '__notula_typed "models install"' -a '(__notula_locales available)'
 complete -c notula -n '__notula_typed "models remove"' -a '(__notula_locales installed)'
 
-complete -c notula -n '__notula_typed memos; or __notula_typed "help memos"' -a list -d 'every memo, newest first'
-complete -c notula -n '__notula_typed memos; or __notula_typed "help memos"' -a search -d 'memos whose title or transcript match'
-complete -c notula -n '__notula_typed memos; or __notula_typed "help memos"' -a show -d "a memo's details and transcript"
-complete -c notula -n '__notula_typed memos; or __notula_typed "help memos"' -a play -d "play a memo's audio"
-complete -c notula -n '__notula_typed memos; or __notula_typed "help memos"' -a export -d 'write a transcript'
-complete -c notula -n '__notula_typed memos; or __notula_typed "help memos"' -a rename -d 'give a memo a title'
-complete -c notula -n '__notula_typed memos; or __notula_typed "help memos"' -a delete -d 'delete a memo and its audio'
+__notula_offer '__notula_typed memos; or __notula_typed "help memos"' \
+    list\t'every memo, newest first' search\t'memos whose title or transcript match' \
+    show\t"a memo's details and transcript" play\t"play a memo's audio" export\t'write a transcript' \
+    rename\t'give a memo a title' delete\t'delete a memo and its audio'
 complete -c notula -n '__notula_typed "memos list"; or __notula_typed "memos search ?*"' -l json -d 'one JSON array'
 complete -c notula -n '__notula_typed "memos show"; or __notula_typed "memos play"; or __notula_typed "memos export"; or __notula_typed "memos rename"; or __notula_typed "memos delete"' -a '(__notula_memos)'
 complete -c notula -n '__notula_typed "memos export ?*"; and not __notula_typed "memos export * --format*"' -l format -d 'txt, srt, vtt or json'

@@ -54,11 +54,7 @@ struct InstallTests {
     @Test("The user unit parses, and names an ExecStart that exists")
     func unitVerifies() throws {
         let install = try StagedInstall(.prefix)
-        // systemd-analyze runs a user manager of its own, which wants a runtime folder; no systemd need be running.
-        let runtime = install.root.appendingPathComponent("runtime")
-        try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        var environment = ProcessInfo.processInfo.environment
-        environment["XDG_RUNTIME_DIR"] = runtime.path
+        let environment = try userManagerEnvironment(in: install)
         let result = try run(
             "systemd-analyze", ["verify", "--user", install.path("lib/systemd/user/notula.service").path], environment: environment)
         // verify exits 0 on directives it ignores: what it says is the verdict.
@@ -88,10 +84,7 @@ struct InstallTests {
     @Test("A user manager and the session bus look where the unit and the activation file are installed")
     func installedWhereLookedFor() throws {
         let install = try StagedInstall(.staged)
-        let runtime = install.root.appendingPathComponent("runtime")
-        try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        var environment = ProcessInfo.processInfo.environment
-        environment["XDG_RUNTIME_DIR"] = runtime.path
+        var environment = try userManagerEnvironment(in: install)
         environment["XDG_DATA_DIRS"] = nil
         let unitPaths = try output(of: ["systemd-analyze", "--user", "unit-paths"], environment: environment)
         #expect(unitPaths.split(separator: "\n").contains(Substring(install.prefix + "/lib/systemd/user")), "\(unitPaths)")
@@ -99,27 +92,29 @@ struct InstallTests {
         // A desktop session's XDG_DATA_DIRS holds PREFIX/share (its default is /usr/local/share:/usr/share): a
         // session bus with the standard configuration, given the staged one, can activate Notula.
         environment["XDG_DATA_DIRS"] = install.path("share").path
-        // Not forked: a daemon that outlives its parent keeps Foundation waiting for that parent's exit. SIGKILL, as
-        // the test runner's children may have SIGTERM blocked; its socket is in the root.
-        let daemon = Process()
-        daemon.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-daemon")
-        daemon.arguments = ["--session", "--nofork", "--address=unix:dir=\(install.root.path)", "--print-address=1"]
-        daemon.environment = environment
-        let address = Pipe()
-        daemon.standardOutput = address
-        try daemon.run()
-        defer {
-            kill(daemon.processIdentifier, SIGKILL)
-            daemon.waitUntilExit()
+        // Killed with the value, its socket in the root.
+        let daemon = try RunningCommand(
+            "/usr/bin/dbus-daemon", ["--session", "--nofork", "--address=unix:dir=\(install.root.path)", "--print-address=1"],
+            environment: environment)
+        environment["DBUS_SESSION_BUS_ADDRESS"] = try daemon.nextLine()
+        let names = try withExtendedLifetime(daemon) {
+            try output(
+                of: [
+                    "dbus-send", "--session", "--print-reply", "--dest=org.freedesktop.DBus", "/org/freedesktop/DBus",
+                    "org.freedesktop.DBus.ListActivatableNames",
+                ], environment: environment)
         }
-        environment["DBUS_SESSION_BUS_ADDRESS"] = try readLine(from: address.fileHandleForReading)
-        let names = try output(
-            of: [
-                "dbus-send", "--session", "--print-reply", "--dest=org.freedesktop.DBus", "/org/freedesktop/DBus",
-                "org.freedesktop.DBus.ListActivatableNames",
-            ], environment: environment)
         #expect(names.contains("\"org.notula.Notula1\""), "\(names)")
     }
+}
+
+/// systemd-analyze runs a user manager of its own, which wants a runtime folder; no systemd need be running.
+private func userManagerEnvironment(in install: StagedInstall) throws -> [String: String] {
+    let runtime = install.root.appendingPathComponent("runtime")
+    try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    var environment = ProcessInfo.processInfo.environment
+    environment["XDG_RUNTIME_DIR"] = runtime.path
+    return environment
 }
 
 /// A systemd unit or D-Bus service file: `[Section]` lines, then `Key=value` lines; `#` starts a comment.
