@@ -8,7 +8,7 @@ PREFIX ?= /usr/local
 # What building and running needs; what the tests and the benchmark need besides.
 # wtype, xdotool (with xmodmap), wl-clipboard and xclip type and copy dictated text (wlroots, X11).
 RUN_PACKAGES = libdbus-1-dev libpulse-dev libcurl4-openssl-dev libarchive-dev libsqlite3-dev dbus pulseaudio pulseaudio-utils wtype xdotool wl-clipboard xclip x11-xserver-utils
-TEST_PACKAGES = $(RUN_PACKAGES) espeak-ng sox libglib2.0-bin systemd python3-dbusmock procps xvfb dunst imagemagick desktop-file-utils sway waybar grim adwaita-icon-theme gjs zip foot xterm x11-xkb-utils gnome-shell xdg-desktop-portal xdg-desktop-portal-gnome python3-gi gir1.2-gtk-4.0 python3-pyatspi gir1.2-atspi-2.0 at-spi2-core kwin-wayland xdg-desktop-portal-kde qtwayland5 python3-pyqt5 mmdebstrap
+TEST_PACKAGES = $(RUN_PACKAGES) espeak-ng sox libglib2.0-bin systemd python3-dbusmock procps xvfb dunst imagemagick desktop-file-utils sway waybar grim adwaita-icon-theme gjs zip foot xterm x11-xkb-utils gnome-shell xdg-desktop-portal xdg-desktop-portal-gnome python3-gi gir1.2-gtk-4.0 python3-pyatspi gir1.2-atspi-2.0 at-spi2-core kwin-wayland xdg-desktop-portal-kde qtwayland5 python3-pyqt5 mmdebstrap groff-base man-db mandoc zsh fish appstream
 
 .PHONY: all build run test bench deps test-deps clean install uninstall gnome-extension gnome48-root
 
@@ -93,6 +93,10 @@ bindir = $(PREFIX)/bin
 vosklibdir = $(PREFIX)/lib/notula
 datadir = $(PREFIX)/share
 userunitdir = $(PREFIX)/lib/systemd/user
+mandir = $(datadir)/man
+# Where each shell looks for a completion; zsh looks in vendor-completions for a package's, in site-functions for a local one's.
+COMPLETIONS = $(datadir)/bash-completion/completions/notula $(datadir)/fish/vendor_completions.d/notula.fish \
+	$(datadir)/zsh/$(if $(filter /usr,$(PREFIX)),vendor-completions,site-functions)/_notula
 # The GNOME Shell extension (Shell 45 and later): desktop/gnome-shell, as the Shell finds it in the prefix.
 EXTENSION_UUID = notula@notula.org
 EXTENSION_FILES = metadata.json extension.js notula.js
@@ -104,7 +108,8 @@ INSTALLED = $(bindir)/notulad $(bindir)/notula $(vosklibdir)/libvosk.so \
 	$(userunitdir)/notula.service \
 	$(datadir)/applications/org.notula.Notula.desktop \
 	$(datadir)/icons/hicolor/scalable/apps/org.notula.Notula.svg \
-	$(addprefix $(extensiondir)/,$(EXTENSION_FILES))
+	$(addprefix $(extensiondir)/,$(EXTENSION_FILES)) \
+	$(mandir)/man1/notula.1 $(mandir)/man1/notulad.1 $(COMPLETIONS) $(datadir)/metainfo/org.notula.Notula.metainfo.xml
 # The templates of desktop/ name the installed programs through @bindir@.
 FILL = sed -e 's|@bindir@|$(bindir)|g'
 
@@ -127,6 +132,9 @@ install: $(if $(BIN_DIR),,build)
 	install -m 644 desktop/org.notula.Notula.svg "$(DESTDIR)$(datadir)/icons/hicolor/scalable/apps/"
 	install -d "$(DESTDIR)$(extensiondir)"
 	install -m 644 $(addprefix desktop/gnome-shell/,$(EXTENSION_FILES)) "$(DESTDIR)$(extensiondir)/"
+	scripts/man-page "$(INSTALL_BIN)" "$(DESTDIR)$(mandir)/man1" notula notulad
+	install -D -m 644 desktop/org.notula.Notula.metainfo.xml "$(DESTDIR)$(datadir)/metainfo/org.notula.Notula.metainfo.xml"
+	for file in $(COMPLETIONS); do install -D -m 644 "completions/$$(basename "$$file")" "$(DESTDIR)$$file"; done
 
 uninstall:
 	rm -f $(addprefix "$(DESTDIR),$(addsuffix ",$(INSTALLED)))

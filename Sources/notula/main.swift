@@ -30,7 +30,7 @@ let usage = """
       models list       every supported locale: installed, downloading (with how far), or available
       models install TAG  download and install the model of TAG, with a progress bar;
                         Ctrl-C cancels the download
-      models remove TAG delete the model Notula installed for TAG
+      models remove TAG  delete the model Notula installed for TAG
       models cancel     stop the download in flight
     \(MemosCommand.usage)
       help COMMAND      print the usage of COMMAND (a command, or a command and its subcommand: models

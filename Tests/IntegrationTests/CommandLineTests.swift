@@ -46,7 +46,7 @@ struct CommandLineTests {
                   notula models list       every supported locale: installed, downloading (with how far), or available
                   notula models install TAG  download and install the model of TAG, with a progress bar;
                                            Ctrl-C cancels the download
-                  notula models remove TAG delete the model Notula installed for TAG
+                  notula models remove TAG  delete the model Notula installed for TAG
                   notula models cancel     stop the download in flight
 
                 """)

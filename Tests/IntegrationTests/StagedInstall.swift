@@ -10,12 +10,14 @@ final class StagedInstall {
     /// Every file of an install, relative to the prefix.
     static let files = [
         "bin/notula", "bin/notulad", "lib/notula/libvosk.so", "lib/systemd/user/notula.service",
-        "share/applications/org.notula.Notula.desktop",
+        "share/applications/org.notula.Notula.desktop", "share/bash-completion/completions/notula",
         "share/dbus-1/interfaces/org.notula.Notula1.Library.xml", "share/dbus-1/interfaces/org.notula.Notula1.Memo.xml",
         "share/dbus-1/interfaces/org.notula.Notula1.Models.xml", "share/dbus-1/interfaces/org.notula.Notula1.Recorder.xml",
-        "share/dbus-1/services/org.notula.Notula1.service",
+        "share/dbus-1/services/org.notula.Notula1.service", "share/fish/vendor_completions.d/notula.fish",
         "share/gnome-shell/extensions/notula@notula.org/extension.js", "share/gnome-shell/extensions/notula@notula.org/metadata.json",
         "share/gnome-shell/extensions/notula@notula.org/notula.js", "share/icons/hicolor/scalable/apps/org.notula.Notula.svg",
+        "share/man/man1/notula.1", "share/man/man1/notulad.1", "share/metainfo/org.notula.Notula.metainfo.xml",
+        "share/zsh/site-functions/_notula",
     ]
 
     enum Layout {

@@ -1,0 +1,69 @@
+# fish completion for notula: its commands and options (those of `notula --help`), the memos and
+# the locales of the models, asked of notulad. Installed where fish looks for a package's:
+# $(datadir)/fish/vendor_completions.d/notula.fish.
+
+# Whether the words typed after `notula`, before the one completed, match the glob $argv[1].
+function __notula_typed
+    set -l typed (commandline -opc)[2..-1]
+    string match -q -- $argv[1] "$typed"
+end
+
+# The locales of `notula models list` ("ko-KR installed"); those in the state $argv[1] when it is given.
+function __notula_locales
+    notula models list 2>/dev/null | while read -l tag state rest
+        if test -z "$argv[1]"; or test "$state" = "$argv[1]"
+            echo $tag
+        end
+    end
+end
+
+# The memos of `notula memos list --json`, newest first: id, a tab, title.
+function __notula_memos
+    notula memos list --json 2>/dev/null | string replace -rf '^ *"(id|title)" : "(.*)",?$' '$1 $2' | while read -l key value
+        switch $key
+            case id
+                set -f id $value
+            case title
+                printf '%s\t%s\n' $id $value
+        end
+    end
+end
+
+# Offers each "word<tab>what it does" of $argv[2..] while the condition $argv[1] holds.
+function __notula_offer
+    for entry in $argv[2..-1]
+        set -l parts (string split -m1 \t -- $entry)
+        complete -c notula -n $argv[1] -a $parts[1] -d $parts[2]
+    end
+end
+
+complete -c notula -f
+__notula_offer '__notula_typed ""; or __notula_typed help' \
+    status\t'print the state and the seconds recorded' toggle\t'start, pause or resume' start\t'start recording' \
+    pause\t'pause the recording' resume\t'resume the recording' send\t'end the recording and turn it into a memo' \
+    discard\t'throw the recording away' locale\t'print or set the locale of transcription' \
+    models\t'list, install, remove the speech models' memos\t'list, search, show, play, export the memos' \
+    help\t'print the usage of a command'
+
+complete -c notula -n '__notula_typed "status*"; and not __fish_seen_argument -l follow' -l follow -d 'print again at every change'
+complete -c notula -n '__notula_typed "status*"; and not __fish_seen_argument -l json' -l json -d 'one JSON object a line'
+complete -c notula -n '__notula_typed send' -l type -d 'type the text into the focused window'
+complete -c notula -n '__notula_typed send' -l copy -d 'put the text on the clipboard'
+complete -c notula -n '__notula_typed locale' -a '(__notula_locales)'
+
+__notula_offer '__notula_typed models; or __notula_typed "help models"' \
+    list\t'every supported locale and its state' install\t'download and install a model' \
+    remove\t'delete a model Notula installed' cancel\t'stop the download in flight'
+complete -c notula -n '__notula_typed "models install"' -a '(__notula_locales available)'
+complete -c notula -n '__notula_typed "models remove"' -a '(__notula_locales installed)'
+
+__notula_offer '__notula_typed memos; or __notula_typed "help memos"' \
+    list\t'every memo, newest first' search\t'memos whose title or transcript match' \
+    show\t"a memo's details and transcript" play\t"play a memo's audio" export\t'write a transcript' \
+    rename\t'give a memo a title' delete\t'delete a memo and its audio'
+complete -c notula -n '__notula_typed "memos list"; or __notula_typed "memos search ?*"' -l json -d 'one JSON array'
+complete -c notula -n '__notula_typed "memos show"; or __notula_typed "memos play"; or __notula_typed "memos export"; or __notula_typed "memos rename"; or __notula_typed "memos delete"' -a '(__notula_memos)'
+complete -c notula -n '__notula_typed "memos export ?*"; and not __notula_typed "memos export * --format*"' -l format -d 'txt, srt, vtt or json'
+complete -c notula -n '__notula_typed "memos export * --format"' -a 'txt srt vtt json'
+complete -c notula -n '__notula_typed "memos export * --format ?*"; and not __notula_typed "* -o*"' -s o -d 'write to a file'
+complete -c notula -n '__notula_typed "memos export * -o"' -F
