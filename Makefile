@@ -10,7 +10,7 @@ PREFIX ?= /usr/local
 RUN_PACKAGES = libdbus-1-dev libpulse-dev libcurl4-openssl-dev libarchive-dev libsqlite3-dev dbus pulseaudio pulseaudio-utils wtype xdotool wl-clipboard xclip x11-xserver-utils
 TEST_PACKAGES = $(RUN_PACKAGES) espeak-ng sox libglib2.0-bin systemd python3-dbusmock procps xvfb dunst imagemagick desktop-file-utils sway waybar grim adwaita-icon-theme gjs zip foot xterm x11-xkb-utils gnome-shell xdg-desktop-portal xdg-desktop-portal-gnome python3-gi gir1.2-gtk-4.0 python3-pyatspi gir1.2-atspi-2.0 at-spi2-core kwin-wayland xdg-desktop-portal-kde qtwayland5 python3-pyqt5 mmdebstrap groff-base man-db mandoc zsh fish appstream
 
-.PHONY: all build run test bench deps test-deps clean install uninstall gnome-extension gnome48-root
+.PHONY: all build run test bench deps test-deps clean install uninstall gnome-extension extension-builds gnome48-root
 
 all: build
 
@@ -131,7 +131,8 @@ install: $(if $(BIN_DIR),,build)
 		"$(DESTDIR)$(datadir)/applications/org.notula.Notula.desktop"
 	install -m 644 desktop/org.notula.Notula.svg "$(DESTDIR)$(datadir)/icons/hicolor/scalable/apps/"
 	install -d "$(DESTDIR)$(extensiondir)"
-	install -m 644 $(addprefix desktop/gnome-shell/,$(EXTENSION_FILES)) "$(DESTDIR)$(extensiondir)/"
+	$(MAKE) --no-print-directory extension-builds
+	install -m 644 $(addprefix $(EXTENSION_FOR_THIS_SHELL)/,$(EXTENSION_FILES)) "$(DESTDIR)$(extensiondir)/"
 	scripts/man-page "$(INSTALL_BIN)" "$(DESTDIR)$(mandir)/man1" notula notulad
 	install -D -m 644 desktop/org.notula.Notula.metainfo.xml "$(DESTDIR)$(datadir)/metainfo/org.notula.Notula.metainfo.xml"
 	for file in $(COMPLETIONS); do install -D -m 644 "completions/$$(basename "$$file")" "$(DESTDIR)$$file"; done
@@ -146,14 +147,18 @@ uninstall:
 EXTENSION_BUILD = .build/gnome-extension
 EXTENSION_ZIP = .build/$(EXTENSION_UUID).shell-extension.zip
 SHELL_MAJOR = $(shell gnome-shell --version 2>/dev/null | sed -E 's/[^0-9]*([0-9]+).*/\1/')
-gnome-extension:
-	rm -rf "$(EXTENSION_BUILD)" "$(EXTENSION_ZIP)"
-	mkdir -p "$(EXTENSION_BUILD)/shell-45" "$(EXTENSION_BUILD)/shell-43" "$(dir $(EXTENSION_ZIP))"
+# The build `make install` installs: the one for this machine's Shell.
+EXTENSION_FOR_THIS_SHELL = $(EXTENSION_BUILD)/shell-$(if $(filter 43 44,$(SHELL_MAJOR)),43,45)
+gnome-extension: extension-builds
+	rm -f "$(EXTENSION_ZIP)"
+	mkdir -p "$(dir $(EXTENSION_ZIP))"
+	cd "$(EXTENSION_FOR_THIS_SHELL)" && zip -q -X "$(abspath $(EXTENSION_ZIP))" $(EXTENSION_FILES)
+extension-builds:
+	rm -rf "$(EXTENSION_BUILD)"
+	mkdir -p "$(EXTENSION_BUILD)/shell-45" "$(EXTENSION_BUILD)/shell-43"
 	cp $(addprefix desktop/gnome-shell/,$(EXTENSION_FILES)) "$(EXTENSION_BUILD)/shell-45/"
 	cp desktop/gnome-shell/metadata.json "$(EXTENSION_BUILD)/shell-43/"
 	for file in $(filter %.js,$(EXTENSION_FILES)); do \
 		sed -E -f desktop/gnome-shell/legacy.sed "desktop/gnome-shell/$$file" > "$(EXTENSION_BUILD)/shell-43/$$file" || exit 1; done
 	@! grep -nE '^(import|export) ' "$(EXTENSION_BUILD)"/shell-43/*.js || \
 		{ echo "make gnome-extension: legacy.sed has no rule for the lines above" >&2; exit 1; }
-	cd "$(EXTENSION_BUILD)/shell-$(if $(filter 43 44,$(SHELL_MAJOR)),43,45)" && \
-		zip -q -X "$(abspath $(EXTENSION_ZIP))" $(EXTENSION_FILES)
