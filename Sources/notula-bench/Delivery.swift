@@ -65,9 +65,8 @@ enum Delivery {
         var missing: [String] = []
         await measureSway(sizes: sizes, into: &rows, missing: &missing)
         await measureXvfb(sizes: sizes, into: &rows, missing: &missing)
-        await measurePortal(sizes: sizes, into: &rows, missing: &missing)
+        await measureGNOME(sizes: sizes, into: &rows, missing: &missing)
         await measurePlasma(sizes: sizes, into: &rows, missing: &missing)
-        await measurePortalPaste(sizes: sizes, into: &rows, missing: &missing)
         return report(rows, missing: missing, quick: quick)
     }
 

@@ -93,31 +93,41 @@ extension Delivery {
         }
     }
 
-    static func measurePortal(sizes: [Int], into rows: inout [Row], missing: inout [String]) async {
+    /// GNOME 43's portal types; GNOME 48's pastes a text off the layout through the session's clipboard, one Ctrl+V at
+    /// any length, against typing the same text there (its pauses alone, the Unicode entry of the É left out).
+    static func measureGNOME(sizes: [Int], into rows: inout [Row], missing: inout [String]) async {
         progress("delivery: the RemoteDesktop portal into a GTK4 entry on GNOME Shell 43")
-        switch await GnomeShellHost.shared() {
-        case .failure(let unavailable):
-            missing.append("portal: \(unavailable.reason)")
-        case .success(let host):
-            do {
-                let entry = try await host.openTypingTarget()
-                let bus = try await host.connect()
-                let keyboard = PortalKeyboard(
-                    bus: bus, restoreTokenFile: "/nonexistent/notula-bench/restore-token", consentTimeout: .seconds(60))
-                // The first delivery opens the session: the dialog, answered once, is not part of the figures.
-                let answer = try host.answerRemoteDesktopDialog(.allow)
-                try await keyboard.deliver("Hello. ")
-                try await answer.answered()
-                rows += try await measure(
-                    Method(
-                        name: "portal: RemoteDesktop → GTK4 entry (GNOME Shell 43)", target: keyboard,
-                        client: Client(read: { entry.text }, accumulates: true),
-                        peer: .floor(label: "its pauses alone", of: portalPauses), sizes: sizes),
-                    warmUp: false)
-                await bus.close()
-            } catch {
-                missing.append("portal: \(error)")
-            }
+        await measure(
+            GnomeShellHost.shared(), named: "portal: RemoteDesktop → GTK4 entry (GNOME Shell 43)", sizes: sizes,
+            into: &rows, missing: &missing)
+        progress("delivery: the RemoteDesktop portal's clipboard into a GTK4 entry on GNOME Shell 48")
+        await measure(
+            Gnome48Host.shared(), named: "portal paste: Clipboard portal + Ctrl+V → GTK4 entry (GNOME Shell 48)",
+            sizes: sizes, spelling: { "É" + $0.dropFirst() }, into: &rows, missing: &missing)
+    }
+
+    private static func measure(
+        _ started: Result<some GnomeDesktop, HeadlessSession.Unavailable>, named name: String, sizes: [Int],
+        spelling: @escaping @Sendable (String) -> String = { $0 }, into rows: inout [Row], missing: inout [String]
+    ) async {
+        do {
+            let host = try started.get()
+            let entry = try await host.openTypingTarget()
+            let bus = try await host.connect()
+            defer { Task { await bus.close() } }
+            let keyboard = PortalKeyboard(
+                bus: bus, restoreTokenFile: "/nonexistent/notula-bench/restore-token", consentTimeout: .seconds(60))
+            // The first delivery opens the session: the dialog, answered once, is not part of the figures.
+            let answer = try host.answerRemoteDesktopDialog(.allow)
+            try await keyboard.deliver(spelling("Hello. "))
+            try await answer.answered()
+            rows += try await measure(
+                Method(
+                    name: name, target: keyboard, client: Client(read: { entry.text }, accumulates: true),
+                    peer: .floor(label: "typing it, its pauses alone", of: portalPauses), sizes: sizes, spelling: spelling),
+                warmUp: false)
+        } catch {
+            missing.append("\(name): \(error)")
         }
     }
 
@@ -154,36 +164,6 @@ extension Delivery {
                         peer: .floor(label: "GNOME's pauses for its keys", of: portalPauses), sizes: sizes))
             } catch {
                 missing.append("portal and paste on KDE: \(error)")
-            }
-        }
-    }
-
-    /// GNOME 48's portal pastes a text off the layout through the session's clipboard: one Ctrl+V at any length,
-    /// against typing the same text there (its pauses alone, the Unicode entry of the É left out).
-    static func measurePortalPaste(sizes: [Int], into rows: inout [Row], missing: inout [String]) async {
-        progress("delivery: the RemoteDesktop portal's clipboard into a GTK4 entry on GNOME Shell 48")
-        switch await Gnome48Host.shared() {
-        case .failure(let unavailable):
-            missing.append("portal paste: \(unavailable.reason)")
-        case .success(let host):
-            do {
-                let entry = try await host.openTypingTarget()
-                let bus = try await host.connect()
-                let keyboard = PortalKeyboard(
-                    bus: bus, restoreTokenFile: "/nonexistent/notula-bench/restore-token", consentTimeout: .seconds(60))
-                let answer = try host.answerRemoteDesktopDialog(.allow)
-                try await keyboard.deliver("Héllo. ")
-                try await answer.answered()
-                rows += try await measure(
-                    Method(
-                        name: "portal paste: Clipboard portal + Ctrl+V → GTK4 entry (GNOME Shell 48)", target: keyboard,
-                        client: Client(read: { entry.text }, accumulates: true),
-                        peer: .floor(label: "typing it, its pauses alone", of: portalPauses), sizes: sizes,
-                        spelling: { "É" + $0.dropFirst() }),
-                    warmUp: false)
-                await bus.close()
-            } catch {
-                missing.append("portal paste: \(error)")
             }
         }
     }

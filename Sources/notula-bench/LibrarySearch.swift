@@ -90,7 +90,9 @@ struct GeneratedText {
     }
 
     /// What `queries()` asks, in the order it gives them.
-    static let queryKinds = ["a common word", "a rare word", "common AND rare", "a rare word's first 3 letters*", "a phrase of 2 drawn words"]
+    static let queryKinds = [
+        "a common word", "a rare word", "common AND rare", "a rare word's first 3 letters*", "a phrase of 2 drawn words",
+    ]
 
     /// Common and rare words, pairs, prefixes and phrases, the accents left out as a user types.
     mutating func queries() -> [String] {

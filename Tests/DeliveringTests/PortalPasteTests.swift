@@ -10,7 +10,7 @@ import Testing
 /// through AT-SPI as a user would. One Shell for the suite.
 @Suite(.serialized) struct PortalPasteTests {
     @Test func textOffTheLayoutOrLongIsPastedWholeThroughTheSessionsClipboard() async throws {
-        let host = try await gnomeShell48()
+        let host = try desktop(await Gnome48Host.shared())
         let target = try await host.openTypingTarget()
         let bus = try await host.connect()
         defer { Task { await bus.close() } }
@@ -49,7 +49,7 @@ import Testing
     }
 
     @Test func withNoWindowToPasteIntoItSaysSoAndLeavesTheTextOnTheClipboard() async throws {
-        let host = try await gnomeShell48()
+        let host = try desktop(await Gnome48Host.shared())
         try await host.waitUntilNothingHasTheFocus()
         let bus = try await host.connect()
         defer { Task { await bus.close() } }
@@ -61,15 +61,5 @@ import Testing
 
         #expect(refused?.message.contains("paste it yourself") == true, "\(String(describing: refused))")
         #expect(try await host.clipboardText() == "안녕하세요 ")
-    }
-
-    /// The suite's host; the test is skipped, saying why, where GNOME Shell 48 cannot run.
-    private func gnomeShell48() async throws -> Gnome48Host {
-        switch await Gnome48Host.shared() {
-        case .success(let host): return host
-        case .failure(let unavailable):
-            print("Skipped: \(unavailable.reason)")
-            try Test.cancel("GNOME Shell 48 unavailable: \(unavailable.reason)")
-        }
     }
 }

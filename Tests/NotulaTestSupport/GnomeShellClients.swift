@@ -1,3 +1,4 @@
+import DBus
 import Foundation
 
 /// The user answering xdg-desktop-portal-gnome's remote-desktop dialog, through AT-SPI, as the session's user: with
@@ -60,3 +61,13 @@ extension GnomeShellHost {
         try RemoteDesktopAnswer(choice, script: Self.helpers.appendingPathComponent("answer-remote-desktop.py"), in: session)
     }
 }
+
+/// A GNOME Shell whose RemoteDesktop portal asks the user: 43 on this machine, 48 in its root.
+public protocol GnomeDesktop: Sendable {
+    func connect() async throws -> Bus
+    func openTypingTarget() async throws -> TypingTarget
+    func answerRemoteDesktopDialog(_ choice: RemoteDesktopAnswer.Choice) throws -> RemoteDesktopAnswer
+}
+
+extension GnomeShellHost: GnomeDesktop {}
+extension Gnome48Host: GnomeDesktop {}
