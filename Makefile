@@ -20,9 +20,12 @@ deps:
 test-deps:
 	@scripts/install-packages $(TEST_PACKAGES)
 
+# Release builds carry the Swift runtime inside them and no RUNPATH (the toolchain's, or $ORIGIN): installed, or
+# from the package, they run where no Swift toolchain is. notulad finds libvosk.so by its own path, not the RUNPATH.
+RELEASE = -c release --static-swift-stdlib --disable-local-rpath
 build: deps
-	$(SWIFT) build -c release --product notulad
-	$(SWIFT) build -c release --product notula
+	$(SWIFT) build $(RELEASE) --product notulad
+	$(SWIFT) build $(RELEASE) --product notula
 	@scripts/install-vosk "$$($(SWIFT) build -c release --show-bin-path)"
 
 # The service on the session bus; a private bus and PulseAudio where this machine has none.
