@@ -10,7 +10,7 @@ PREFIX ?= /usr/local
 RUN_PACKAGES = libdbus-1-dev libpulse-dev libcurl4-openssl-dev libarchive-dev libsqlite3-dev dbus pulseaudio pulseaudio-utils wtype xdotool wl-clipboard xclip x11-xserver-utils
 TEST_PACKAGES = $(RUN_PACKAGES) espeak-ng sox libglib2.0-bin systemd python3-dbusmock procps xvfb dunst imagemagick desktop-file-utils sway waybar grim adwaita-icon-theme gjs zip foot xterm x11-xkb-utils gnome-shell xdg-desktop-portal xdg-desktop-portal-gnome python3-gi gir1.2-gtk-4.0 python3-pyatspi gir1.2-atspi-2.0 at-spi2-core kwin-wayland xdg-desktop-portal-kde qtwayland5 python3-pyqt5
 
-.PHONY: all build run test bench deps test-deps clean install uninstall gnome-extension
+.PHONY: all build run test bench deps test-deps clean install uninstall gnome-extension deb
 
 all: build
 
@@ -125,6 +125,20 @@ install: $(if $(BIN_DIR),,build)
 uninstall:
 	rm -f $(addprefix "$(DESTDIR),$(addsuffix ",$(INSTALLED)))
 	rmdir "$(DESTDIR)$(vosklibdir)" "$(DESTDIR)$(extensiondir)" 2>/dev/null || true
+
+# The Debian package, .build/notula_VERSION_ARCH.deb: what `make install PREFIX=/usr` installs, with libvosk.so,
+# its Depends: computed by dpkg-shlibdeps (scripts/build-deb). Rebuilt only when the binaries or an installed file
+# changed. `sudo apt install ./.build/notula_*.deb` installs it.
+VERSION = 0.1
+DEB_VERSION ?= $(VERSION)$(shell git log -1 --format=~git%cd.%h --date=format:%Y%m%d 2>/dev/null)
+DEB = .build/notula_$(DEB_VERSION)_$(shell dpkg --print-architecture).deb
+deb: $(if $(BIN_DIR),,build)
+	@$(MAKE) -s "$(DEB)" BIN_DIR="$(INSTALL_BIN)"
+ifneq ($(BIN_DIR),)
+$(DEB): $(addprefix $(BIN_DIR)/,notulad notula libvosk.so) $(wildcard $(filter-out Sources/% Tests/%,$(shell git ls-files 2>/dev/null)))
+	rm -f .build/notula_*.deb
+	scripts/build-deb "$(BIN_DIR)" "$(DEB_VERSION)" "$@"
+endif
 
 # The extension as the zip `gnome-extensions install` takes (for a user's own ~/.local/share/gnome-shell/extensions).
 EXTENSION_ZIP = .build/$(EXTENSION_UUID).shell-extension.zip
