@@ -70,8 +70,8 @@ test: test-deps
 # decoding of its file; NOTULA_BENCH_QUICK=1 makes a short run.
 RELEASE_BIN = $$($(SWIFT) build -c release --show-bin-path)
 bench: test-deps
-	$(SWIFT) build -c release --product notulad
-	$(SWIFT) build -c release --product notula-bench
+	$(SWIFT) build $(RELEASE) --product notulad
+	$(SWIFT) build $(RELEASE) --product notula-bench
 	@scripts/install-vosk "$(RELEASE_BIN)" --test
 	PATH="$(CURDIR)/.build/venv/bin:$$PATH" NOTULA_TEST_MODEL="$(TEST_MODEL)" \
 		scripts/private-session "$(RELEASE_BIN)/notula-bench" "$(RELEASE_BIN)/notulad"
