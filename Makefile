@@ -8,9 +8,9 @@ PREFIX ?= /usr/local
 # What building and running needs; what the tests and the benchmark need besides.
 # wtype, xdotool (with xmodmap), wl-clipboard and xclip type and copy dictated text (wlroots, X11).
 RUN_PACKAGES = libdbus-1-dev libpulse-dev libcurl4-openssl-dev libarchive-dev libsqlite3-dev dbus pulseaudio pulseaudio-utils wtype xdotool wl-clipboard xclip x11-xserver-utils
-TEST_PACKAGES = $(RUN_PACKAGES) espeak-ng sox libglib2.0-bin systemd python3-dbusmock procps xvfb dunst imagemagick desktop-file-utils sway waybar grim adwaita-icon-theme gjs zip foot xterm x11-xkb-utils gnome-shell xdg-desktop-portal xdg-desktop-portal-gnome python3-gi gir1.2-gtk-4.0 python3-pyatspi gir1.2-atspi-2.0 at-spi2-core kwin-wayland xdg-desktop-portal-kde qtwayland5 python3-pyqt5 mmdebstrap groff-base man-db mandoc zsh fish appstream
+TEST_PACKAGES = $(RUN_PACKAGES) espeak-ng sox libglib2.0-bin systemd python3-dbusmock procps xvfb dunst imagemagick desktop-file-utils sway waybar grim adwaita-icon-theme gjs zip foot xterm x11-xkb-utils gnome-shell xdg-desktop-portal xdg-desktop-portal-gnome python3-gi gir1.2-gtk-4.0 python3-pyatspi gir1.2-atspi-2.0 at-spi2-core kwin-wayland xdg-desktop-portal-kde qtwayland5 python3-pyqt5 mmdebstrap groff-base man-db mandoc zsh fish appstream dpkg-dev lintian
 
-.PHONY: all build run test bench deps test-deps clean install uninstall gnome-extension extension-builds gnome48-root
+.PHONY: all build run test bench deps test-deps clean install uninstall gnome-extension extension-builds gnome48-root deb
 
 all: build
 
@@ -20,9 +20,12 @@ deps:
 test-deps:
 	@scripts/install-packages $(TEST_PACKAGES)
 
+# Release builds carry the Swift runtime inside them and no RUNPATH (the toolchain's, or $ORIGIN): installed, or
+# from the package, they run where no Swift toolchain is. notulad finds libvosk.so by its own path, not the RUNPATH.
+RELEASE = -c release --static-swift-stdlib --disable-local-rpath
 build: deps
-	$(SWIFT) build -c release --product notulad
-	$(SWIFT) build -c release --product notula
+	$(SWIFT) build $(RELEASE) --product notulad
+	$(SWIFT) build $(RELEASE) --product notula
 	@scripts/install-vosk "$$($(SWIFT) build -c release --show-bin-path)"
 
 # The service on the session bus; a private bus and PulseAudio where this machine has none.
@@ -76,8 +79,8 @@ $(GNOME48_ROOT)/.complete:
 # decoding of its file; NOTULA_BENCH_QUICK=1 makes a short run.
 RELEASE_BIN = $$($(SWIFT) build -c release --show-bin-path)
 bench: test-deps
-	$(SWIFT) build -c release --product notulad
-	$(SWIFT) build -c release --product notula-bench
+	$(SWIFT) build $(RELEASE) --product notulad
+	$(SWIFT) build $(RELEASE) --product notula-bench
 	@scripts/install-vosk "$(RELEASE_BIN)" --test
 	PATH="$(CURDIR)/.build/venv/bin:$$PATH" NOTULA_TEST_MODEL="$(TEST_MODEL)" \
 		scripts/private-session "$(RELEASE_BIN)/notula-bench" "$(RELEASE_BIN)/notulad"
@@ -140,6 +143,20 @@ install: $(if $(BIN_DIR),,build)
 uninstall:
 	rm -f $(addprefix "$(DESTDIR),$(addsuffix ",$(INSTALLED)))
 	rmdir "$(DESTDIR)$(vosklibdir)" "$(DESTDIR)$(extensiondir)" 2>/dev/null || true
+
+# The Debian package, .build/notula_VERSION_ARCH.deb: what `make install PREFIX=/usr` installs, with libvosk.so,
+# its Depends: computed by dpkg-shlibdeps (scripts/build-deb). Rebuilt only when the binaries or an installed file
+# changed. `sudo apt install ./.build/notula_*.deb` installs it.
+VERSION = 0.1
+DEB_VERSION ?= $(VERSION)$(shell git log -1 --format=~git%cd.%h --date=format:%Y%m%d 2>/dev/null)
+DEB = .build/notula_$(DEB_VERSION)_$(shell dpkg --print-architecture).deb
+deb: $(if $(BIN_DIR),,build)
+	@$(MAKE) -s "$(DEB)" BIN_DIR="$(INSTALL_BIN)"
+ifneq ($(BIN_DIR),)
+$(DEB): $(addprefix $(BIN_DIR)/,notulad notula libvosk.so) $(wildcard $(filter-out Sources/% Tests/%,$(shell git ls-files 2>/dev/null)))
+	rm -f .build/notula_*.deb
+	scripts/build-deb "$(BIN_DIR)" "$(DEB_VERSION)" "$@"
+endif
 
 # The extension for each Shell, in EXTENSION_BUILD: shell-45 (45 and later: the ES modules of desktop/gnome-shell)
 # and shell-43 (43 and 44: scripts that legacy.sed makes of the same modules). EXTENSION_ZIP, which

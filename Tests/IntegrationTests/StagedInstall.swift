@@ -6,6 +6,8 @@ final class StagedInstall {
     /// The folder installed into: DESTDIR, or the PREFIX itself.
     let root: URL
     let prefix: String
+    /// The folder of the binaries installed (libvosk.so beside them).
+    let binaries: URL
 
     /// Every file of an install, relative to the prefix.
     static let files = [
@@ -27,7 +29,8 @@ final class StagedInstall {
         case prefix
     }
 
-    init(_ layout: Layout) throws {
+    init(_ layout: Layout, binaries: URL = binaryDirectory) throws {
+        self.binaries = binaries
         root = FileManager.default.temporaryDirectory.appendingPathComponent("notula-install-\(UUID().uuidString)")
         switch layout {
         case .staged: prefix = "/usr/local"
@@ -44,7 +47,7 @@ final class StagedInstall {
 
     /// Runs a make target of the package with the binaries under test.
     func make(_ target: String, _ destination: String) throws {
-        try output(of: "make", "-s", "-C", packageRoot.path, target, destination, "BIN_DIR=\(binaryDirectory.path)")
+        try output(of: "make", "-s", "-C", packageRoot.path, target, destination, "BIN_DIR=\(binaries.path)")
     }
 
     /// The files under the root, relative to the prefix, sorted.
