@@ -25,12 +25,17 @@ enum DeliveryWiring {
                         "No RemoteDesktop portal with a keyboard is on the session bus: install xdg-desktop-portal and your desktop's "
                             + "backend (xdg-desktop-portal-gnome or xdg-desktop-portal-kde)."))
             }
+        // GNOME on Wayland gives the clipboard to no program but through its portal.
+        var clipboard = helpers.clipboard()
+        if session.kind == .wayland, session.isDesktop("GNOME"), let keyboard, await PortalKeyboard.offersClipboard(on: bus) {
+            clipboard = .success(PortalCopyTarget(keyboard: keyboard))
+        }
         // Each way as if forced: the automatic choice only picks the one the session's kind calls for.
         return DeliveryWays(
             typing: [
                 .portal: portal, .virtualKeyboard: helpers.virtualKeyboard(forced: true), .xtest: helpers.xtest(forced: true),
                 .paste: helpers.paste(portal: keyboard),
             ],
-            clipboard: helpers.clipboard())
+            clipboard: clipboard)
     }
 }

@@ -7,7 +7,8 @@ import Testing
 /// notulad types a memo's text into a GTK4 window on a real, headless GNOME Shell 48 (Debian 13's, in a trixie root)
 /// through the RemoteDesktop portal version 2: the consent dialog answered once, as a user would, and its
 /// `restore_token` sparing the next run of notulad the question; the Korean memo, on no keyboard layout, pasted
-/// through the session's clipboard (the Clipboard portal), what the user had copied put back. One Shell for the suite.
+/// through the session's clipboard (the Clipboard portal), what the user had copied put back; and the output
+/// `clipboard` through that clipboard. One Shell for the suite.
 @Suite("Dictation into GNOME 48", .serialized)
 struct DictationGnome48Tests {
     /// notulad on the Shell's session bus, told it is in a GNOME Wayland session, transcribing Korean; `home` to start
@@ -21,6 +22,24 @@ struct DictationGnome48Tests {
                 "WAYLAND_DISPLAY": "wayland-0",
             ],
             settings: home == nil ? [#""locale": "ko-KR""#] : [], on: PrivateBus(attachedTo: host.busAddress), home: home)
+    }
+
+    @Test func theClipboardOutputLeavesTheMemoOnTheSessionsClipboard() async throws {
+        let host = try desktop(await Gnome48Host.shared())
+        let place = try modelPlace()
+        defer { try? FileManager.default.removeItem(at: place) }
+        let service = try await Self.serviceOnGNOME48(host, modelPlace: place)
+
+        let answer = try host.answerRemoteDesktopDialog(.allow)
+        let (memo, signals) = try await dictate("annyeong haseyo", to: "clipboard", into: service)
+        let outcome = try await deliveryOutcome(in: signals)
+        try await answer.answered()
+
+        #expect(outcome.isSignal(.delivered), "\(outcome.body) \(service.log)")
+        #expect(try outcome.argument(1, as: String.self) == "clipboard")
+        let text = try await service.memo(.getTranscript, of: memo).argument(0, as: String.self)
+        #expect(!text.isEmpty)
+        #expect(try await host.clipboardText() == text + " ")
     }
 
     @Test func afterTheFirstConsentARestartedServiceTypesWithoutAsking() async throws {

@@ -82,6 +82,29 @@ public actor PortalKeyboard: TextTarget {
         try await typeInSession(characters, describedAs: "characters", orPaste: text)
     }
 
+    /// Whether the portal also shares the session's clipboard (GNOME 48; not xdg-desktop-portal 1.16, GNOME 43's).
+    public static func offersClipboard(on bus: Bus, timeout: Duration = .seconds(5)) async -> Bool {
+        (try? await RemoteDesktopPortal.property("version", of: PortalClipboard.interface, on: bus, timeout: timeout)) != nil
+    }
+
+    /// Leaves `text` on the session's clipboard for the user to paste, in the kept session or a new one (which asks
+    /// the user, as typing does).
+    /// - Throws: where the desktop did not share its clipboard with the session (the user switched it off).
+    public func copy(_ text: String) async throws(DeliveryError) {
+        await takeTurn()
+        defer { endTurn() }
+        _ = try await openSession()
+        guard let clipboard else {
+            throw DeliveryError(
+                "The desktop did not share its clipboard with Notula: allow clipboard access when it asks to allow remote "
+                    + "interaction, or choose the output type.")
+        }
+        do throws(BusError) { _ = try await clipboard.offer(text) } catch {
+            forgetSession()
+            throw DeliveryError("Copying through the desktop portal failed (\(error.message)): try again.")
+        }
+    }
+
     /// Presses Ctrl+V in the kept session (opening one, and so asking the user, where there is none): the paste of
     /// a text another program put on the clipboard.
     public func pressPaste() async throws(DeliveryError) {

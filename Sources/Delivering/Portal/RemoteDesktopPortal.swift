@@ -14,12 +14,14 @@ enum RemoteDesktopPortal {
     /// `persist_mode` 2: the permission lasts until the user revokes it, not only while notulad runs.
     static let persistUntilRevoked: UInt32 = 2
 
-    /// A `u` property of the RemoteDesktop interface (`version`, `AvailableDeviceTypes`).
-    static func property(_ property: String, on bus: Bus, timeout: Duration) async throws(BusError) -> UInt32 {
+    /// A `u` property of the RemoteDesktop interface (`version`, `AvailableDeviceTypes`), or of `interface`.
+    static func property(
+        _ property: String, of interface: InterfaceName = remoteDesktop, on bus: Bus, timeout: Duration
+    ) async throws(BusError) -> UInt32 {
         let reply = try await bus.call(
             MethodCall(
                 destination: name, path: path, interface: "org.freedesktop.DBus.Properties", member: "Get",
-                arguments: [.string(remoteDesktop.rawValue), .string(property)]),
+                arguments: [.string(interface.rawValue), .string(property)]),
             timeout: timeout)
         return try reply.argument(0, as: Variant.self).get(UInt32.self)
     }
