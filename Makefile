@@ -140,8 +140,10 @@ install: $(if $(BIN_DIR),,build)
 		"$(DESTDIR)$(datadir)/applications/org.notula.Notula.desktop"
 	install -m 644 desktop/org.notula.Notula.svg "$(DESTDIR)$(datadir)/icons/hicolor/scalable/apps/"
 	install -d "$(DESTDIR)$(extensiondir)"
-	$(MAKE) --no-print-directory extension-builds
-	install -m 644 $(addprefix $(EXTENSION_FOR_THIS_SHELL)/,$(EXTENSION_FILES)) "$(DESTDIR)$(extensiondir)/"
+	@# Built in a folder of its own: installs may run side by side (the install tests do).
+	tree=$$(mktemp -d) && $(MAKE) --no-print-directory extension-builds EXTENSION_BUILD="$$tree" && \
+		install -m 644 $(addprefix "$$tree"/shell-$(EXTENSION_FLAVOUR)/,$(EXTENSION_FILES)) "$(DESTDIR)$(extensiondir)/" && \
+		rm -rf "$$tree"
 	scripts/man-page "$(INSTALL_BIN)" "$(DESTDIR)$(mandir)/man1" notula notulad
 	install -D -m 644 desktop/org.notula.Notula.metainfo.xml "$(DESTDIR)$(datadir)/metainfo/org.notula.Notula.metainfo.xml"
 	for file in $(COMPLETIONS); do install -D -m 644 "completions/$$(basename "$$file")" "$(DESTDIR)$$file"; done
@@ -170,8 +172,9 @@ endif
 EXTENSION_BUILD = .build/gnome-extension
 EXTENSION_ZIP = .build/$(EXTENSION_UUID).shell-extension.zip
 SHELL_MAJOR = $(shell gnome-shell --version 2>/dev/null | sed -E 's/[^0-9]*([0-9]+).*/\1/')
-# The build `make install` installs: the one for this machine's Shell.
-EXTENSION_FOR_THIS_SHELL = $(EXTENSION_BUILD)/shell-$(if $(filter 43 44,$(SHELL_MAJOR)),43,45)
+# The build for this machine's Shell, which the zip holds and `make install` installs.
+EXTENSION_FLAVOUR = $(if $(filter 43 44,$(SHELL_MAJOR)),43,45)
+EXTENSION_FOR_THIS_SHELL = $(EXTENSION_BUILD)/shell-$(EXTENSION_FLAVOUR)
 gnome-extension: extension-builds
 	rm -f "$(EXTENSION_ZIP)"
 	mkdir -p "$(dir $(EXTENSION_ZIP))"
