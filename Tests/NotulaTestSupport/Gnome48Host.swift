@@ -60,7 +60,7 @@ public final class Gnome48Host: SessionProcesses {
             at: sources.appendingPathComponent("gnome48-host/unsafe-mode@notula.test"),
             to: extensions.appendingPathComponent("unsafe-mode@notula.test"))
         try FileManager.default.createDirectory(at: helpers, withIntermediateDirectories: true)
-        for script in ["gnome48-host/answer-remote-desktop.py", "gnome-shell-host/typing-target.py"] {
+        for script in ["gnome-shell-host/answer-remote-desktop.py", "gnome-shell-host/typing-target.py"] {
             let source = sources.appendingPathComponent(script)
             try FileManager.default.copyItem(at: source, to: helpers.appendingPathComponent(source.lastPathComponent))
         }
