@@ -1,3 +1,4 @@
+import Delivering
 import Foundation
 import NotulaTestSupport
 import Testing
@@ -27,6 +28,23 @@ extension Trait where Self == SwayScope {
 
 extension Trait where Self == XvfbScope {
     static var terminalsUnderXvfb: Self { Self() }
+}
+
+extension TerminalsInSway {
+    /// The helper programs' ways into this sway, as notulad finds them in a sway session.
+    nonisolated var helperTargets: HelperTargets {
+        let session = DesktopSession(
+            environment: environment.merging(["XDG_SESSION_TYPE": "wayland", "XDG_CURRENT_DESKTOP": "sway"]) { $1 })
+        return HelperTargets(session: session, searchPath: "/usr/local/bin:/usr/bin:/bin")
+    }
+}
+
+extension TerminalsUnderXvfb {
+    /// The helper programs' ways onto this display, as notulad finds them in an X11 session.
+    var helperTargets: HelperTargets {
+        HelperTargets(
+            session: DesktopSession(environment: environment.merging(["XDG_SESSION_TYPE": "x11"]) { $1 }), searchPath: "/usr/bin:/bin")
+    }
 }
 
 /// Whether every one of `programs` is installed (`make test-deps` installs them), for `.enabled(if:)`.

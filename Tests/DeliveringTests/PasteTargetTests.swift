@@ -31,6 +31,24 @@ private func pasteAndTime(_ text: String, with target: any TextTarget, into wind
     )
 }
 
+/// The clipboard `previous` set, then a hostile text of `characters` pasted into the terminal that `typed()` reads:
+/// it arrives whole, runs nothing, and `clipboard()` reads `previous` again.
+private func pasteHostileText(
+    characters: Int, with targets: HelperTargets, into window: String, typed: () -> String, clipboard: () throws -> CommandResult
+) async throws {
+    let previous = "copied before: naïve 한 😀\nsecond line"
+    try await targets.clipboard().get().deliver(previous)
+    let marker = FileManager.default.temporaryDirectory.appendingPathComponent("notula-ran-\(UUID().uuidString)").path
+    let text = hostileText(characters: characters, marker: marker)
+
+    let target = try targets.paste().get()
+    try await pasteAndTime(text, with: target, into: window, typed: typed)
+
+    #expect(target.method == .paste)
+    #expect(try clipboard().output == previous)
+    #expect(!FileManager.default.fileExists(atPath: marker))
+}
+
 /// Text pasted with wl-copy and one wtype keystroke into a real foot terminal in a headless sway: the terminal's
 /// file holds the text, and wl-paste what the clipboard held before.
 @Suite(
@@ -43,9 +61,7 @@ struct WaylandPasteTests {
 
     init() throws {
         sway = try #require(TerminalsInSway.current)
-        let session = DesktopSession(
-            environment: sway.environment.merging(["XDG_SESSION_TYPE": "wayland", "XDG_CURRENT_DESKTOP": "sway"]) { $1 })
-        targets = HelperTargets(session: session, searchPath: "/usr/local/bin:/usr/bin:/bin")
+        targets = sway.helperTargets
     }
 
     private func clipboard() throws -> CommandResult {
@@ -54,19 +70,10 @@ struct WaylandPasteTests {
 
     @Test(arguments: [200, 2_000])
     func hostileTextArrivesWholeInATerminalAndThePreviousClipboardIsBack(characters: Int) async throws {
-        let previous = "copied before: naïve 한 😀\nsecond line"
-        try await targets.clipboard().get().deliver(previous)
         let terminal = try await sway.openTerminal()
         defer { try? sway.close(terminal) }
-        let marker = FileManager.default.temporaryDirectory.appendingPathComponent("notula-ran-\(UUID().uuidString)").path
-        let text = hostileText(characters: characters, marker: marker)
-
-        let target = try targets.paste().get()
-        try await pasteAndTime(text, with: target, into: "foot on sway", typed: terminal.typed)
-
-        #expect(target.method == .paste)
-        #expect(try clipboard().output == previous)
-        #expect(!FileManager.default.fileExists(atPath: marker))
+        try await pasteHostileText(
+            characters: characters, with: targets, into: "foot on sway", typed: terminal.typed, clipboard: clipboard)
     }
 
     @Test(.enabled(if: hasGTK4ForPython(), "needs python3-gi and gir1.2-gtk-4.0"))
@@ -110,8 +117,7 @@ struct X11PasteTests {
 
     init() throws {
         xvfb = try #require(TerminalsUnderXvfb.current)
-        targets = HelperTargets(
-            session: DesktopSession(environment: xvfb.environment.merging(["XDG_SESSION_TYPE": "x11"]) { $1 }), searchPath: "/usr/bin:/bin")
+        targets = xvfb.helperTargets
     }
 
     private func clipboard() throws -> CommandResult {
@@ -121,18 +127,9 @@ struct X11PasteTests {
 
     @Test(arguments: [200, 2_000])
     func hostileTextArrivesWholeInATerminalAndThePreviousClipboardIsBack(characters: Int) async throws {
-        let previous = "copied before: naïve 한 😀\nsecond line"
-        try await targets.clipboard().get().deliver(previous)
         let terminal = try await xvfb.openTerminal(resources: pastingXTerm)
-        let marker = FileManager.default.temporaryDirectory.appendingPathComponent("notula-ran-\(UUID().uuidString)").path
-        let text = hostileText(characters: characters, marker: marker)
-
-        let target = try targets.paste().get()
-        try await pasteAndTime(text, with: target, into: "xterm on Xvfb", typed: terminal.typed)
-
-        #expect(target.method == .paste)
-        #expect(try clipboard().output == previous)
-        #expect(!FileManager.default.fileExists(atPath: marker))
+        try await pasteHostileText(
+            characters: characters, with: targets, into: "xterm on Xvfb", typed: terminal.typed, clipboard: clipboard)
     }
 
     @Test(.enabled(if: hasGTK4ForPython(), "needs python3-gi and gir1.2-gtk-4.0"))

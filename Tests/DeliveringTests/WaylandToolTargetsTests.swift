@@ -14,9 +14,7 @@ struct WaylandToolTargetsTests {
 
     init() throws {
         sway = try #require(TerminalsInSway.current)
-        let session = DesktopSession(
-            environment: sway.environment.merging(["XDG_SESSION_TYPE": "wayland", "XDG_CURRENT_DESKTOP": "sway"]) { $1 })
-        targets = HelperTargets(session: session, searchPath: "/usr/local/bin:/usr/bin:/bin")
+        targets = sway.helperTargets
     }
 
     @Test func accentsHangulAnEmojiAndANewlineArriveAsThemselves() async throws {

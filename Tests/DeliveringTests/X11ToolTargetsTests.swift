@@ -17,8 +17,7 @@ struct X11ToolTargetsTests {
 
     init() throws {
         xvfb = try #require(TerminalsUnderXvfb.current)
-        targets = HelperTargets(
-            session: DesktopSession(environment: xvfb.environment.merging(["XDG_SESSION_TYPE": "x11"]) { $1 }), searchPath: "/usr/bin:/bin")
+        targets = xvfb.helperTargets
     }
 
     @Test func theLayoutsCharactersANewlineAndATabArriveAsThemselves() async throws {
