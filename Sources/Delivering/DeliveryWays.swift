@@ -40,8 +40,8 @@ public struct DeliveryWays: Sendable {
         text.count > longestTypedText || (automaticMethod(for: session) == .portal && PortalKeystrokes.needsUnicodeEntry(text))
     }
 
-    /// Pasting, where the session's own way types through a helper program (not the portal, whose desktops give
-    /// no program the clipboard) and pasting is available.
+    /// Pasting, after the session's own way refused, where that way is a helper program and pasting is available:
+    /// not after the portal, as pasting there (KDE) presses its key through the same portal.
     func pasteInstead(in session: DesktopSession) -> (any TextTarget)? {
         guard let method = Self.automaticMethod(for: session), method != .portal else { return nil }
         return try? typing[.paste]?.get()

@@ -12,12 +12,12 @@ enum DeliveryWiring {
 
     static func ways(in session: DesktopSession, bus: Bus, paths: Paths, searchPath: String) async -> DeliveryWays {
         let helpers = HelperTargets(session: session, searchPath: searchPath)
+        let pauses = PortalKeyboard.keyPauses(for: session)
         let keyboard =
             await PortalKeyboard.isAvailable(on: bus)
             ? PortalKeyboard(
-                bus: bus, restoreTokenFile: paths.config + "/remote-desktop-token",
-                keyInterval: PortalKeyboard.keyPauses(for: session).keyInterval,
-                modifierPause: PortalKeyboard.keyPauses(for: session).modifierPause) : nil
+                bus: bus, restoreTokenFile: paths.config + "/remote-desktop-token", keyInterval: pauses.keyInterval,
+                modifierPause: pauses.modifierPause) : nil
         let portal: Result<any TextTarget, DeliveryError> =
             if let keyboard { .success(keyboard) } else {
                 .failure(
