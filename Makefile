@@ -182,8 +182,11 @@ gnome-extension: extension-builds
 extension-builds:
 	rm -rf "$(EXTENSION_BUILD)"
 	mkdir -p "$(EXTENSION_BUILD)/shell-45" "$(EXTENSION_BUILD)/shell-43"
-	cp $(addprefix desktop/gnome-shell/,$(EXTENSION_FILES)) "$(EXTENSION_BUILD)/shell-45/"
-	cp desktop/gnome-shell/metadata.json "$(EXTENSION_BUILD)/shell-43/"
+	cp $(addprefix desktop/gnome-shell/,$(filter-out metadata.json,$(EXTENSION_FILES))) "$(EXTENSION_BUILD)/shell-45/"
+	# Each build claims only the tested versions (metadata.json's shell-version) that it can run on.
+	sed -E '/^ *"(4[3-4])",?$$/d' desktop/gnome-shell/metadata.json > "$(EXTENSION_BUILD)/shell-45/metadata.json"
+	sed -E '/^ *"(4[5-9]|[5-9][0-9])",?$$/d; s/^( *"4[34]"),$$/\1/' desktop/gnome-shell/metadata.json \
+		> "$(EXTENSION_BUILD)/shell-43/metadata.json"
 	for file in $(filter %.js,$(EXTENSION_FILES)); do \
 		sed -E -f desktop/gnome-shell/legacy.sed "desktop/gnome-shell/$$file" > "$(EXTENSION_BUILD)/shell-43/$$file" || exit 1; done
 	@! grep -nE '^(import|export) ' "$(EXTENSION_BUILD)"/shell-43/*.js || \

@@ -4,13 +4,18 @@ import NotulaContract
 import NotulaTestSupport
 import Testing
 
-/// Notula's extension inside a real, headless GNOME Shell 43 (Debian 12's), built for it by `make gnome-extension`,
-/// installed and enabled as a user does, with the real notulad on the Shell's bus: what the top bar shows, read from
-/// the Shell and seen in its screenshots, and the menu driving the recorder.
-@Suite("The GNOME Shell extension in a real GNOME Shell 43", .serialized)
+/// Notula's extension inside a real, headless GNOME Shell — Debian 12's 43 (the scripts build) and Debian 13's 48
+/// (the modules build, as users of current GNOME get it) — built for it by `make gnome-extension`, installed and
+/// enabled as a user does, with the real notulad on the Shell's bus: what the top bar shows, read from the Shell and
+/// seen in its screenshots, and the menu driving the recorder.
+@Suite("The GNOME Shell extension in a real GNOME Shell 43 and 48", .serialized)
 struct GnomeExtensionTests {
-    @Test func theIndicatorShowsIdleThenTheRedDotAndTheTimeTickingAndSendEndsTheRecording() async throws {
-        let host = try await Self.shellWithExtension()
+    /// The Shells it runs in, by major version.
+    static let shells = [43, 48]
+
+    @Test(arguments: shells)
+    func theIndicatorShowsIdleThenTheRedDotAndTheTimeTickingAndSendEndsTheRecording(shell: Int) async throws {
+        let host = try await Self.shellWithExtension(shell)
         let artefacts = packageRoot.appendingPathComponent(".build/test-artefacts")
         _ = try await waitForIndicator(in: host) { $0.accessibleName == "Notula: Not running" }
         let service = try await ServiceUnderTest.start(on: PrivateBus(attachedTo: host.busAddress))
@@ -18,12 +23,12 @@ struct GnomeExtensionTests {
         let idle = try await waitForIndicator(in: host) { $0.accessibleName == "Notula: Ready to record" }
         #expect(idle.inTopBar && idle.iconName == "audio-input-microphone-symbolic" && idle.time == "")
         #expect(idle.item("Record")?.sensitive == true && idle.item("Send")?.sensitive == false, "\(idle.items)")
-        let idleShot = artefacts.appendingPathComponent("gnome-shell-43-idle.png")
+        let idleShot = artefacts.appendingPathComponent("gnome-shell-\(shell)-idle.png")
         try await host.screenshot(to: idleShot)
-        print("The indicator in GNOME Shell 43, idle: \(idleShot.path)")
+        print("The indicator in GNOME Shell \(shell), idle: \(idleShot.path)")
         #expect(try redShare(of: #require(idle.iconArea), in: idleShot) == 0)
 
-        let menuShot = artefacts.appendingPathComponent("gnome-shell-43-menu.png")
+        let menuShot = artefacts.appendingPathComponent("gnome-shell-\(shell)-menu.png")
         try await pick("Record", in: host, screenshotOfTheMenu: menuShot)
         print("Its menu: \(menuShot.path)")
         try await waitForState("recording", of: service)
@@ -32,9 +37,9 @@ struct GnomeExtensionTests {
         }
         #expect(recording.accessibleName.hasPrefix("Notula: Recording, "), "\(recording.accessibleName)")
 
-        let (first, firstShot) = try await screenshotWithSteadyTime(in: host, named: "gnome-shell-43-recording-1.png")
+        let (first, firstShot) = try await screenshotWithSteadyTime(in: host, named: "gnome-shell-\(shell)-recording-1.png")
         try await waitForIndicator(in: host) { $0.time != first.time }
-        let (second, secondShot) = try await screenshotWithSteadyTime(in: host, named: "gnome-shell-43-recording-2.png")
+        let (second, secondShot) = try await screenshotWithSteadyTime(in: host, named: "gnome-shell-\(shell)-recording-2.png")
         print("Recording, \(first.time) then \(second.time): \(firstShot.path) \(secondShot.path)")
         let timeArea = try #require(first.timeArea)
         #expect(try pixels(of: timeArea, in: firstShot) != pixels(of: timeArea, in: secondShot))
@@ -51,8 +56,9 @@ struct GnomeExtensionTests {
         #expect(after.time == "" && after.iconName == "audio-input-microphone-symbolic")
     }
 
-    @Test func itsMenuPausesResumesAndDiscards() async throws {
-        let host = try await Self.shellWithExtension()
+    @Test(arguments: shells)
+    func itsMenuPausesResumesAndDiscards(shell: Int) async throws {
+        let host = try await Self.shellWithExtension(shell)
         let service = try await ServiceUnderTest.start(on: PrivateBus(attachedTo: host.busAddress))
         try await waitForIndicator(in: host) { $0.accessibleName == "Notula: Ready to record" }
 
@@ -74,9 +80,10 @@ struct GnomeExtensionTests {
         try await waitForIndicator(in: host) { $0.accessibleName == "Notula: Ready to record" && $0.time == "" }
     }
 
-    /// Shell 43 disables the user's extensions while the screen is locked, and enables them again after.
-    @Test func disabledAndEnabledAgainItShowsTheRecordingStillUnderWay() async throws {
-        let host = try await Self.shellWithExtension()
+    /// The Shell disables the user's extensions while the screen is locked, and enables them again after.
+    @Test(arguments: shells)
+    func disabledAndEnabledAgainItShowsTheRecordingStillUnderWay(shell: Int) async throws {
+        let host = try await Self.shellWithExtension(shell)
         let service = try await ServiceUnderTest.start(on: PrivateBus(attachedTo: host.busAddress))
         try await waitForIndicator(in: host) { $0.accessibleName == "Notula: Ready to record" }
         // Through the bus, as a key binding starts it.
@@ -94,8 +101,9 @@ struct GnomeExtensionTests {
         try await service.recorder(.discard)
     }
 
-    @Test func copyTheLastTranscriptPutsTheMemosTextOnTheClipboard() async throws {
-        let host = try await Self.shellWithExtension()
+    @Test(arguments: shells)
+    func copyTheLastTranscriptPutsTheMemosTextOnTheClipboard(shell: Int) async throws {
+        let host = try await Self.shellWithExtension(shell)
         let place = try modelPlace()
         defer { try? FileManager.default.removeItem(at: place) }
         let service = try await ServiceUnderTest.start(
@@ -126,8 +134,9 @@ struct GnomeExtensionTests {
         }
     }
 
-    @Test func itsLanguageMenuPicksTheLocaleAndTheShellLoggedNoErrorOfIt() async throws {
-        let host = try await Self.shellWithExtension()
+    @Test(arguments: shells)
+    func itsLanguageMenuPicksTheLocaleAndTheShellLoggedNoErrorOfIt(shell: Int) async throws {
+        let host = try await Self.shellWithExtension(shell)
         let place = try modelPlace()
         defer { try? FileManager.default.removeItem(at: place) }
         let service = try await ServiceUnderTest.start(
@@ -135,7 +144,7 @@ struct GnomeExtensionTests {
         try await waitForIndicator(in: host) { $0.accessibleName == "Notula: Ready to record" }
         #expect(try await service.property(.locale) == .string("en-US"))
 
-        let shot = packageRoot.appendingPathComponent(".build/test-artefacts/gnome-shell-43-languages.png")
+        let shot = packageRoot.appendingPathComponent(".build/test-artefacts/gnome-shell-\(shell)-languages.png")
         let languages = try await pickLanguage("ko-KR", in: host, screenshotOfTheList: shot)
         print("Its language list: \(shot.path)")
         #expect(languages.contains("ko-KR") && languages.contains("en-US (downloads its model)"), "\(languages)")
@@ -154,15 +163,26 @@ struct GnomeExtensionTests {
 
     static let uuid = "notula@notula.org"
 
-    /// The shared Shell with the extension's Shell 43 build (`make gnome-extension`'s zip) installed and enabled.
-    private static func shellWithExtension() async throws -> GnomeShellHost {
-        let host = try desktop(await GnomeShellHost.shared())
+    /// The shared Shell of that major version with the extension's build for it (`make gnome-extension`'s zip)
+    /// installed and enabled.
+    private static func shellWithExtension(_ major: Int) async throws -> any GnomeShell {
+        let host: any GnomeShell = major == 48 ? try desktop(await Gnome48Host.shared()) : try desktop(await GnomeShellHost.shared())
+        let client = try await host.connect()
+        defer { Task { await client.close() } }
+        let version = try await client.call(
+            MethodCall(
+                destination: "org.gnome.Shell", path: ObjectPath("/org/gnome/Shell")!, interface: "org.freedesktop.DBus.Properties",
+                member: "Get", arguments: [.string("org.gnome.Shell"), .string("ShellVersion")])
+        ).argument(0, as: Variant.self).value
+        guard case .string(let shellVersion) = version, shellVersion.hasPrefix("\(major).") else {
+            throw ShellRefused(description: "the Shell says it is \(version), not \(major)")
+        }
         let build = FileManager.default.temporaryDirectory.appendingPathComponent("notula-extension-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: build) }
         let zip = build.appendingPathComponent("\(uuid).shell-extension.zip")
         try output(
             of: "make", "-s", "-C", packageRoot.path, "gnome-extension", "EXTENSION_BUILD=\(build.path)/tree", "EXTENSION_ZIP=\(zip.path)",
-            "SHELL_MAJOR=43")
+            "SHELL_MAJOR=\(major)")
         try await host.installExtension(uuid, from: zip)
         try await host.enableExtension(uuid)
         return host
@@ -224,7 +244,7 @@ struct Indicator: Decodable {
 
 /// The indicator once it shows what `isWanted` looks for.
 @discardableResult
-private func waitForIndicator(in host: GnomeShellHost, until isWanted: (Indicator) -> Bool) async throws -> Indicator {
+private func waitForIndicator(in host: any GnomeShell, until isWanted: (Indicator) -> Bool) async throws -> Indicator {
     var shown: Indicator?
     try await poll(within: .seconds(10)) {
         shown = try JSONDecoder().decode(Indicator?.self, from: Data(await host.evaluateOrThrow(Indicator.script).utf8))
@@ -237,7 +257,7 @@ private func waitForIndicator(in host: GnomeShellHost, until isWanted: (Indicato
 
 /// Opens the indicator's menu and picks the item labelled `label`, as a click does; a screenshot of the open menu is
 /// saved first when asked.
-private func pick(_ label: String, in host: GnomeShellHost, screenshotOfTheMenu shot: URL? = nil) async throws {
+private func pick(_ label: String, in host: any GnomeShell, screenshotOfTheMenu shot: URL? = nil) async throws {
     let indicator = "Main.panel.statusArea[\(javaScriptString(GnomeExtensionTests.uuid))]"
     _ = try await host.evaluateOrThrow("\(indicator).menu.open(false)")
     if let shot { try await host.screenshot(to: shot) }
@@ -255,7 +275,7 @@ private func pick(_ label: String, in host: GnomeShellHost, screenshotOfTheMenu 
 }
 
 /// Opens the indicator's Language submenu and picks `locale` in it; returns the labels the list showed.
-private func pickLanguage(_ locale: String, in host: GnomeShellHost, screenshotOfTheList shot: URL) async throws -> [String] {
+private func pickLanguage(_ locale: String, in host: any GnomeShell, screenshotOfTheList shot: URL) async throws -> [String] {
     let languages = "Main.panel.statusArea[\(javaScriptString(GnomeExtensionTests.uuid))]._languages"
     _ = try await host.evaluateOrThrow("\(languages)._getTopMenu().open(false); \(languages).menu.open(false)")
     try await host.screenshot(to: shot)
@@ -285,7 +305,7 @@ private func waitForState(_ state: String, of service: ServiceUnderTest) async t
 }
 
 /// A screenshot and the indicator as it was when it was taken: the same time read before and after.
-private func screenshotWithSteadyTime(in host: GnomeShellHost, named name: String) async throws -> (Indicator, URL) {
+private func screenshotWithSteadyTime(in host: any GnomeShell, named name: String) async throws -> (Indicator, URL) {
     let shot = packageRoot.appendingPathComponent(".build/test-artefacts/\(name)")
     var shown: Indicator?
     try await poll(within: .seconds(10)) {

@@ -49,11 +49,20 @@ struct GnomeShellExtensionTests {
         let listing = try output(of: "python3", "-m", "zipfile", "-l", zip.path)
         let names = listing.split(separator: "\n").dropFirst().compactMap { $0.split(separator: " ").first.map(String.init) }
         #expect(names.sorted() == ["extension.js", "metadata.json", "notula.js"], "\(listing)")
-        let metadata =
-            try JSONSerialization.jsonObject(
-                with: Data(contentsOf: packageRoot.appendingPathComponent("desktop/gnome-shell/metadata.json"))) as? [String: Any]
-        #expect(metadata?["uuid"] as? String == "notula@notula.org")
-        #expect(metadata?["shell-version"] as? [String] == ["43"], "what ran for real: GnomeExtensionTests")
+    }
+
+    /// Each build claims the Shells it ran in for real (GnomeExtensionTests), and only those it can run on.
+    @Test func eachBuildListsTheShellsItRanIn() throws {
+        let builds = FileManager.default.temporaryDirectory.appendingPathComponent("notula-extension-builds-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: builds) }
+        try output(of: "make", "-s", "-C", packageRoot.path, "extension-builds", "EXTENSION_BUILD=\(builds.path)")
+        for (build, versions) in [("shell-43", ["43"]), ("shell-45", ["48"])] {
+            let metadata =
+                try JSONSerialization.jsonObject(
+                    with: Data(contentsOf: builds.appendingPathComponent("\(build)/metadata.json"))) as? [String: Any]
+            #expect(metadata?["uuid"] as? String == "notula@notula.org")
+            #expect(metadata?["shell-version"] as? [String] == versions, "\(build)")
+        }
     }
 
     /// Debian 12 has GNOME Shell 43, which cannot load an ES-module extension: gjs can still parse the glue, and

@@ -29,26 +29,6 @@ extension Gnome48Host {
         }
     }
 
-    /// The text on the Shell's clipboard (what Ctrl+V would paste), asked of the Shell itself; nil when it holds none.
-    public func clipboardText() async throws -> String? {
-        let asked =
-            "global._notulaClipboard = undefined; imports.gi.St.Clipboard.get_default()"
-            + ".get_text(imports.gi.St.ClipboardType.CLIPBOARD, (_, text) => { global._notulaClipboard = text ?? null; }); true"
-        guard try await evaluate(asked) == "true" else { throw CommandFailed(command: ["gnome-shell"], status: 0, errorOutput: asked) }
-        var answer: String?
-        try await poll(within: .seconds(10)) {
-            answer = try await evaluate("global._notulaClipboard === undefined ? 'waiting' : JSON.stringify(global._notulaClipboard)")
-            return answer != "\"waiting\""
-        } otherwise: {
-            CommandFailed(command: ["gnome-shell"], status: 0, errorOutput: "the Shell never read its clipboard")
-        }
-        // Eval answers JSON: the JSON of the JSON string, or of null.
-        guard let answer, let json = try JSONSerialization.jsonObject(with: Data(answer.utf8), options: .fragmentsAllowed) as? String else {
-            return nil
-        }
-        return try JSONSerialization.jsonObject(with: Data(json.utf8), options: .fragmentsAllowed) as? String
-    }
-
     /// Starts answering the next "Remote Desktop" dialog with `choice`, whenever it shows.
     public func answerRemoteDesktopDialog(_ choice: RemoteDesktopAnswer.Choice) throws -> RemoteDesktopAnswer {
         try RemoteDesktopAnswer(choice, script: helpers.appendingPathComponent("answer-remote-desktop.py"), in: self)

@@ -14,11 +14,11 @@ import Foundation
 /// test and notulad, root on the host, join the session bus, which lets root in. Started once per test process, by
 /// the first test that asks; its processes, known by the runtime folder in their environment, the holder's
 /// included, are ended one by one when the process exits.
-public final class Gnome48Host: SessionProcesses {
+public final class Gnome48Host: SessionProcesses, GnomeShell {
     /// The session bus of the Shell and the portals.
     public let busAddress: String
     /// The session's home, where its user may write (a typing target's file); the same path in the root.
-    let home: URL
+    public let home: URL
     /// The environment every process of the session gets; its `XDG_RUNTIME_DIR` marks them.
     let environment: [String: String]
     let logFolder: URL
@@ -99,7 +99,7 @@ public final class Gnome48Host: SessionProcesses {
             ("org.gnome.shell", "enabled-extensions", "['unsafe-mode@notula.test']"), ("org.gnome.desktop.session", "idle-delay", "0"),
             ("org.gnome.desktop.screensaver", "lock-enabled", "false"), ("org.gnome.desktop.interface", "toolkit-accessibility", "true"),
         ] {
-            let set = try run("/usr/bin/nsenter", inRoot(["/usr/bin/gsettings", "set", schema, key, value]), environment: environment)
+            let set = try runAsUser(["/usr/bin/gsettings", "set", schema, key, value])
             guard set.status == 0 else {
                 throw CommandFailed(command: ["gsettings", "set", schema, key], status: set.status, errorOutput: set.errorOutput)
             }
@@ -123,6 +123,15 @@ public final class Gnome48Host: SessionProcesses {
 
     /// A new connection to the session bus, as the test's notulad would have.
     public func connect() async throws -> Bus { try await Bus.connect(address: busAddress) }
+
+    /// Debian 13's.
+    public let shellMajor = 48
+    public var shellLogFile: URL { logFolder.appendingPathComponent("shell.log") }
+
+    /// Runs `command` in the root as the session's user, and waits for it to end.
+    public func runAsUser(_ command: [String]) throws -> CommandResult {
+        try run("/usr/bin/nsenter", inRoot(command), environment: environment)
+    }
 
     /// Runs JavaScript in the Shell (unsafe mode, from the test extension): its result as JSON, nil when it failed.
     func evaluate(_ script: String) async throws -> String? {

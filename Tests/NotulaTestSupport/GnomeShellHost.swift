@@ -7,7 +7,7 @@ import Foundation
 /// Its session (see `HeadlessSession`) has a stand-in system bus with python3-dbusmock's logind, the session bus
 /// (which activates the portals, AT-SPI and IBus as the Shell asks), the Shell and the portal frontend. Started once
 /// per test process, by the first test that asks.
-public final class GnomeShellHost: Sendable {
+public final class GnomeShellHost: GnomeShell {
     public typealias Unavailable = HeadlessSession.Unavailable
 
     let session: HeadlessSession
@@ -88,6 +88,12 @@ public final class GnomeShellHost: Sendable {
 
     /// A new connection to the session bus, as the test's notulad would have.
     public func connect() async throws -> Bus { try await session.connect() }
+
+    /// Debian 12's.
+    public let shellMajor = 43
+    public var home: URL { session.home }
+    public var shellLogFile: URL { session.logFolder.appendingPathComponent("shell.log") }
+    public func runAsUser(_ command: [String]) throws -> CommandResult { try session.runAsUser(command) }
 
     /// Runs JavaScript in the Shell (unsafe mode, from the test extension): its result as JSON, nil when it failed.
     func evaluate(_ script: String) async throws -> String? {
