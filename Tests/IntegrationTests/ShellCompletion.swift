@@ -13,8 +13,7 @@ enum ShellCompletion: String, CaseIterable, CustomStringConvertible {
     }
 
     /// What the shell offers for the word `current` after `notula` and `typed`, sorted, without descriptions.
-    /// zsh's completion runs in a widget only an interactive shell has: its functions that show candidates are
-    /// stood in for by ones that print them all, so what it offers is before zsh keeps those that start with `current`.
+    /// zsh's is asked of an interactive zsh in a pseudo-terminal, on Tab (Tests/shell-completion).
     func offers(after typed: [String], current: String = "", environment: [String: String]) throws -> [String] {
         let script: String
         switch self {
@@ -24,21 +23,14 @@ enum ShellCompletion: String, CaseIterable, CustomStringConvertible {
                 printf '%s\\n' "${COMPREPLY[@]}"
                 """
         case .zsh:
-            script = """
-                compadd() { [[ $1 == -- ]] && shift; print -l -- "$@" }
-                _describe() { print -l -- ${${(P)${@[-1]}}%%:*} }
-                _wanted() { shift 3; "$@" }
-                _call_program() { shift; eval "$@" }
-                _files() { print -- '(files)' }
-                words=(notula "$@"); CURRENT=$#words
-                source "$0"
-                """
+            script = packageRoot.appendingPathComponent("Tests/shell-completion/complete-in-zsh.zsh").path
         case .fish:
             script = "source $argv[1]; complete -C (string join ' ' -- notula $argv[2..-1])"
         }
         // No start-up files of the user's: the shell as a package's completion meets it first.
-        let options = ["bash": ["--norc", "--noprofile", "-c"], "zsh": ["-f", "-c"], "fish": ["--no-config", "-c"]][rawValue]!
-        let result = try run(rawValue, options + [script, file.path] + typed + [current], environment: environment)
+        let options = ["bash": ["--norc", "--noprofile", "-c"], "zsh": ["-f"], "fish": ["--no-config", "-c"]][rawValue]!
+        // Bounded: a shell waiting for its pseudo-terminal would otherwise hold the suite forever.
+        let result = try run("timeout", ["60", rawValue] + options + [script, file.path] + typed + [current], environment: environment)
         guard result.status == 0, result.errorOutput.isEmpty else {
             throw CompletionFailed(shell: self, typed: typed, status: result.status, errorOutput: result.errorOutput)
         }
