@@ -108,14 +108,45 @@ struct HiddenToolchain {
         // Read to its end: /proc files have no size for a reader that trusts it.
         let maps = String(decoding: try #require(FileHandle(forReadingAtPath: "/proc/\(pid)/maps")).readDataToEndOfFile(), as: UTF8.self)
         let mappedFiles = Set(maps.split(separator: "\n").compactMap { line in line.firstIndex(of: "/").map { String(line[$0...]) } })
-        // A clean stop: the service leaves the bus by itself.
+        // A clean stop: the service leaves the bus by itself, and its process ends.
         kill(pid, SIGTERM)
         try await poll(within: .seconds(30), until: { try await client.owner(of: NotulaBus.name) == nil }) {
-            NotulaDidNotStop(log: busLog())
+            NotulaDidNotStop(log: busLog(), threads: [])
+        }
+        do {
+            try await poll(within: .seconds(30), until: { !isRunning(pid) }) {
+                NotulaDidNotStop(log: busLog(), threads: threadsWaiting(in: pid))
+            }
+        } catch {
+            kill(pid, SIGKILL)
+            throw error
         }
         return ActivatedService(status: status, executable: executable, mappedFiles: mappedFiles, log: busLog())
     }
 }
 
-/// The activated notulad still owned its name after SIGTERM.
-struct NotulaDidNotStop: Error { let log: String }
+/// The activated notulad still owned its name, or still ran, 30 s after SIGTERM.
+struct NotulaDidNotStop: Error {
+    let log: String
+    /// Where each of its threads waited (name, kernel wait channel, kernel stack), when it still ran.
+    let threads: [String]
+}
+
+/// Whether process `pid` still runs: it exists and is not a zombie its parent has yet to reap.
+private func isRunning(_ pid: Int32) -> Bool {
+    guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8) else { return false }
+    // The state follows the parenthesised name, which may itself hold spaces and parentheses.
+    return stat.split(separator: ")").last?.split(separator: " ").first != "Z"
+}
+
+/// Each thread of `pid`: its name, its kernel wait channel and (readable by root) its kernel stack.
+private func threadsWaiting(in pid: Int32) -> [String] {
+    let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+    return tasks.sorted().map { task in
+        let read = { (name: String) in
+            (try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/\(name)", encoding: .utf8))?
+                .trimmingCharacters(in: .whitespacesAndNewlines) ?? "?"
+        }
+        return "\(task) \(read("comm")) \(read("wchan")) \(read("stack").replacingOccurrences(of: "\n", with: " < "))"
+    }
+}
