@@ -27,12 +27,12 @@ extension NotulaBus {
         }
 
         public enum Signal: MemberName, CaseIterable, Sendable {
-            case processed = "Processed", delivered = "Delivered", failed = "Failed"
+            case processed = "Processed", delivered = "Delivered", failed = "Failed", endedOnSilence = "EndedOnSilence"
         }
 
         public enum Property: String, CaseIterable, Sendable {
             case state = "State", pauseReason = "PauseReason", elapsed = "Elapsed", timerAnchor = "TimerAnchor"
-            case level = "Level", locale = "Locale", output = "Output", typing = "Typing"
+            case level = "Level", locale = "Locale", output = "Output", typing = "Typing", silenceSeconds = "SilenceSeconds"
         }
     }
 

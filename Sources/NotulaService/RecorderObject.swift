@@ -10,7 +10,9 @@ import Speech
 /// The recorder shares the bus's executor, so each handler calls its transition synchronously,
 /// in the order the calls arrived (`assumeIsolated` states that, and checks it).
 enum RecorderObject {
-    static func interface(_ recorder: Recorder, locale: LocaleChoice, output: OutputChoice, models: ModelStore, bus: Bus) -> Interface {
+    static func interface(
+        _ recorder: Recorder, locale: LocaleChoice, output: OutputChoice, silence: SilenceEnding, models: ModelStore, bus: Bus
+    ) -> Interface {
         Interface(
             NotulaBus.recorderInterface,
             methods: NotulaBus.Recorder.Method.allCases.filter { $0 != .processTo }.map { method($0, recorder) }
@@ -42,11 +44,19 @@ enum RecorderObject {
                         output.choose(typing)
                         announce(.typing, on: bus)
                     }),
+                NotulaBus.Recorder.property(
+                    .silenceSeconds, "d", getter: { .double(silence.seconds) },
+                    setter: { value throws(BusError) in
+                        guard case .double(let seconds) = value else { throw BusError.invalidArgs("SilenceSeconds is a number (d)") }
+                        try silence.choose(seconds)
+                        announce(.silenceSeconds, on: bus)
+                    }),
             ],
             signals: [
                 NotulaBus.Recorder.signal(.processed, [Argument("memo", "o")]),
                 NotulaBus.Recorder.signal(.delivered, [Argument("memo", "o"), Argument("method", "s")]),
                 NotulaBus.Recorder.signal(.failed, [Argument("error_name", "s"), Argument("message", "s")]),
+                NotulaBus.Recorder.signal(.endedOnSilence, [Argument("memo", "o")]),
             ])
     }
 

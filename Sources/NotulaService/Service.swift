@@ -70,8 +70,10 @@ public enum Service {
             Log.error("Cannot open the memo library \(paths.library): \(error)")
             return 1
         }
+        let silence = SilenceEnding(settings, settingsFile: paths.settingsFile, bus: bus)
         let capture = PulseCapture(
-            recordingsDirectory: paths.recordings, source: source, isolation: bus, listener: CaptureListeners([transcriber, memos]),
+            recordingsDirectory: paths.recordings, source: source, isolation: bus,
+            listener: CaptureListeners([transcriber, memos, silence]),
             lengthLimit: settings.memoLengthLimit, keptFree: roomKeptForLibrary(paths))
         let tray = TrayItem(bus: bus, texts: .forEnvironment(environment), log: { Log.info($0) })
         let mediaPlayer =
@@ -94,10 +96,11 @@ public enum Service {
                 Reporters(surfaces: panels),
             ]),
             makeRecordingID: newRecordingID, pickedLocale: { locale.current })
+        silence.start(ending: recorder)
         await notifier.start(controls(recorder, viewer: MemoViewer(folder: paths.transcripts, memos: memos)))
         await bus.export(
             NotulaBus.recorderPath,
-            interfaces: [RecorderObject.interface(recorder, locale: locale, output: output, models: models, bus: bus)])
+            interfaces: [RecorderObject.interface(recorder, locale: locale, output: output, silence: silence, models: models, bus: bus)])
         await bus.export(NotulaBus.modelsPath, interfaces: [ModelsObject.interface(models)])
         let sleepWatch = await SleepWatch.start(pausing: recorder)
         let panelControls = PanelWiring.controls(recorder, locale: locale, models: models, bus: bus)

@@ -27,10 +27,13 @@ public struct Settings: Codable, Sendable, Equatable {
     public var typing: String?
     /// Whether delivered text is followed by a space, so that dictations join into sentences; true when absent.
     public var spaceAfterText: Bool?
+    /// Seconds of quiet after speech that send a recording by itself (the recorder's `SilenceSeconds`); off when absent.
+    public var silenceSeconds: Double?
 
     public init(
         source: String? = nil, locale: String? = nil, modelIdleSeconds: Double? = nil, modelCatalog: String? = nil, mpris: Bool? = nil,
-        longestMemoSeconds: Double? = nil, output: String? = nil, typing: String? = nil, spaceAfterText: Bool? = nil
+        longestMemoSeconds: Double? = nil, output: String? = nil, typing: String? = nil, spaceAfterText: Bool? = nil,
+        silenceSeconds: Double? = nil
     ) {
         self.source = source
         self.locale = locale
@@ -41,6 +44,7 @@ public struct Settings: Codable, Sendable, Equatable {
         self.output = output
         self.typing = typing
         self.spaceAfterText = spaceAfterText
+        self.silenceSeconds = silenceSeconds
     }
 
     /// A model kept for up to a year unused; longer is no setting anyone means (and past 10^20 s no `Duration` holds it).
@@ -79,7 +83,8 @@ public struct Settings: Codable, Sendable, Equatable {
             mpris: fields.mpris?.value(of: "mpris", warnAbout),
             longestMemoSeconds: fields.longestMemoSeconds?.value(of: "longestMemoSeconds", within: longestMemoRange, warnAbout),
             output: fields.output?.value(of: "output", warnAbout), typing: fields.typing?.value(of: "typing", warnAbout),
-            spaceAfterText: fields.spaceAfterText?.value(of: "spaceAfterText", warnAbout))
+            spaceAfterText: fields.spaceAfterText?.value(of: "spaceAfterText", warnAbout),
+            silenceSeconds: fields.silenceSeconds?.value(of: "silenceSeconds", within: SilenceEnding.range, warnAbout))
     }
 
     /// Changes one field in the file, keeping the others; a failure is logged, as the running service goes on
@@ -114,6 +119,7 @@ private struct Fields: Decodable {
     var output: Field<String>?
     var typing: Field<String>?
     var spaceAfterText: Field<Bool>?
+    var silenceSeconds: Field<Double>?
 }
 
 /// One field's value, or the fact that it is not of its type (`null` is an absent field).

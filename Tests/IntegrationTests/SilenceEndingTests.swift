@@ -1,0 +1,85 @@
+import DBus
+import Foundation
+import NotulaContract
+import NotulaTestSupport
+import Testing
+
+/// `SilenceSeconds`: a recording that falls quiet after speech is sent by itself, once, with all that was said.
+@Suite("A recording ends itself after silence", .serialized)
+struct SilenceEndingTests {
+    private static func set(_ service: ServiceUnderTest, silenceSeconds value: Value) async throws {
+        try await service.call(
+            NotulaBus.recorderPath, "org.freedesktop.DBus.Properties", "Set",
+            [.string(NotulaBus.recorderInterface.rawValue), .string(NotulaBus.Recorder.Property.silenceSeconds.rawValue), .variant(value)])
+    }
+
+    @Test func speechThenThreeQuietSecondsSendsTheRecordingOnceWithTheWholeSpeech() async throws {
+        let place = try modelPlace()
+        defer { try? FileManager.default.removeItem(at: place) }
+        let service = try await ServiceUnderTest.start(environment: ["VOSK_MODEL_PATH": place.path], settings: [#""locale": "ko-KR""#])
+        #expect(try await service.property(.silenceSeconds) == .double(0), "off unless asked")
+        try await Self.set(service, silenceSeconds: .double(2))
+        let signals = try await service.recorderSignals()
+        let spoken = try speech("annyeong haseyo, notula imnida")
+
+        try await service.recorder(.start)
+        // Quiet before any speech ends nothing: the user has not begun.
+        try await service.sink?.play(try silence(seconds: 2.5))
+        try await service.sink?.play(spoken)
+        try await service.sink?.play(try silence(seconds: 3))
+
+        var ended: [ObjectPath] = []
+        var processed: ObjectPath?
+        for await message in signals {
+            if message.isSignal(.endedOnSilence) { ended.append(try message.argument(0, as: ObjectPath.self)) }
+            if message.isSignal(.processed) {
+                processed = try message.argument(0, as: ObjectPath.self)
+                break
+            }
+        }
+        let memo = try #require(processed)
+        #expect(ended == [memo], "EndedOnSilence once, before Processed, for the same memo")
+        #expect(try await service.property(.state) == .string("idle"))
+        #expect(try await service.library(.list, [.uint32(0), .uint32(10)]).argument(0, as: [ObjectPath].self) == [memo])
+
+        // All that was said: the memo's audio holds the speech and two quiet seconds after it, and its text is
+        // what the reference decoder makes of that audio.
+        guard case .double(let duration) = try await service.property(.duration, of: memo) else {
+            Issue.record("no duration")
+            return
+        }
+        let speechSeconds = try audioSeconds(of: spoken)
+        #expect(duration >= 2.5 + speechSeconds + 1.9 && duration < 2.5 + speechSeconds + 3, "\(duration) s")
+        guard case .string(let audio) = try await service.property(.audioFile, of: memo) else {
+            Issue.record("no audio file")
+            return
+        }
+        let model = try #require(ProcessInfo.processInfo.environment["NOTULA_TEST_MODEL"])
+        let text = try await service.memo(.getTranscript, of: memo).argument(0, as: String.self)
+        let reference = try await ReferenceTranscriber.transcribe(wavFile: audio, model: model).text
+        #expect(!text.isEmpty && text == reference)
+    }
+
+    @Test func theSettingIsCheckedKeptAndAnnounced() async throws {
+        let service = try await ServiceUnderTest.start()
+        var changes = try await service.recorderSignals().makeAsyncIterator()
+        for refused in [Value.double(-1), .double(601), .double(.nan), .string("2")] {
+            let error = await #expect(throws: BusError.self) { try await Self.set(service, silenceSeconds: refused) }
+            #expect(error?.name == .invalidArgs, "\(refused)")
+        }
+        try await Self.set(service, silenceSeconds: .double(2.5))
+        let announced = try #require(await changes.next())
+        #expect(try announced.argument(1, as: [String: Variant].self)["SilenceSeconds"]?.value == .double(2.5))
+        let settings = try String(contentsOf: service.home.appendingPathComponent("config/notula/settings.json"), encoding: .utf8)
+        #expect(settings.contains(#""silenceSeconds" : 2.5"#), "\(settings)")
+        let home = service.home
+        #expect(service.stop() == 0)
+        let again = try await ServiceUnderTest.start(home: home)
+        #expect(try await again.property(.silenceSeconds) == .double(2.5))
+    }
+}
+
+/// The length of a WAV file's audio, as sox reads it.
+private func audioSeconds(of file: String) throws -> Double {
+    try #require(Double(try output(of: "soxi", "-D", file).trimmingCharacters(in: .whitespacesAndNewlines)))
+}
