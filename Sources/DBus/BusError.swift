@@ -30,4 +30,5 @@ extension ErrorName {
     public static let noServer: ErrorName = "org.freedesktop.DBus.Error.NoServer"
     public static let noMemory: ErrorName = "org.freedesktop.DBus.Error.NoMemory"
     public static let accessDenied: ErrorName = "org.freedesktop.DBus.Error.AccessDenied"
+    public static let notSupported: ErrorName = "org.freedesktop.DBus.Error.NotSupported"
 }

@@ -8,6 +8,8 @@ import Foundation
 /// a test's first call to them.
 public final class PrivateBus {
     public let address: String
+    /// Its address on the loopback's TCP, where it listens there too: a connection there cannot pass file descriptors.
+    public let tcpAddress: String?
     /// Nil for a bus another host runs (a desktop's session bus), which this value does not end.
     private let daemon: Process?
     private let configuration: URL?
@@ -15,8 +17,14 @@ public final class PrivateBus {
     /// The session bus's own configuration (its limits, its policy), with `services` in place of
     /// `<standard_session_servicedirs />`; its relative include made absolute, as the copy lives elsewhere.
     /// Open to every user, it also lets in the peers a test runs as another user (a compositor that refuses root).
-    private static func session(activatingFrom services: URL?, openToEveryUser: Bool) throws -> String {
+    private static func session(activatingFrom services: URL?, openToEveryUser: Bool, overTCP: Bool) throws -> String {
         try String(contentsOfFile: "/usr/share/dbus-1/session.conf", encoding: .utf8)
+            .replacingOccurrences(
+                of: "<auth>EXTERNAL</auth>",
+                with: "<auth>EXTERNAL</auth>"
+                    // TCP carries no credentials: anonymous clients there, as a remote one would be.
+                    + (overTCP ? "<listen>tcp:host=127.0.0.1,port=0</listen><auth>ANONYMOUS</auth><allow_anonymous/>" : "")
+            )
             .replacingOccurrences(
                 of: #"<policy context="default">"#, with: #"<policy context="default">"# + (openToEveryUser ? #"<allow user="*"/>"# : "")
             )
@@ -32,11 +40,14 @@ public final class PrivateBus {
     ///   - environment: the daemon's environment, which the services it starts inherit; the test's own otherwise.
     ///   - log: where the daemon's and its services' stderr goes; the test's own otherwise.
     ///   - openToEveryUser: whether processes of other users may connect, not only the test's own.
+    ///   - overTCP: whether it also listens on the loopback's TCP (`tcpAddress`), for anonymous clients.
     public init(
-        activatingFrom services: URL? = nil, environment: [String: String]? = nil, log: URL? = nil, openToEveryUser: Bool = false
+        activatingFrom services: URL? = nil, environment: [String: String]? = nil, log: URL? = nil, openToEveryUser: Bool = false,
+        overTCP: Bool = false
     ) throws {
         let configuration = FileManager.default.temporaryDirectory.appendingPathComponent("notula-bus-\(UUID().uuidString).conf")
-        try Data(try Self.session(activatingFrom: services, openToEveryUser: openToEveryUser).utf8).write(to: configuration)
+        try Data(try Self.session(activatingFrom: services, openToEveryUser: openToEveryUser, overTCP: overTCP).utf8).write(
+            to: configuration)
         self.configuration = configuration
         let daemon = Process()
         daemon.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-daemon")
@@ -49,13 +60,17 @@ public final class PrivateBus {
         let output = Pipe()
         daemon.standardOutput = output
         try daemon.run()
-        address = try readLine(from: output.fileHandleForReading)
+        // One address a listener, separated by semicolons: the Unix socket first.
+        let addresses = try readLine(from: output.fileHandleForReading).split(separator: ";").map(String.init)
+        address = addresses.first { $0.hasPrefix("unix:") } ?? addresses.first ?? ""
+        tcpAddress = addresses.first { $0.hasPrefix("tcp:") }
         self.daemon = daemon
     }
 
     /// The session bus of a desktop a test host runs, as a service under test's bus.
     public init(attachedTo address: String) {
         self.address = address
+        tcpAddress = nil
         daemon = nil
         configuration = nil
     }
