@@ -39,6 +39,13 @@ struct PlasmaTrayTests {
         let idleShot = try await steadyScreenshot(of: panel, named: "plasma-tray-idle.png", watching: Self.abovePanel)
         let hiddenItems = try #require(try ScreenPixels.popup(between: idlePanel, and: idleShot, in: Self.abovePanel))
         print("Plasma's tray, idle: the popup of hidden items at \(hiddenItems.box) in \(idleShot.path)")
+        // Notula's tile comes first, highlighted: its icon is Breeze's microphone, drawn from the item's icon name.
+        let icons = [
+            "audio-input-microphone-symbolic", "media-record-symbolic", "media-playback-pause-symbolic", "content-loading-symbolic",
+        ]
+        let matches = try ScreenPixels.iconMatches(
+            onTheHighlightedTileIn: ScreenPixels.Area(x: 640, y: 0, width: 640, height: Self.abovePanel.height), of: idleShot, names: icons)
+        #expect(matches[icons[0]] ?? 0 > 0.7 && icons.dropFirst().allSatisfy { matches[$0] ?? 1 < 0.5 }, "\(matches)")
         // Closed again, and the pointer away from the arrow's tooltip: the screen is as before.
         try panel.click(.left, atX: arrow.x, y: arrow.y)
         try panel.click(.none, atX: PlasmaPanel.screenWidth / 2, y: PlasmaPanel.screenHeight / 2)

@@ -158,6 +158,18 @@ public enum ScreenPixels {
         }
     }
 
+    /// How well the icon on the highlighted tile in `area` (Plasma's popup of hidden tray items highlights its first)
+    /// matches each of Breeze's symbolic icons `names`, by the overlap of their shapes from 0 to 1; empty when no tile
+    /// is highlighted.
+    public static func iconMatches(onTheHighlightedTileIn area: Area, of file: URL, names: [String]) throws -> [String: Double] {
+        let lines = try measure(["icon", file.path] + area.arguments + names).split(separator: "\n")
+        return Dictionary(
+            uniqueKeysWithValues: lines.compactMap { line in
+                let words = line.split(separator: " ")
+                return words.count == 2 ? Double(words[1]).map { (String(words[0]), $0) } : nil
+            })
+    }
+
     private static func measure(_ arguments: [String]) throws -> String {
         try output(of: ["/usr/bin/python3", PlasmaPanel.helper("pixels.py").path] + arguments)
             .trimmingCharacters(in: .whitespacesAndNewlines)

@@ -4,7 +4,11 @@
   pixels.py changed FILE1 FILE2 X Y W H   box of the pixels that differ between two screenshots: X Y W H, or 'none'
   pixels.py menu BEFORE AFTER X Y W H  a menu opened between two screenshots: its box 'X Y W H' on the first line,
                                       then one 'TOP BOTTOM' per line of text in it, top to bottom; 'none' if none
-  pixels.py clusters FILE X Y W H     the groups of dark marks along a strip (a panel), left to right: 'LEFT RIGHT'"""
+  pixels.py clusters FILE X Y W H     the groups of dark marks along a strip (a panel), left to right: 'LEFT RIGHT'
+  pixels.py icon FILE X Y W H NAME...  how well the icon on the highlighted tile in the area (the tray's popup of
+                                      hidden items) matches each symbolic icon NAME of Breeze: 'NAME SCORE' each,
+                                      SCORE the overlap of their shapes from 0 to 1"""
+import glob
 import sys
 
 import gi
@@ -110,8 +114,77 @@ def clusters(path, x0, y0, width, height):
     return '\n'.join(groups)
 
 
+def icon(path, x0, y0, width, height, *names):
+    """The tile is the area of the highlight's light blue; its icon, the dark mark at its top (the label is below). Each candidate is drawn from its SVG at every size until its shape is as large as the mark's, and the
+    two shapes compared: the pixels both cover, out of those either covers."""
+    picture = Picture(path)
+
+    def highlight(x, y):
+        r, g, b = picture.at(x, y)
+        return b - r > 40 and g > 200 and b > 220
+
+    rows, columns = {}, {}
+    for y in range(y0, y0 + height):
+        for x in range(x0, x0 + width):
+            if highlight(x, y):
+                rows[y] = rows.get(y, 0) + 1
+                columns[x] = columns.get(x, 0) + 1
+    ys = longest_run(sorted(y for y, n in rows.items() if n >= 20))
+    xs = longest_run(sorted(x for x, n in columns.items() if n >= 20))
+    if not ys or not xs:
+        return 'none'
+    left, top, right, bottom = min(xs), min(ys), max(xs), max(ys)
+    ink = {(x, y) for y in range(top + 2, bottom - 1) for x in range(left + 2, right - 1) if sum(picture.at(x, y)) < 300}
+    if not ink:
+        return 'none'
+    # The icon's rows: the first run of inked rows, where no more than 3 rows in a row are blank.
+    inked_rows = sorted({y for _, y in ink})
+    last = inked_rows[0]
+    for y in inked_rows[1:]:
+        if y - last > 4:
+            break
+        last = y
+    mark = {(x, y) for x, y in ink if y <= last}
+    mark = normalised(mark)
+    mark_width, mark_height = max(x for x, _ in mark) + 1, max(y for _, y in mark) + 1
+    scores = []
+    for name in names:
+        best = 0.0
+        for svg in glob.glob('/usr/share/icons/breeze/*/symbolic/%s.svg' % name):
+            for size in range(8, 64):
+                drawn = GdkPixbuf.Pixbuf.new_from_file_at_size(svg, size, size)
+                pixels, stride, channels = drawn.get_pixels(), drawn.get_rowstride(), drawn.get_n_channels()
+                shape = {(x, y) for y in range(drawn.get_height()) for x in range(drawn.get_width())
+                         if pixels[y * stride + x * channels + 3] > 128}
+                if not shape:
+                    continue
+                shape = normalised(shape)
+                if abs(max(x for x, _ in shape) + 1 - mark_width) <= 1 and abs(max(y for _, y in shape) + 1 - mark_height) <= 1:
+                    best = max(best, len(mark & shape) / len(mark | shape))
+        scores.append('%s %.3f' % (name, best))
+    return '\n'.join(scores)
+
+
+def longest_run(numbers):
+    """The longest run of consecutive numbers in a sorted list: one tile, not a blue icon beside it."""
+    runs = [[]]
+    for number in numbers:
+        if runs[-1] and number - runs[-1][-1] > 1:
+            runs.append([])
+        runs[-1].append(number)
+    return max(runs, key=len)
+
+
+def normalised(points):
+    """The points moved to start at (0, 0)."""
+    left, top = min(x for x, _ in points), min(y for _, y in points)
+    return {(x - left, y - top) for x, y in points}
+
+
 command, arguments = sys.argv[1], sys.argv[2:]
-if command in ('changed', 'menu'):
+if command == 'icon':
+    print(icon(arguments[0], *map(int, arguments[1:5]), *arguments[5:]))
+elif command in ('changed', 'menu'):
     print({'changed': changed, 'menu': menu}[command](arguments[0], arguments[1], *map(int, arguments[2:6])))
 else:
     print({'red': red, 'clusters': clusters}[command](arguments[0], *map(int, arguments[1:5])))
