@@ -14,6 +14,8 @@ struct PlasmaTrayTests {
     static let panelStrip = ScreenPixels.Area(x: 640, y: PlasmaPanel.screenHeight - 40, width: 640, height: 40)
     /// Where menus and popups open, above the panel.
     static let abovePanel = ScreenPixels.Area(x: 0, y: 0, width: PlasmaPanel.screenWidth, height: PlasmaPanel.screenHeight - 42)
+    /// Where the tray's popups open: above the panel's right half.
+    static let trayPopups = ScreenPixels.Area(x: 640, y: 0, width: 640, height: abovePanel.height)
     static let artefacts = packageRoot.appendingPathComponent(".build/test-artefacts")
 
     @Test func plasmaShowsTheIdleItemTuckedAwayTheRedSymbolWhileRecordingAndItsMenuSends() async throws {
@@ -43,8 +45,7 @@ struct PlasmaTrayTests {
         let icons = [
             "audio-input-microphone-symbolic", "media-record-symbolic", "media-playback-pause-symbolic", "content-loading-symbolic",
         ]
-        let matches = try ScreenPixels.iconMatches(
-            onTheHighlightedTileIn: ScreenPixels.Area(x: 640, y: 0, width: 640, height: Self.abovePanel.height), of: idleShot, names: icons)
+        let matches = try ScreenPixels.iconMatches(onTheHighlightedTileIn: Self.trayPopups, of: idleShot, names: icons)
         #expect(matches[icons[0]] ?? 0 > 0.7 && icons.dropFirst().allSatisfy { matches[$0] ?? 1 < 0.5 }, "\(matches)")
         // Closed again, and the pointer away from the arrow's tooltip: the screen is as before.
         try panel.click(.left, atX: arrow.x, y: arrow.y)
@@ -73,6 +74,7 @@ struct PlasmaTrayTests {
         let menuShot = Self.artefacts.appendingPathComponent("plasma-tray-menu.png")
         let menu = try await waitForPopup(in: panel, since: recordingShot, shotAt: menuShot) { $0.lines.count == 4 }
         print("Its menu, \(menu): \(menuShot.path)")
+        // The second line is Send: picking it leaves the recorder idle with one memo, which Pause or Discard would not.
         let send = menu.lines[1]
         try panel.click(.left, atX: menu.box.centre.x, y: (send.top + send.bottom) / 2)
 
