@@ -39,8 +39,8 @@ struct PlasmaTrayTests {
         let arrow = try expanderArrow(in: idlePanel)
         try panel.click(.left, atX: arrow.x, y: arrow.y)
         let idleShot = try await steadyScreenshot(of: panel, named: "plasma-tray-idle.png", watching: Self.abovePanel)
-        let hiddenItems = try #require(try ScreenPixels.popup(between: idlePanel, and: idleShot, in: Self.abovePanel))
-        print("Plasma's tray, idle: the popup of hidden items at \(hiddenItems.box) in \(idleShot.path)")
+        #expect(try ScreenPixels.popup(between: idlePanel, and: idleShot, in: Self.abovePanel) != nil, "the popup opened")
+        print("Plasma's tray, idle: its popup of hidden items, Notula's tile first, in \(idleShot.path)")
         // Notula's tile comes first, highlighted: its icon is Breeze's microphone, drawn from the item's icon name.
         let icons = [
             "audio-input-microphone-symbolic", "media-record-symbolic", "media-playback-pause-symbolic", "content-loading-symbolic",
