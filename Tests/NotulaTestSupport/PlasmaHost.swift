@@ -64,7 +64,13 @@ public final class PlasmaHost: Sendable {
         let client = try await session.connect()
         defer { Task { await client.close() } }
         try await launch(
-            session.sessionProcess([kwin.path, "--virtual", "--width", "1280", "--height", "800", "--no-lockscreen"], log: "kwin"),
+            session.sessionProcess(
+                // Screenshots for any caller: the tests take them through ScreenShot2 (`PlasmaPanel`), not spectacle.
+                [
+                    "/usr/bin/env", "KWIN_SCREENSHOT_NO_PERMISSION_CHECKS=1", kwin.path, "--virtual", "--width", "1280", "--height", "800",
+                    "--no-lockscreen",
+                ],
+                log: "kwin"),
             owning: "org.kde.KWin", watchedFrom: client)
         let display = URL(fileURLWithPath: session.environment["XDG_RUNTIME_DIR"]!).appendingPathComponent("wayland-0")
         try await poll(within: .seconds(30)) {
