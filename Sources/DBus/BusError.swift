@@ -31,4 +31,5 @@ extension ErrorName {
     public static let noMemory: ErrorName = "org.freedesktop.DBus.Error.NoMemory"
     public static let accessDenied: ErrorName = "org.freedesktop.DBus.Error.AccessDenied"
     public static let notSupported: ErrorName = "org.freedesktop.DBus.Error.NotSupported"
+    public static let limitsExceeded: ErrorName = "org.freedesktop.DBus.Error.LimitsExceeded"
 }

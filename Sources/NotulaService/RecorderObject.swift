@@ -11,12 +11,14 @@ import Speech
 /// in the order the calls arrived (`assumeIsolated` states that, and checks it).
 enum RecorderObject {
     static func interface(
-        _ recorder: Recorder, locale: LocaleChoice, output: OutputChoice, silence: SilenceEnding, models: ModelStore, bus: Bus
+        _ recorder: Recorder, locale: LocaleChoice, output: OutputChoice, silence: SilenceEnding, text: TextWatchers,
+        models: ModelStore, bus: Bus
     ) -> Interface {
         Interface(
             NotulaBus.recorderInterface,
-            methods: NotulaBus.Recorder.Method.allCases.filter { $0 != .processTo }.map { method($0, recorder) }
-                + [processTo(recorder, output: output)],
+            methods: NotulaBus.Recorder.Method.allCases.filter { $0 != .processTo }.compactMap { name in
+                RecordingAction(name).map { method(name, $0, recorder) }
+            } + [processTo(recorder, output: output), watchText(text, bus: bus)],
             properties: [
                 NotulaBus.Recorder.property(.state, "s") { .string(snapshot(recorder).state.rawValue) },
                 NotulaBus.Recorder.property(.elapsed, "d", emitsChanged: .false) { .double(snapshot(recorder).elapsed.seconds) },
@@ -60,9 +62,8 @@ enum RecorderObject {
             ])
     }
 
-    private static func method(_ method: NotulaBus.Recorder.Method, _ recorder: Recorder) -> Method {
-        let action = RecordingAction(method)
-        return NotulaBus.Recorder.method(method, outputs: method == .process ? [Argument("memo", "o")] : []) { _ throws(BusError) in
+    private static func method(_ method: NotulaBus.Recorder.Method, _ action: RecordingAction, _ recorder: Recorder) -> Method {
+        NotulaBus.Recorder.method(method, outputs: method == .process ? [Argument("memo", "o")] : []) { _ throws(BusError) in
             let outcome = recorder.assumeIsolated { recorder in
                 Result { () throws(RecordingError) in try recorder.perform(action, for: .waiting) }
             }
@@ -84,6 +85,20 @@ enum RecorderObject {
                 if let memo = done.memo { output.send(memo, to: chosen) }
                 return reply(after: done)
             } catch { throw BusError(error) }
+        }
+    }
+
+    /// `WatchText`: a pipe of the live text for the caller, once its connection is known to take it.
+    private static func watchText(_ text: TextWatchers, bus: Bus) -> Method {
+        NotulaBus.Recorder.method(.watchText, outputs: [Argument("text", "h")]) { message throws(BusError) in
+            guard let caller = message.sender else { throw BusError.invalidArgs("A call without a sender") }
+            return .later { () throws(BusError) in
+                guard let peer = BusName(caller), try await bus.canPassFileDescriptors(to: peer) else {
+                    throw BusError(
+                        .notSupported, "This connection cannot receive file descriptors (over TCP, say); the live text comes on a pipe")
+                }
+                return [.unixFD(try text.newReader(for: caller))]
+            }
         }
     }
 
@@ -183,8 +198,8 @@ struct RecorderSignals: Reporting {
 }
 
 extension RecordingAction {
-    /// The action a recorder method of the contract asks for.
-    init(_ method: NotulaBus.Recorder.Method) {
+    /// The action a recorder method of the contract asks for; nil for one that is no transition (`WatchText`).
+    init?(_ method: NotulaBus.Recorder.Method) {
         switch method {
         case .toggle: self = .toggle
         case .start: self = .start
@@ -192,6 +207,7 @@ extension RecordingAction {
         case .resume: self = .resume
         case .process, .processTo: self = .process
         case .discard: self = .discard
+        case .watchText: return nil
         }
     }
 }

@@ -55,7 +55,9 @@ public enum Service {
             settingsFile: paths.settingsFile)
         let notifier = Notifier(
             isolation: bus, server: BusNotificationServer(bus: bus), texts: .forEnvironment(environment), log: { Log.info($0) })
-        let transcriber = Transcriber(engine: engine, idleRelease: settings.modelIdleRelease, currentLocale: { locale.current })
+        let liveText = TextWatchers()
+        let transcriber = Transcriber(
+            engine: engine, idleRelease: settings.modelIdleRelease, currentLocale: { locale.current }, liveText: liveText)
         let models = ModelStore(
             isolation: bus, places: places, known: known, catalogSource: catalogSource, transcriber: transcriber,
             listener: ModelSignals(bus: bus, notifier: notifier),
@@ -100,7 +102,10 @@ public enum Service {
         await notifier.start(controls(recorder, viewer: MemoViewer(folder: paths.transcripts, memos: memos)))
         await bus.export(
             NotulaBus.recorderPath,
-            interfaces: [RecorderObject.interface(recorder, locale: locale, output: output, silence: silence, models: models, bus: bus)])
+            interfaces: [
+                RecorderObject.interface(
+                    recorder, locale: locale, output: output, silence: silence, text: liveText, models: models, bus: bus)
+            ])
         await bus.export(NotulaBus.modelsPath, interfaces: [ModelsObject.interface(models)])
         let sleepWatch = await SleepWatch.start(pausing: recorder)
         let panelControls = PanelWiring.controls(recorder, locale: locale, models: models, bus: bus)

@@ -15,6 +15,10 @@ public final class BlockRecognition {
     private let recognizer: Recognizer
     /// Samples waiting for their block to fill.
     private var pending: [Int16] = []
+    /// Hears the text as it is decoded, when somebody follows it live.
+    private var hearing: LiveHearing?
+    /// The last guess heard, so that an unchanged one is not told again.
+    private var lastPartial = ""
 
     /// Starts a recognition with a recognizer of its own on `model`.
     ///
@@ -27,6 +31,16 @@ public final class BlockRecognition {
         srand(Self.ditherSeed)
         recognizer = try Recognizer(model: model)
         pending.reserveCapacity(Self.blockSamples)
+    }
+
+    /// From now on, tells `hearing` each utterance as it ends and, while it asks for them, the guesses at the one
+    /// under way, once a block, when they changed.
+    public func follow(_ hearing: LiveHearing) {
+        self.hearing = hearing
+        recognizer.utteranceEnded = { [unowned self] utterance in
+            lastPartial = ""
+            hearing.heard(.final(utterance))
+        }
     }
 
     /// Takes the next samples, decoding every block they fill.
@@ -55,6 +69,11 @@ public final class BlockRecognition {
             Result { () throws(SpeechError) in try recognizer.accept(block) }
         }.get()
         pending.removeAll(keepingCapacity: true)
+        guard let hearing, hearing.wantsPartials() else { return }
+        let partial = recognizer.partial()
+        guard partial != lastPartial else { return }
+        lastPartial = partial
+        if !partial.isEmpty { hearing.heard(.partial(partial)) }
     }
 }
 

@@ -13,6 +13,8 @@ public final class Recognizer {
     private let handle: OpaquePointer
     /// The utterances that ended so far.
     private var transcript = Transcript()
+    /// Hears each utterance as it ends, while the audio is decoded and at its end.
+    var utteranceEnded: ((Transcript) -> Void)?
 
     private var functions: VoskFunctions { model.library.functions }
 
@@ -45,7 +47,9 @@ public final class Recognizer {
             switch functions.acceptWaveform(handle, base + offset, count: Int32(count)) {
             case 1:
                 // The result is only valid until the next call on the recognizer.
-                transcript.append(try RecognizerResult.transcript(from: functions.result(handle)))
+                let utterance = try RecognizerResult.transcript(from: functions.result(handle))
+                transcript.append(utterance)
+                utteranceEnded?(utterance)
             case 0:
                 break
             default:
@@ -72,8 +76,15 @@ public final class Recognizer {
         transcript = Transcript()
         if let last = try? RecognizerResult.transcript(from: functions.finalResult(handle)) {
             whole.append(last)
+            utteranceEnded?(last)
         }
         return whole
+    }
+
+    /// The recognizer's current guess at the utterance under way; empty between utterances.
+    /// The corresponding C function is `vosk_recognizer_partial_result`.
+    func partial() -> String {
+        PartialResult.text(from: functions.partialResult(handle))
     }
 }
 

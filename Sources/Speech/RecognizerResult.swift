@@ -30,3 +30,13 @@ struct RecognizerResult: Decodable {
         )
     }
 }
+
+/// The JSON libvosk gives for the utterance under way: `{"partial": "..."}`.
+struct PartialResult: Decodable {
+    let partial: String
+
+    /// The guess in `json`; empty when libvosk's JSON does not have this shape (a guess is not worth a failure).
+    static func text(from json: String) -> String {
+        (try? JSONDecoder().decode(PartialResult.self, from: Data(json.utf8)))?.partial ?? ""
+    }
+}

@@ -23,6 +23,7 @@ struct VoskFunctions: Sendable {
     private let vosk_recognizer_accept_waveform_s: RecognizerAcceptWaveformS
     private let vosk_recognizer_result: RecognizerResult
     private let vosk_recognizer_final_result: RecognizerResult
+    private let vosk_recognizer_partial_result: RecognizerResult
     private let vosk_set_log_level: SetLogLevel
 
     /// Resolves every function in the library opened as `handle`.
@@ -44,6 +45,7 @@ struct VoskFunctions: Sendable {
         vosk_recognizer_accept_waveform_s = try resolve("vosk_recognizer_accept_waveform_s", as: RecognizerAcceptWaveformS.self)
         vosk_recognizer_result = try resolve("vosk_recognizer_result", as: RecognizerResult.self)
         vosk_recognizer_final_result = try resolve("vosk_recognizer_final_result", as: RecognizerResult.self)
+        vosk_recognizer_partial_result = try resolve("vosk_recognizer_partial_result", as: RecognizerResult.self)
         vosk_set_log_level = try resolve("vosk_set_log_level", as: SetLogLevel.self)
     }
 
@@ -92,6 +94,12 @@ struct VoskFunctions: Sendable {
     /// The corresponding C function is `vosk_recognizer_final_result`.
     func finalResult(_ recognizer: OpaquePointer) -> String {
         vosk_recognizer_final_result(recognizer).map { String(cString: $0) } ?? ""
+    }
+
+    /// The JSON guess at the utterance under way (`{"partial": "..."}`), copied.
+    /// The corresponding C function is `vosk_recognizer_partial_result`.
+    func partialResult(_ recognizer: OpaquePointer) -> String {
+        vosk_recognizer_partial_result(recognizer).map { String(cString: $0) } ?? ""
     }
 
     // MARK: Logging

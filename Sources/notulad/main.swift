@@ -20,6 +20,9 @@ sigaddset(&stopSignals, SIGTERM)
 sigaddset(&stopSignals, SIGINT)
 pthread_sigmask(SIG_UNBLOCK, &stopSignals, nil)
 
+// A live-text reader that closed its pipe is an EPIPE to handle, not the end of the service.
+signal(SIGPIPE, SIG_IGN)
+
 // A block of 1 MiB or more (libdbus's buffer for a peer's 30 MiB message) goes back to the system when freed:
 // glibc's moving threshold would keep such blocks in the heap, the peak growing by a message every few messages.
 _ = mallopt(mmapThreshold, 1 << 20)

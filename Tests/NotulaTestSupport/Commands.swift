@@ -67,6 +67,18 @@ public final class RunningCommand {
     /// - Throws: `MissingOutput` when the command ends first.
     public func nextLine() throws -> String { try readLine(from: output.fileHandleForReading) }
 
+    /// Its exit status, once it ends by itself.
+    public func exitStatus() -> Int32 {
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    /// Ctrl-C, as a user in a terminal stops it; its exit status.
+    public func interrupt() -> Int32 {
+        kill(process.processIdentifier, SIGINT)
+        return exitStatus()
+    }
+
     deinit {
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()

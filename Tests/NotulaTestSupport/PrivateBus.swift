@@ -94,7 +94,7 @@ public final class PrivateBus {
     }
 }
 
-struct MissingOutput: Error {}
+public struct MissingOutput: Error { public init() {} }
 
 /// Reads up to the first newline (blocking on the child's output, not on a clock).
 public func readLine(from handle: FileHandle) throws -> String {

@@ -19,6 +19,8 @@ public final class Transcriber: CapturedAudioListener {
     private let recordingLocales = Mutex<[RecordingID: String]>([:])
     private let currentLocale: @Sendable () -> String
     private let idleRelease: Duration
+    /// Who follows the text while it is decoded; nobody when nil.
+    private let liveText: (any LiveTextListener)?
 
     private struct Work {
         let engine: SpeechEngine
@@ -29,10 +31,14 @@ public final class Transcriber: CapturedAudioListener {
         var uses = 0
     }
 
-    public init(engine: sending SpeechEngine, idleRelease: Duration, currentLocale: @escaping @Sendable () -> String) {
+    public init(
+        engine: sending SpeechEngine, idleRelease: Duration, currentLocale: @escaping @Sendable () -> String,
+        liveText: (any LiveTextListener)? = nil
+    ) {
         work = Mutex(Work(engine: engine))
         self.idleRelease = idleRelease
         self.currentLocale = currentLocale
+        self.liveText = liveText
     }
 
     /// The locale `recording` is transcribed in.
@@ -62,7 +68,7 @@ public final class Transcriber: CapturedAudioListener {
     public func captureStarted(_ recording: RecordingID, locale: String) {
         recordingLocales.withLock { $0[recording] = locale }
         queue.async { [self] in
-            work.withLock { work in work.live = Self.follow(recording, in: locale, by: work.engine) }
+            work.withLock { work in work.live = follow(recording, in: locale, by: work.engine) }
         }
     }
 
@@ -85,7 +91,8 @@ public final class Transcriber: CapturedAudioListener {
             work.withLock { work in
                 guard let live = work.live, live.recording == previous else { return }
                 if let transcript = live.finish() { work.continued[previous] = transcript }
-                work.live = Self.follow(next, in: locale, by: work.engine)
+                liveText?.ended(previous)
+                work.live = follow(next, in: locale, by: work.engine)
             }
         }
     }
@@ -96,6 +103,7 @@ public final class Transcriber: CapturedAudioListener {
             work.withLock { work in
                 guard work.live?.recording == recording else { return }
                 work.live = nil
+                liveText?.ended(recording)
                 scheduleRelease(&work)
             }
         }
@@ -118,7 +126,10 @@ public final class Transcriber: CapturedAudioListener {
             await onQueue { work in
                 let streamed =
                     work.live?.recording == recording ? work.live?.finish() : work.continued.removeValue(forKey: recording)
-                if work.live?.recording == recording { work.live = nil }
+                if work.live?.recording == recording {
+                    work.live = nil
+                    self.liveText?.ended(recording)
+                }
                 if let streamed {
                     Log.info("Recording \(recording): the text decoded while it was captured is complete")
                     return .success(streamed)
@@ -154,10 +165,15 @@ public final class Transcriber: CapturedAudioListener {
         }
     }
 
-    /// The live transcription of a capture that starts; without a model, the recording waits for its file.
-    private static func follow(_ recording: RecordingID, in locale: String, by engine: SpeechEngine) -> LiveTranscription {
+    /// The live transcription of a capture that starts, told to `liveText` as it is decoded; without a model, the
+    /// recording waits for its file.
+    private func follow(_ recording: RecordingID, in locale: String, by engine: SpeechEngine) -> LiveTranscription {
         do throws(RecordingError) {
-            return LiveTranscription(recording: recording, locale: locale, recognition: try recognition(of: locale, by: engine))
+            let recognition = try Self.recognition(of: locale, by: engine)
+            if let liveText {
+                recognition.follow(LiveHearing(wantsPartials: { liveText.isFollowed }, heard: { liveText.heard($0, of: recording) }))
+            }
+            return LiveTranscription(recording: recording, locale: locale, recognition: recognition)
         } catch {
             Log.info("Recording \(recording) is transcribed from its file once sent: \(error)")
             return LiveTranscription(recording: recording, locale: locale, recognition: nil)
