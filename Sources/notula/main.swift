@@ -24,6 +24,9 @@ let usage = """
       send --type       the same, its text then typed into the focused window, whatever the output setting
       send --copy       the same, its text then put on the clipboard
       discard           throw the recording away
+      watch             the words while they are spoken, from now until interrupted: the current guess
+                        rewritten on its line, each sentence on a line of its own when it ends
+      watch --json      every line notulad sends as it is (kind partial, final or end; see WatchText)
       locale            print the locale recordings are transcribed in
       locale TAG        transcribe in TAG (a BCP 47 tag: en-US, nl-NL, ko-KR); its model is
                         downloaded when missing
@@ -88,6 +91,8 @@ let isValid: Bool =
     case ("models", 2): ["install", "remove"].contains(operands[0])
     case ("memos", _): MemosCommand.isValid(operands)
     case ("send", 1): sendOutputs[operands[0]] != nil
+    case ("watch", 0): true
+    case ("watch", 1): operands[0] == "--json"
     default: methods[command] != nil && operands.isEmpty
     }
 guard isValid else {
@@ -113,6 +118,7 @@ do throws(BusError) {
     case ("models", _): try await models.cancel()
     case ("memos", _): try await MemosCommand(client: MemosClient(bus: bus)).run(operands)
     case ("send", let flag?): print(try await recorder.processTo(sendOutputs[flag]!))
+    case ("watch", _): try await TextWatch(recorder: recorder, json: operands == ["--json"]).run()
     default:
         let reply = try await recorder.call(methods[command]!)
         if case .objectPath(let memo)? = reply.body.first { print(memo) }

@@ -71,6 +71,40 @@ struct LiveTextTests {
         close(second.descriptor)
     }
 
+    /// `notula watch`: each utterance on a line of its own (not on a terminal: no guesses), `--json` every line as
+    /// sent; Ctrl-C ends it with 0, notulad going away with 3.
+    @Test func notulaWatchPrintsTheUtterancesAndEndsWithCtrlCOrWithTheService() async throws {
+        let place = try modelPlace()
+        defer { try? FileManager.default.removeItem(at: place) }
+        let service = try await ServiceUnderTest.start(environment: ["VOSK_MODEL_PATH": place.path], settings: [#""locale": "ko-KR""#])
+        let notula = binaryDirectory.appendingPathComponent("notula").path
+        let plain = try RunningCommand(notula, ["watch"], environment: service.environment)
+        let json = try RunningCommand(notula, ["watch", "--json"], environment: service.environment)
+        try await poll(within: .seconds(10), until: { service.log.components(separatedBy: "follows the live text").count == 3 }) {
+            MissingOutput()
+        }
+        let phrases = try (speech("annyeong haseyo"), silence(seconds: 2.5), speech("notula imnida"))
+        try await service.recorder(.start)
+        try await service.sink?.play(phrases.0)
+        try await service.sink?.play(phrases.1)
+        try await service.sink?.play(phrases.2)
+        let memo = try await service.recorder(.process).argument(0, as: ObjectPath.self)
+
+        var lines: [LiveTextLine] = []
+        repeat {
+            lines.append(try JSONDecoder().decode(LiveTextLine.self, from: Data(try json.nextLine().utf8)))
+        } while lines.last?.kind != "end"
+        #expect(lines.last?.memo == memo.rawValue)
+        let utterances = lines.filter { $0.kind == "final" }.compactMap(\.text).filter { !$0.isEmpty }
+        #expect(utterances.count >= 2, "\(lines)")
+        #expect(try utterances.map { _ in try plain.nextLine() } == utterances)
+        #expect(utterances.joined(separator: " ") == (try await service.memo(.getTranscript, of: memo).argument(0, as: String.self)))
+
+        #expect(plain.interrupt() == 0, "Ctrl-C is how a watch ends")
+        #expect(service.stop() == 0)
+        #expect(json.exitStatus() == 3, "notulad went away")
+    }
+
     @Test func aConnectionThatCannotReceiveDescriptorsIsToldSo() async throws {
         let daemon = try PrivateBus(overTCP: true)
         let service = try await ServiceUnderTest.start(on: daemon)
