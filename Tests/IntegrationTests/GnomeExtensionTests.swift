@@ -31,7 +31,7 @@ struct GnomeExtensionTests {
         let menuShot = artefacts.appendingPathComponent("gnome-shell-\(shell)-menu.png")
         try await pick("Record", in: host, screenshotOfTheMenu: menuShot)
         print("Its menu: \(menuShot.path)")
-        try await waitForState("recording", of: service)
+        try await service.waitForState("recording")
         let recording = try await waitForIndicator(in: host) {
             $0.iconName == "media-record-symbolic" && $0.time != "" && $0.timeArea != nil
         }
@@ -47,7 +47,7 @@ struct GnomeExtensionTests {
         #expect(try redShare(of: #require(second.iconArea), in: secondShot) > 0.1, "the record symbol is red")
 
         try await pick("Send", in: host)
-        try await waitForState("idle", of: service)
+        try await service.waitForState("idle")
         let memos = try await service.library(.list, [.uint32(0), .uint32(10)]).argument(0, as: [ObjectPath].self)
         #expect(memos.count == 1)
         let memo = try #require(memos.first, "Send made no memo")
@@ -63,19 +63,19 @@ struct GnomeExtensionTests {
         try await waitForIndicator(in: host) { $0.accessibleName == "Notula: Ready to record" }
 
         try await pick("Record", in: host)
-        try await waitForState("recording", of: service)
+        try await service.waitForState("recording")
         try await waitForIndicator(in: host) { $0.item("Pause")?.sensitive == true }
         try await pick("Pause", in: host)
-        try await waitForState("paused", of: service)
+        try await service.waitForState("paused")
         let paused = try await waitForIndicator(in: host) { $0.iconName == "media-playback-pause-symbolic" }
         #expect(paused.accessibleName.hasPrefix("Notula: Paused, ") && paused.time != "", "\(paused.accessibleName)")
         #expect(paused.item("Resume")?.sensitive == true && paused.item("Discard")?.sensitive == true, "\(paused.items)")
 
         try await pick("Resume", in: host)
-        try await waitForState("recording", of: service)
+        try await service.waitForState("recording")
         try await waitForIndicator(in: host) { $0.iconName == "media-record-symbolic" }
         try await pick("Discard", in: host)
-        try await waitForState("idle", of: service)
+        try await service.waitForState("idle")
         #expect(try await service.library(.list, [.uint32(0), .uint32(10)]).argument(0, as: [ObjectPath].self).isEmpty)
         try await waitForIndicator(in: host) { $0.accessibleName == "Notula: Ready to record" && $0.time == "" }
     }
@@ -97,7 +97,7 @@ struct GnomeExtensionTests {
         let back = try await waitForIndicator(in: host) { $0.iconName == "media-record-symbolic" && $0.time != "" }
         #expect(back.inTopBar && back.accessibleName.hasPrefix("Notula: Recording, "), "\(back.accessibleName)")
         try await pick("Pause", in: host)
-        try await waitForState("paused", of: service)
+        try await service.waitForState("paused")
         try await service.recorder(.discard)
     }
 
@@ -113,7 +113,7 @@ struct GnomeExtensionTests {
 
         let signals = try await service.recorderSignals()
         try await pick("Record", in: host)
-        try await waitForState("recording", of: service)
+        try await service.waitForState("recording")
         try await service.sink?.play(try speech("annyeong haseyo, notula imnida"))
         try await pick("Send", in: host)
         var outcome: Message?
@@ -292,16 +292,6 @@ private func pickLanguage(_ locale: String, in host: any GnomeShell, screenshotO
         """)
     guard picked == "true" else { throw ShellRefused(description: "the language list has no \(locale): \(labels)") }
     return labels
-}
-
-private func waitForState(_ state: String, of service: ServiceUnderTest) async throws {
-    var current = Value.string("")
-    try await poll(within: .seconds(10)) {
-        current = try await service.property(.state)
-        return current == .string(state)
-    } otherwise: {
-        ShellRefused(description: "the recorder stayed \(current), not \(state)")
-    }
 }
 
 /// A screenshot and the indicator as it was when it was taken: the same time read before and after.

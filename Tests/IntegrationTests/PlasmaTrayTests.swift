@@ -78,7 +78,7 @@ struct PlasmaTrayTests {
         let send = menu.lines[1]
         try panel.click(.left, atX: menu.box.centre.x, y: (send.top + send.bottom) / 2)
 
-        try await waitForState("idle", of: service)
+        try await service.waitForState("idle")
         let memos = try await service.library(.list, [.uint32(0), .uint32(10)]).argument(0, as: [ObjectPath].self)
         #expect(memos.count == 1)
         let memo = try #require(memos.first, "Send made no memo")
@@ -141,14 +141,4 @@ private func expanderArrow(in shot: URL) throws -> (x: Int, y: Int) {
     guard let clock = marks.indices.max(by: { marks[$0].right - marks[$0].left < marks[$1].right - marks[$1].left }), clock > 0
     else { throw NotShown(what: "the clock and an arrow left of it; marks \(marks) in \(shot.path)") }
     return ((marks[clock - 1].left + marks[clock - 1].right) / 2, PlasmaTrayTests.panelStrip.centre.y)
-}
-
-private func waitForState(_ state: String, of service: ServiceUnderTest) async throws {
-    var current = Value.string("")
-    try await poll(within: .seconds(10)) {
-        current = try await service.property(.state)
-        return current == .string(state)
-    } otherwise: {
-        NotShown(what: "a recorder \(state): it stayed \(current)")
-    }
 }

@@ -182,6 +182,18 @@ public final class ServiceUnderTest {
         try await signals(of: NotulaBus.recorderPath, interface: NotulaBus.recorderInterface)
     }
 
+    /// Returns once the recorder's `State` is `state`, which a panel's click leads to a moment later.
+    /// - Throws: `StateNotReached` after 10 s.
+    public func waitForState(_ state: String) async throws {
+        var current = Value.string("")
+        try await poll(within: .seconds(10)) {
+            current = try await property(.state)
+            return current == .string(state)
+        } otherwise: {
+            StateNotReached(wanted: state, current: current)
+        }
+    }
+
     /// The recorder's `TimerAnchor` once its timer runs: it starts with the input's first samples, a
     /// moment after Start answers (more for an input that is late).
     public func runningTimerAnchor() async throws -> Int64 {
@@ -247,3 +259,9 @@ public let binaryDirectory: URL = {
 
 /// The package's root folder, from this file's place in it.
 public let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+public struct StateNotReached: Error, CustomStringConvertible {
+    public let wanted: String
+    public let current: Value
+    public var description: String { "the recorder stayed \(current), not \(wanted)" }
+}
