@@ -111,7 +111,11 @@ public actor Bus {
             opened,
             { _, message, data in Bus.callback(data, message) { bus, message in bus.handleIncoming(message) } },
             context, nil)
-        executor.setTurn { [weak self] in self?.assumeIsolated { $0.turn() } }
+        // A bus dropped without close() leaves no connection to poll: its thread ends instead of spinning on.
+        executor.setTurn { [weak self, weak executor] in
+            guard let self else { return executor?.stop() ?? () }
+            self.assumeIsolated { $0.turn() }
+        }
     }
 
     fileprivate static func from(_ data: UnsafeMutableRawPointer?) -> Bus {
