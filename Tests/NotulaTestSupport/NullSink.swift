@@ -118,10 +118,10 @@ private func listen(to monitor: String, environment: [String: String]? = nil, un
     }
 }
 
-/// Speech made by espeak-ng, as a WAV file.
-public func speech(_ text: String) throws -> String {
+/// Speech made by espeak-ng in `voice`, as a WAV file.
+public func speech(_ text: String, voice: String = "en") throws -> String {
     let file = FileManager.default.temporaryDirectory.appendingPathComponent("notula-speech-\(UUID().uuidString).wav").path
-    let result = try run("espeak-ng", ["-w", file, text])
+    let result = try run("espeak-ng", ["-v", voice, "-w", file, text])
     guard result.status == 0 else { throw SinkError(message: result.errorOutput) }
     return file
 }
