@@ -23,7 +23,7 @@ extension NotulaBus {
 
         public enum Method: MemberName, CaseIterable, Sendable {
             case toggle = "Toggle", start = "Start", pause = "Pause", resume = "Resume", process = "Process"
-            case processTo = "ProcessTo", discard = "Discard", watchText = "WatchText"
+            case processTo = "ProcessTo", discard = "Discard", watchText = "WatchText", dictate = "Dictate"
         }
 
         public enum Signal: MemberName, CaseIterable, Sendable {

@@ -16,9 +16,9 @@ enum RecorderObject {
     ) -> Interface {
         Interface(
             NotulaBus.recorderInterface,
-            methods: NotulaBus.Recorder.Method.allCases.filter { $0 != .processTo }.compactMap { name in
+            methods: NotulaBus.Recorder.Method.allCases.compactMap { name in
                 RecordingAction(name).map { method(name, $0, recorder) }
-            } + [processTo(recorder, output: output), watchText(text, bus: bus)],
+            } + [processTo(recorder, output: output), dictate(recorder, output: output, silence: silence), watchText(text, bus: bus)],
             properties: [
                 NotulaBus.Recorder.property(.state, "s") { .string(snapshot(recorder).state.rawValue) },
                 NotulaBus.Recorder.property(.elapsed, "d", emitsChanged: .false) { .double(snapshot(recorder).elapsed.seconds) },
@@ -84,6 +84,27 @@ enum RecorderObject {
                 // Processing runs as a task of its own: its Processed comes after this job, which notes the choice first.
                 if let memo = done.memo { output.send(memo, to: chosen) }
                 return reply(after: done)
+            } catch { throw BusError(error) }
+        }
+    }
+
+    /// `Dictate`: Start, with where the text goes and how long a quiet ends the recording chosen for it alone.
+    private static func dictate(_ recorder: Recorder, output: OutputChoice, silence: SilenceEnding) -> Method {
+        NotulaBus.Recorder.method(.dictate, inputs: [Argument("output", "s"), Argument("silence_seconds", "d")]) {
+            message throws(BusError) in
+            let chosen = try textOutput(.string(try message.argument(0)), of: "The output")
+            let seconds: Double = try message.argument(1)
+            try SilenceEnding.check(seconds, of: "The silence")
+            let outcome = recorder.assumeIsolated { recorder in
+                Result { () throws(RecordingError) in (try recorder.perform(.start, for: .waiting), recorder.recording) }
+            }
+            do throws(RecordingError) {
+                let (started, recording) = try outcome.get()
+                if let recording {
+                    silence.end(recording, after: seconds)
+                    output.send(recording, to: chosen)
+                }
+                return reply(after: started)
             } catch { throw BusError(error) }
         }
     }
@@ -198,16 +219,16 @@ struct RecorderSignals: Reporting {
 }
 
 extension RecordingAction {
-    /// The action a recorder method of the contract asks for; nil for one that is no transition (`WatchText`).
+    /// The action a recorder method of the contract asks for; nil for one that is more than a transition or none.
     init?(_ method: NotulaBus.Recorder.Method) {
         switch method {
         case .toggle: self = .toggle
         case .start: self = .start
         case .pause: self = .pause
         case .resume: self = .resume
-        case .process, .processTo: self = .process
+        case .process: self = .process
         case .discard: self = .discard
-        case .watchText: return nil
+        case .processTo, .dictate, .watchText: return nil
         }
     }
 }

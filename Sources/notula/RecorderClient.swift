@@ -22,6 +22,14 @@ struct RecorderClient {
         return try reply.argument(0, as: ObjectPath.self).rawValue
     }
 
+    /// `Dictate("type", silenceSeconds)`: a recording typed where the user writes, ending by itself.
+    func dictate(silenceSeconds: Double) async throws(BusError) {
+        _ = try await bus.call(
+            MethodCall(
+                destination: NotulaBus.name, path: NotulaBus.recorderPath, interface: NotulaBus.recorderInterface,
+                member: NotulaBus.Recorder.Method.dictate.rawValue, arguments: [.string("type"), .double(silenceSeconds)]))
+    }
+
     /// The recorder's properties now.
     /// - Parameter autoStart: whether the bus may start notulad to answer (D-Bus activation).
     func status(autoStart: Bool = true) async throws(BusError) -> RecorderStatus {

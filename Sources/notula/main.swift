@@ -24,6 +24,10 @@ let usage = """
       send --type       the same, its text then typed into the focused window, whatever the output setting
       send --copy       the same, its text then put on the clipboard
       discard           throw the recording away
+      dictate           start a recording that is typed into the focused window and sent by itself after
+                        2 s without speech (one key binding gives hands-free dictation); Output and the
+                        silence setting stay as they are
+      dictate --silence SECONDS  the same, sent after SECONDS without speech (0: only by send)
       watch             the words while they are spoken, from now until interrupted: the current guess
                         rewritten on its line, each sentence on a line of its own when it ends
       watch --json      every line notulad sends as it is (kind partial, final or end; see WatchText)
@@ -91,6 +95,8 @@ let isValid: Bool =
     case ("models", 2): ["install", "remove"].contains(operands[0])
     case ("memos", _): MemosCommand.isValid(operands)
     case ("send", 1): sendOutputs[operands[0]] != nil
+    case ("dictate", 0): true
+    case ("dictate", 2): operands[0] == "--silence" && Double(operands[1]) != nil
     case ("watch", 0): true
     case ("watch", 1): operands[0] == "--json"
     default: methods[command] != nil && operands.isEmpty
@@ -118,6 +124,7 @@ do throws(BusError) {
     case ("models", _): try await models.cancel()
     case ("memos", _): try await MemosCommand(client: MemosClient(bus: bus)).run(operands)
     case ("send", let flag?): print(try await recorder.processTo(sendOutputs[flag]!))
+    case ("dictate", _): try await recorder.dictate(silenceSeconds: operands.last.flatMap(Double.init) ?? 2)
     case ("watch", _): try await TextWatch(recorder: recorder, json: operands == ["--json"]).run()
     default:
         let reply = try await recorder.call(methods[command]!)

@@ -37,6 +37,7 @@ struct CompletionTests {
         #expect(try offers("status", current: "-") == following("status", options: true))
         #expect(try offers("status", "--json", current: "-") == ["--follow"])
         #expect(try offers("send", current: "-") == following("send", options: true))
+        #expect(try offers("dictate", current: "-") == following("dictate", options: true))
         #expect(try offers("memos", "list", current: "-") == ["--json"])
         #expect(try offers("memos", "search", "lecture", current: "-") == ["--json"])
         #expect(try offers("memos", "export", "1234", current: "-") == ["--format"])

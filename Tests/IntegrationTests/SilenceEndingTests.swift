@@ -5,7 +5,7 @@ import NotulaTestSupport
 import Testing
 
 /// `SilenceSeconds`: a recording that falls quiet after speech is sent by itself, once, with all that was said.
-@Suite("A recording ends itself after silence", .serialized)
+@Suite("A recording ends itself after silence", .serialized, .timeLimit(.minutes(3)))
 struct SilenceEndingTests {
     private static func set(_ service: ServiceUnderTest, silenceSeconds value: Value) async throws {
         try await service.call(
@@ -58,6 +58,60 @@ struct SilenceEndingTests {
         let text = try await service.memo(.getTranscript, of: memo).argument(0, as: String.self)
         let reference = try await ReferenceTranscriber.transcribe(wavFile: audio, model: model).text
         #expect(!text.isEmpty && text == reference)
+    }
+
+    /// `notula dictate`: this recording is typed and ends on 2 quiet seconds; the settings, and the next
+    /// recording, stay as they were.
+    @Test func notulaDictateTypesThisRecordingAndEndsItOnSilenceAlone() async throws {
+        let place = try modelPlace()
+        defer { try? FileManager.default.removeItem(at: place) }
+        // No session to type into: the failure to type is how the test sees that the text was to be typed.
+        let service = try await ServiceUnderTest.start(
+            environment: ["VOSK_MODEL_PATH": place.path, "DISPLAY": "", "WAYLAND_DISPLAY": "", "XDG_SESSION_TYPE": ""],
+            settings: [#""locale": "ko-KR""#])
+        for (output, seconds) in [("print", 2.0), ("memo", 601), ("memo", .nan)] {
+            let refused = await #expect(throws: BusError.self) {
+                try await service.recorder(.dictate, [.string(output), .double(seconds)])
+            }
+            #expect(refused?.name == .invalidArgs, "\(output) \(seconds)")
+        }
+        let notula = binaryDirectory.appendingPathComponent("notula").path
+        let badLine = try run(notula, ["dictate", "--silence", "two"], environment: service.environment)
+        #expect(badLine.status == 2 && badLine.errorOutput.contains("see notula --help"), "\(badLine)")
+        #expect(try await service.property(.state) == .string("idle"), "nothing started")
+
+        let signals = try await service.recorderSignals()
+        let spoken = try speech("병원에 왔습니다", voice: "ko")
+        let quiet = try silence(seconds: 3)
+        let started = try run(notula, ["dictate"], environment: service.environment)
+        #expect(started.status == 0, "\(started)")
+        #expect(try await service.property(.state) == .string("recording"))
+        try await service.sink?.play(spoken)
+        try await service.sink?.play(quiet)
+        var ended: [ObjectPath] = []
+        var outcome: Message?
+        for await message in signals {
+            if message.isSignal(.endedOnSilence) { ended.append(try message.argument(0, as: ObjectPath.self)) }
+            if message.isSignal(.failed) || message.isSignal(.delivered) {
+                outcome = message
+                break
+            }
+        }
+        #expect(ended.count == 1, "sent by itself")
+        #expect(try outcome?.argument(0, as: String.self) == NotulaErrorName.outputUnavailable.rawValue.rawValue, "to be typed")
+        #expect(try await service.property(.output) == .string("memo"))
+        #expect(try await service.property(.silenceSeconds) == .double(0))
+
+        // The next recording is the settings' again: the same quiet ends nothing, and its text stays in the memo.
+        let next = try await service.recorderSignals()
+        try await service.recorder(.start)
+        try await service.sink?.play(spoken)
+        try await service.sink?.play(quiet)
+        let memo = try await service.recorder(.process).argument(0, as: ObjectPath.self)
+        for await message in next {
+            #expect(!message.isSignal(.endedOnSilence) && !message.isSignal(.failed) && !message.isSignal(.delivered), "\(message)")
+            if message.isSignal(.processed), try message.argument(0, as: ObjectPath.self) == memo { break }
+        }
     }
 
     @Test func theSettingIsCheckedKeptAndAnnounced() async throws {
