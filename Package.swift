@@ -29,6 +29,7 @@ let package = Package(
         .target(name: "Downloading", dependencies: ["CCurl", "CArchive"]),
         .target(name: "Speech", dependencies: ["Downloading", "Recording"]),
         .target(name: "Library", dependencies: ["CSQLite", "Recording"]),
+        .target(name: "Writing"),
         .target(name: "Notifying", dependencies: ["DBus", "Recording"]),
         .target(name: "Memos", dependencies: ["Library", "Recording", "Audio"]),
         .target(name: "NotulaContract", dependencies: ["DBus"]),
@@ -37,6 +38,7 @@ let package = Package(
             name: "NotulaService",
             dependencies: [
                 "DBus", "NotulaContract", "Recording", "Audio", "Downloading", "Speech", "Library", "Memos", "Notifying", "Delivering",
+                "Writing",
             ]),
         .executableTarget(name: "notulad", dependencies: ["Downloading", "NotulaService", "Recording"]),
         .executableTarget(name: "notula", dependencies: ["DBus", "NotulaContract", "Recording"]),
@@ -51,6 +53,7 @@ let package = Package(
         .testTarget(name: "DownloadingTests", dependencies: ["Downloading", "NotulaTestSupport"]),
         .testTarget(name: "SpeechTests", dependencies: ["Speech", "Recording", "NotulaTestSupport"]),
         .testTarget(name: "DeliveringTests", dependencies: ["Delivering", "DBus", "NotulaTestSupport"]),
+        .testTarget(name: "WritingTests", dependencies: ["Writing"]),
         .testTarget(name: "MemosTests", dependencies: ["Memos", "Library", "Recording"]),
         .testTarget(name: "NotulaServiceTests", dependencies: ["NotulaService"]),
         .testTarget(name: "IntegrationTests", dependencies: ["DBus", "NotulaContract", "Speech", "Library", "NotulaTestSupport"]),

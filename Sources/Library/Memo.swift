@@ -14,9 +14,12 @@ public struct Memo: Sendable, Equatable {
     public var status: MemoStatus
     /// Absolute path of the WAV file.
     public var audioFile: String
-    /// Empty until transcribed.
+    /// The recognised words, as the recogniser gave them; empty until transcribed.
     public var transcript: String
     public var words: [Word]
+    /// The text as written: the spoken punctuation and commands of its language and the user's replacements
+    /// applied. What is delivered, exported and searched; empty until transcribed.
+    public var written: String
     /// Why transcription failed, for a memo whose status is `failed`.
     public var failure: String?
 
@@ -31,6 +34,7 @@ public struct Memo: Sendable, Equatable {
         self.audioFile = audioFile
         self.transcript = ""
         self.words = []
+        self.written = ""
         self.failure = nil
     }
 

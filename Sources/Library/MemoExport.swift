@@ -6,13 +6,16 @@ import Recording
 public enum ExportFormat: String, Sendable, CaseIterable {
     case txt, srt, vtt, json
 
-    /// The memo in this format.
-    public func render(_ memo: Memo) -> String {
+    /// The memo in this format: its written text; subtitles show each run of words as `writeEach` writes it (what
+    /// each word adds to the written text).
+    public func render(_ memo: Memo, writing writeEach: ([String]) -> [String]) -> String {
         switch self {
-        case .txt: memo.transcript + "\n"
+        case .txt: memo.written + "\n"
         case .srt:
-            Self.cues(memo.words).enumerated().map { "\($0 + 1)\n\($1.timing(separator: ","))\n\($1.text)\n" }.joined(separator: "\n")
-        case .vtt: "WEBVTT\n\n" + Self.cues(memo.words).map { "\($0.timing(separator: "."))\n\($0.text)\n" }.joined(separator: "\n")
+            Self.cues(memo.words, writeEach).enumerated().map { "\($0 + 1)\n\($1.timing(separator: ","))\n\($1.text)\n" }
+                .joined(separator: "\n")
+        case .vtt:
+            "WEBVTT\n\n" + Self.cues(memo.words, writeEach).map { "\($0.timing(separator: "."))\n\($0.text)\n" }.joined(separator: "\n")
         case .json: Self.json(memo)
         }
     }
@@ -41,21 +44,29 @@ public enum ExportFormat: String, Sendable, CaseIterable {
 
     /// Words grouped into cues short enough to read: a cue ends after seven words, past three
     /// seconds, or at a pause of a second or more.
-    static func cues(_ words: [Word]) -> [Cue] {
+    /// A word that adds nothing (the rest of a spoken command) still times its cue; a cue of nothing written
+    /// is left out, and a paragraph inside a cue is a line break (a blank line would end the cue).
+    static func cues(_ words: [Word], _ writeEach: ([String]) -> [String]) -> [Cue] {
         var cues: [Cue] = []
         var count = 0
-        for word in words {
+        for (word, written) in zip(words, writeEach(words.map(\.word))) {
             if var cue = cues.last, count < 7, word.end - cue.start <= 3, word.start - cue.end < 1 {
                 cue.end = word.end
-                cue.text += " " + word.word
+                cue.text += written
                 cues[cues.count - 1] = cue
                 count += 1
             } else {
-                cues.append(Cue(start: word.start, end: word.end, text: word.word))
+                cues.append(Cue(start: word.start, end: word.end, text: written))
                 count = 1
             }
         }
-        return cues
+        return cues.compactMap { cue in
+            let lines = cue.text.split(whereSeparator: \.isNewline).map { line in
+                String(line.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
+            }
+            let text = lines.filter { !$0.isEmpty }.joined(separator: "\n")
+            return text.isEmpty ? nil : Cue(start: cue.start, end: cue.end, text: text)
+        }
     }
 
     private struct Document: Encodable {
@@ -66,13 +77,14 @@ public enum ExportFormat: String, Sendable, CaseIterable {
         var locale: String
         var status: String
         var transcript: String
+        var written: String
         var words: [Word]
     }
 
     private static func json(_ memo: Memo) -> String {
         let document = Document(
             id: memo.id, title: memo.title, created: memo.created, duration: memo.duration, locale: memo.locale,
-            status: memo.status.rawValue, transcript: memo.transcript, words: memo.words)
+            status: memo.status.rawValue, transcript: memo.transcript, written: memo.written, words: memo.words)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         // Encoding plain strings and numbers cannot fail.

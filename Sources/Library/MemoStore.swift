@@ -6,15 +6,15 @@ import Recording
 #endif
 
 /// The memo library on disk: one SQLite file in WAL mode (a reader never waits for the writer,
-/// and a killed process loses no committed row), with full-text search over titles and transcripts.
+/// and a killed process loses no committed row), with full-text search over titles and written texts.
 ///
 /// Not thread-safe: owned by one actor.
 public final class MemoStore {
     private let connection: SQLiteConnection
     /// Room kept for the library's own writes on a disk that fills up; none for a reading connection.
     private let reserve: SpaceReserve?
-    private static let columns = "id, title, created, duration, locale, status, audio_file, transcript, words, failure"
-    private static let summaryColumns = "id, title, created, duration, locale, status, audio_file, '', '[]', failure"
+    private static let columns = "id, title, created, duration, locale, status, audio_file, transcript, words, failure, written"
+    private static let summaryColumns = "id, title, created, duration, locale, status, audio_file, '', '[]', failure, ''"
 
     /// Opens the store at `path` (creating it), bringing its schema up to date.
     /// - Throws: `LibraryError.storage` when the file cannot be opened or migrated.
@@ -58,7 +58,7 @@ public final class MemoStore {
     public func insert(_ memo: Memo) throws(LibraryError) {
         try transaction { () throws(LibraryError) in
             try connection.statement(
-                "INSERT INTO memo (\(Self.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", try Self.values(of: memo)
+                "INSERT INTO memo (\(Self.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", try Self.values(of: memo)
             ).run()
         }
     }
@@ -71,7 +71,7 @@ public final class MemoStore {
             try connection.statement(
                 """
                 UPDATE memo SET title = ?2, created = ?3, duration = ?4, locale = ?5, status = ?6, audio_file = ?7,
-                transcript = ?8, words = ?9, failure = ?10 WHERE id = ?1
+                transcript = ?8, words = ?9, failure = ?10, written = ?11 WHERE id = ?1
                 """, values
             ).run()
             guard connection.changes == 1 else { throw .noSuchMemo(memo.id) }
@@ -178,7 +178,7 @@ public final class MemoStore {
     /// 100 000 of them; the newest thousand take under 2 ms, and are what a user looks for.
     public static let rankedMatches = 1000
 
-    /// The memos whose title or transcript match `query` (FTS5 syntax: words, "phrases", prefix*,
+    /// The memos whose title or written text match `query` (FTS5 syntax: words, "phrases", prefix*,
     /// AND/OR/NOT), best first (by bm25 among the newest `rankedMatches` matches), diacritics
     /// ignored, each with the text around its match.
     /// - Throws: `LibraryError.badSearchQuery` when the query is not valid FTS5.
@@ -228,6 +228,7 @@ public final class MemoStore {
         memo.transcript = statement.text(7) ?? ""
         memo.words = (try? JSONDecoder().decode([Word].self, from: Data((statement.text(8) ?? "[]").utf8))) ?? []
         memo.failure = statement.text(9)
+        memo.written = statement.text(10) ?? ""
         return memo
     }
 
@@ -239,7 +240,7 @@ public final class MemoStore {
         return [
             .text(memo.id), .text(memo.title), .integer(memo.created), .real(memo.duration), .text(memo.locale),
             .text(memo.status.rawValue), .text(memo.audioFile), .text(memo.transcript), .text(words),
-            memo.failure.map { .text($0) } ?? .null,
+            memo.failure.map { .text($0) } ?? .null, .text(memo.written),
         ]
     }
 

@@ -43,6 +43,30 @@ enum Schema {
         // The checks at start and Discard look memos up by their audio file, and recovery by
         // their status: without these, each read every row, transcripts included.
         "CREATE INDEX memo_by_audio_file ON memo(audio_file); CREATE INDEX memo_by_status ON memo(status);",
+        // The written text beside the recognised words, and searched in their place: a search for "BP" finds the
+        // memo where "b p" was said. Memos from before have the recognised words as their written text.
+        """
+        ALTER TABLE memo ADD COLUMN written TEXT NOT NULL DEFAULT '';
+        DROP TRIGGER memo_text_insert;
+        DROP TRIGGER memo_text_delete;
+        DROP TRIGGER memo_text_update;
+        DROP TABLE memo_text;
+        UPDATE memo SET written = transcript;
+        CREATE VIRTUAL TABLE memo_text USING fts5(
+            title, written, content='memo', content_rowid='seq',
+            tokenize='unicode61 remove_diacritics 2', prefix='2 3');
+        CREATE TRIGGER memo_text_insert AFTER INSERT ON memo BEGIN
+            INSERT INTO memo_text(rowid, title, written) VALUES (new.seq, new.title, new.written);
+        END;
+        CREATE TRIGGER memo_text_delete AFTER DELETE ON memo BEGIN
+            INSERT INTO memo_text(memo_text, rowid, title, written) VALUES ('delete', old.seq, old.title, old.written);
+        END;
+        CREATE TRIGGER memo_text_update AFTER UPDATE OF title, written ON memo BEGIN
+            INSERT INTO memo_text(memo_text, rowid, title, written) VALUES ('delete', old.seq, old.title, old.written);
+            INSERT INTO memo_text(rowid, title, written) VALUES (new.seq, new.title, new.written);
+        END;
+        INSERT INTO memo_text(memo_text) VALUES ('rebuild');
+        """,
     ]
 
     /// Brings the database up to the latest version, each migration in its own transaction.

@@ -113,6 +113,7 @@ public actor MemoLibrary: Processing {
                 $0.status = .done
                 $0.transcript = transcript.text
                 $0.words = transcript.words
+                $0.written = transcript.written
             }
         } catch {
             failures[id] = error
@@ -133,10 +134,11 @@ public actor MemoLibrary: Processing {
 
     // MARK: What the user asks
 
-    /// The memo's text once transcribed, for the user's own eyes (the result notification, the viewer).
+    /// The memo's written text once transcribed, for the user's own eyes (the result notification, the viewer)
+    /// and where the user types.
     public func text(of recording: RecordingID) -> String? {
         guard let memo = try? store.memo(recording.rawValue), memo.status == .done || memo.status == .recovered else { return nil }
-        return memo.transcript
+        return memo.written
     }
 
     /// The memo's row without its transcript: what its properties show; nil when there is none.

@@ -59,6 +59,7 @@ extension MemoLibrary {
             try advance(memo.id) {
                 $0.transcript = transcript.text
                 $0.words = transcript.words
+                $0.written = transcript.written
             }
             Log.info("Recovered memo \(memo.id) transcribed")
         } catch {

@@ -5,9 +5,9 @@ public protocol Transcribing: Sendable {
     /// The locale `recording` is transcribed in: the one picked when its capture started.
     func locale(of recording: RecordingID) -> String
     /// The text of a recording whose capture has ended: the one followed live, or else decoded from `file` in
-    /// `locale` (nil: the recording's own). Cancelling the task stops the decoding.
+    /// `locale` (nil: the recording's own), as recognised and as written. Cancelling the task stops the decoding.
     func text(of recording: RecordingID, file: String, in locale: String?) async throws(RecordingError) -> (
-        text: String, words: [Word]
+        text: String, words: [Word], written: String
     )
 }
 

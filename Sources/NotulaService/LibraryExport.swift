@@ -15,8 +15,8 @@ struct LibraryExport: MemoListener {
 
     /// Opens the library and exports its objects in the same job on the bus thread, so that the memos
     /// recovered at start are transcribed, and their news signalled, only once their objects are there.
-    static func open(_ library: isolated MemoLibrary, on bus: Bus) throws(MemoError) {
-        let export = LibraryExport(bus: bus, library: library, memoMethods: MemoObject.methods(library))
+    static func open(_ library: isolated MemoLibrary, on bus: Bus, writing: TextWriting) throws(MemoError) {
+        let export = LibraryExport(bus: bus, library: library, memoMethods: MemoObject.methods(library, writing: writing))
         try library.open(reporting: export)
         bus.assumeIsolated { bus in
             bus.exportObjectManager(at: NotulaBus.rootPath)

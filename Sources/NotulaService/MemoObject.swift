@@ -27,7 +27,7 @@ enum MemoObject {
 
     /// The methods of every memo object, made once: each finds its memo from the path it was
     /// called on, so that a listing of many memos does not make them again for each.
-    static func methods(_ library: MemoLibrary) -> [Method] {
+    static func methods(_ library: MemoLibrary, writing: TextWriting) -> [Method] {
         /// The memo that `message` was sent to, with its text, or why it has none.
         @Sendable func transcribedMemo(_ message: Message) throws(BusError) -> Memo {
             let id = try id(message)
@@ -49,7 +49,8 @@ enum MemoObject {
                     throw BusError.invalidArgs(
                         "Unknown export format \(name); one of \(ExportFormat.allCases.map(\.rawValue).joined(separator: ", "))")
                 }
-                return .now([.string(format.render(try transcribedMemo(message)))])
+                let memo = try transcribedMemo(message)
+                return .now([.string(format.render(memo, writing: writing.writing(in: memo.locale).writeEach))])
             },
             NotulaBus.Memo.method(.play) { message throws(BusError) in
                 let id = try id(message)

@@ -13,6 +13,8 @@ public struct Paths: Sendable {
     /// The memo library: every memo's row, transcript and search index.
     public var library: String { data + "/library.sqlite3" }
     public var settingsFile: String { config + "/settings.json" }
+    /// The user's own replacements: spoken phrase, tab, written text.
+    public var replacementsFile: String { config + "/replacements.tsv" }
     public var models: String { data + "/models" }
     /// The texts of memos the user opened from a notification.
     public var transcripts: String { data + "/transcripts" }

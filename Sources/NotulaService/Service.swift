@@ -8,6 +8,7 @@ import Notifying
 import NotulaContract
 import Recording
 import Speech
+import Writing
 
 #if canImport(Glibc)
     import Glibc
@@ -63,11 +64,13 @@ public enum Service {
             listener: ModelSignals(bus: bus, notifier: notifier),
             loads: { path throws(SpeechError) in try checkLoads(path, libraryCandidates) })
         let memos: MemoLibrary
+        let writing = TextWriting(replacements: ReplacementsFile(path: paths.replacementsFile))
         do {
             memos = try MemoLibrary(
                 executor: bus.unownedExecutor, store: paths.library, recordingsFolder: paths.recordings,
-                transcriptsFolder: paths.transcripts, transcriber: transcriber, models: models)
-            try await LibraryExport.open(memos, on: bus)
+                transcriptsFolder: paths.transcripts,
+                transcriber: WrittenTranscription(transcriber: transcriber, writing: writing), models: models)
+            try await LibraryExport.open(memos, on: bus, writing: writing)
         } catch {
             Log.error("Cannot open the memo library \(paths.library): \(error)")
             return 1

@@ -19,6 +19,7 @@ enum LibrarySearch {
                     locale: "en-US", audioFile: "/nowhere/\(index).wav")
                 memo.status = .done
                 memo.transcript = text.transcript(words: 60 + index % 120)
+                memo.written = memo.transcript
                 try store.insert(memo)
             }
         }

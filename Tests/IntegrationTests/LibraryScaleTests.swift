@@ -23,6 +23,7 @@ struct LibraryScaleTests {
             var memo = Memo(id: String(created), created: created, locale: "en-US", audioFile: audio)
             memo.status = .done
             memo.transcript = "ward round \(index) with patient number \(index % 97)"
+            memo.written = memo.transcript
             try store.insert(memo)
         }
         return home

@@ -58,6 +58,37 @@ struct TranscriptionTests {
         #expect(try members(of: interface, in: xml) == (try members(of: interface, in: contract)))
     }
 
+    /// replacements.tsv, written while notulad runs: the next memo's written text — what Export writes and search
+    /// finds — has the user's replacements; the recognised words stay as they were; a bad line is told by its number.
+    @Test func theUsersReplacementsWriteTheNextMemo() async throws {
+        let place = try modelPlace()
+        defer { try? FileManager.default.removeItem(at: place) }
+        let service = try await ServiceUnderTest.start(environment: ["VOSK_MODEL_PATH": place.path], settings: [#""locale": "ko-KR""#])
+        let spoken = try speech("병원에 왔습니다", voice: "ko")
+        let first = try await recordAndSend(service, playing: spoken)
+        let heard = try await service.memo(.getTranscript, of: first).argument(0, as: String.self).split(separator: " ").map(String.init)
+        #expect(
+            try await service.memo(.export, of: first, [.string("txt")]).argument(0, as: String.self) == heard.joined(separator: " ") + "\n"
+        )
+
+        // Each word heard the first time gets a written form of its own.
+        let table = Dictionary(heard.enumerated().map { ($1, "W\($0)") }, uniquingKeysWith: { first, _ in first })
+        let file = table.map { "\($0)\t\($1)" }.joined(separator: "\n") + "\nno tab on this line\n"
+        try file.write(to: service.home.appendingPathComponent("config/notula/replacements.tsv"), atomically: true, encoding: .utf8)
+        let second = try await recordAndSend(service, playing: spoken)
+        let words = try await service.memo(.getTranscript, of: second).argument(0, as: String.self).split(separator: " ").map(String.init)
+        let written = words.map { table[$0] ?? $0 }.joined(separator: " ")
+        #expect(words.contains { table[$0] != nil }, "the same speech gives some of the same words: \(heard) \(words)")
+        #expect(try await service.memo(.export, of: second, [.string("txt")]).argument(0, as: String.self) == written + "\n")
+        let replaced = try #require(words.compactMap { table[$0] }.first)
+        let hits = try await service.library(.search, [.string(replaced), .uint32(10)]).argument(
+            0, as: [DBusStruct<ObjectPath, String>].self)
+        #expect(hits.map(\.fields.0) == [second], "search finds the written text")
+        #expect(
+            service.log.contains("replacements.tsv: line \(table.count + 1): not a spoken phrase, a tab and the written text"),
+            "\(service.log)")
+    }
+
     @Test func silenceGivesAnEmptyTranscript() async throws {
         let place = try modelPlace()
         defer { try? FileManager.default.removeItem(at: place) }

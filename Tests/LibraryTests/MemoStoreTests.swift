@@ -23,6 +23,7 @@ struct MemoStoreTests {
         var expected = try #require(try memos.memo("1"))
         expected.transcript = ""
         expected.words = []
+        expected.written = ""
         #expect(try memos.summary("1") == expected)
         #expect(try memos.summary("3") == nil)
         let first = try memos.summaries(after: nil, limit: 1)

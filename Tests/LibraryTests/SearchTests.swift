@@ -14,6 +14,17 @@ struct SearchTests {
         #expect(Set(try memos.search("café", limit: 10).map(\.id)) == ["1", "2"])
     }
 
+    @Test("The written text is what is searched: BP finds the memo where b p was said, also once saved again")
+    func writtenText() throws {
+        let memos = try store.open()
+        try memos.insert(TemporaryStore.memo(1, transcript: "the b p is high period", written: "The BP is high."))
+        #expect(try memos.search("BP", limit: 10).map(\.id) == ["1"])
+        #expect(try memos.search("period", limit: 10).isEmpty, "a spoken command is not written")
+        try memos.update("1") { $0.written = "The blood pressure is high." }
+        #expect(try memos.search("BP", limit: 10).isEmpty)
+        #expect(try memos.search("pressure", limit: 10).map(\.snippet) == ["The blood «pressure» is high."])
+    }
+
     @Test("The memo that says it most ranks first, and the snippet marks the match")
     func ranking() throws {
         let memos = try store.open()

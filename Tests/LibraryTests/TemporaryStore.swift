@@ -27,11 +27,13 @@ final class TemporaryStore {
     }
 
     /// A finished memo with `transcript`, its words one second apart.
-    static func memo(_ id: Int64, title: String? = nil, transcript: String, status: MemoStatus = .done) -> Memo {
+    /// `written` is the transcript unless given.
+    static func memo(_ id: Int64, title: String? = nil, transcript: String, written: String? = nil, status: MemoStatus = .done) -> Memo {
         var memo = Memo(id: String(id), created: id, locale: "en-US", audioFile: "/tmp/\(id).wav", timeZone: .gmt)
         if let title { memo.title = title }
         memo.status = status
         memo.transcript = transcript
+        memo.written = written ?? transcript
         memo.words = transcript.split(separator: " ").enumerated().map {
             Word(start: Double($0), end: Double($0) + 0.5, word: String($1), confidence: 1)
         }

@@ -21,17 +21,20 @@ struct TranscriberDouble: Transcribing {
     let locale: String
     let outcome: Outcome
 
+    /// The written text the double makes of `text`: told apart from the recognised words.
+    static func written(_ text: String) -> String { text.isEmpty ? "" : text.uppercased() + "." }
+
     func locale(of recording: RecordingID) -> String {
         calls.append(.locale(recording))
         return locale
     }
 
     func text(of recording: RecordingID, file: String, in locale: String?) async throws(RecordingError) -> (
-        text: String, words: [Word]
+        text: String, words: [Word], written: String
     ) {
         calls.append(.text(recording, file: file, locale: locale))
         switch outcome {
-        case .text(let text, let words): return (text, words)
+        case .text(let text, let words): return (text, words, Self.written(text))
         case .untilCancelled:
             await CancellationGate().wait()
             throw .failed("The recording was discarded.")

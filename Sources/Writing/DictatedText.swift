@@ -1,0 +1,102 @@
+/// Written text from dictated words: the user's replacements, then the spoken punctuation and commands of the
+/// language, sentences started with a capital and no space before punctuation. A language without a table of
+/// its own gets the replacements only.
+public struct DictatedText: Sendable {
+    private let marks: SpokenMarks?
+    private let replacements: Replacements
+    /// The longest phrase either table holds, in words: how far each position looks ahead.
+    private let longestPhrase: Int
+
+    public init(locale: String, replacements: Replacements = .none) {
+        marks = SpokenMarks.of(locale)
+        self.replacements = replacements
+        let phrases = Array(replacements.written.keys) + (marks?.marks.keys.map { $0.split(separator: " ").map(String.init) } ?? [])
+        longestPhrase = phrases.map(\.count).max() ?? 1
+    }
+
+    private enum Piece {
+        case word(String), written(String), mark(Mark)
+    }
+
+    /// `words` as written text.
+    public func write(_ words: [String]) -> String { writeEach(words).joined() }
+
+    /// What each of `words` adds to the written text, with its space before it: a command's whole phrase adds at
+    /// its first word, its other words add nothing. Subtitles show each run of words this way.
+    public func writeEach(_ words: [String]) -> [String] {
+        var text = Writer(capitalizes: marks != nil)
+        var added = Array(repeating: "", count: words.count)
+        for (index, piece) in pieces(of: words) {
+            switch piece {
+            case .word(let word): added[index] = text.add(word, capitalizable: true)
+            case .written(let written): added[index] = text.add(written, capitalizable: false)
+            case .mark(let mark): added[index] = text.add(mark)
+            }
+        }
+        return added
+    }
+
+    /// The words with the longest phrase at each position replaced: the user's own before the language's.
+    private func pieces(of words: [String]) -> [(index: Int, piece: Piece)] {
+        let lowered = words.map { $0.lowercased() }
+        var pieces: [(index: Int, piece: Piece)] = []
+        var index = 0
+        while index < words.count {
+            var found: (Piece, length: Int)?
+            for length in stride(from: min(longestPhrase, words.count - index), through: 1, by: -1) where found == nil {
+                let phrase = Array(lowered[index..<index + length])
+                if let written = replacements.written[phrase] {
+                    found = (.written(written), length)
+                } else if let mark = marks?.marks[phrase.joined(separator: " ")] {
+                    found = (.mark(mark), length)
+                }
+            }
+            let (piece, length) = found ?? (.word(words[index]), 1)
+            pieces.append((index, piece))
+            index += length
+        }
+        return pieces
+    }
+}
+
+/// Joins words and marks with the spaces and capitals written text has, telling what each adds.
+private struct Writer {
+    let capitalizes: Bool
+    private var sentenceStarts = true
+    /// Whether the next word follows without a space: at the start, after a line break or an opening quote.
+    private var joinsNext = true
+
+    init(capitalizes: Bool) { self.capitalizes = capitalizes }
+
+    mutating func add(_ word: String, capitalizable: Bool) -> String {
+        guard !word.isEmpty else { return "" }
+        let space = joinsNext ? "" : " "
+        let written = capitalizes && capitalizable && sentenceStarts ? word.prefix(1).uppercased() + word.dropFirst() : word
+        sentenceStarts = false
+        joinsNext = false
+        return space + written
+    }
+
+    mutating func add(_ mark: Mark) -> String {
+        switch mark {
+        case .joined(let sign, let endsSentence):
+            joinsNext = false
+            sentenceStarts = endsSentence
+            return sign
+        case .newLine:
+            joinsNext = true
+            return "\n"
+        case .newParagraph:
+            joinsNext = true
+            sentenceStarts = true
+            return "\n\n"
+        case .openQuote:
+            let space = joinsNext ? "" : " "
+            joinsNext = true
+            return space + "\""
+        case .closeQuote:
+            joinsNext = false
+            return "\""
+        }
+    }
+}

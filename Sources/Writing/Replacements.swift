@@ -1,0 +1,42 @@
+/// A user's own replacements: a spoken phrase (words as the recogniser gives them) and the text written for it.
+public struct Replacements: Sendable, Equatable {
+    /// Spoken phrase, lowercased and split into words → written text.
+    let written: [[String]: String]
+
+    public static let none = Replacements(written: [:])
+
+    /// A line of the file that was skipped, and why.
+    public struct Problem: Sendable, Equatable, CustomStringConvertible {
+        public let line: Int
+        public let reason: String
+        public var description: String { "line \(line): \(reason)" }
+    }
+
+    /// Reads `spoken phrase<TAB>written text` lines; blank lines and lines starting with `#` are skipped.
+    /// A bad line is skipped and told, the others still count.
+    public static func parse(_ text: String) -> (Replacements, [Problem]) {
+        var written: [[String]: String] = [:]
+        var problems: [Problem] = []
+        // "\r\n" is one Character, a newline as "\n" is.
+        for (index, line) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
+            if line.allSatisfy(\.isWhitespace) || line.hasPrefix("#") { continue }
+            let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
+            let spoken = fields.first.map(words) ?? []
+            guard fields.count == 2 else {
+                problems.append(Problem(line: index + 1, reason: "not a spoken phrase, a tab and the written text"))
+                continue
+            }
+            guard !spoken.isEmpty else {
+                problems.append(Problem(line: index + 1, reason: "no spoken phrase before the tab"))
+                continue
+            }
+            if written[spoken] != nil { problems.append(Problem(line: index + 1, reason: "\"\(fields[0])\" again: this line counts")) }
+            written[spoken] = String(fields[1])
+        }
+        return (Replacements(written: written), problems)
+    }
+
+    private static func words(_ phrase: Substring) -> [String] {
+        phrase.split(whereSeparator: \.isWhitespace).map { $0.lowercased() }
+    }
+}
