@@ -8,23 +8,39 @@ import Recording
 /// Takes each processed memo's text where `Output` (or the recording's `ProcessTo`) sends it, and reports how:
 /// `Delivered` with the method, or `Failed` with `OutputUnavailable` and a banner saying what to do next. The
 /// text itself goes only to the window or the clipboard, never into a signal.
+/// With `Live`, only what was not typed while spoken goes at Send.
 struct DeliveryReporter: Reporting {
     let bus: Bus
     let memos: MemoLibrary
     let notifier: Notifier
     let choice: OutputChoice
     let dictation: Dictation
+    let liveTyping: LiveTyping
 
     func processed(_ recording: RecordingID) {
         let output = choice.takeOutput(of: recording)
         // An empty transcript delivers nothing: the result's banner already says no speech was recognized.
         guard output != .memo, let text = memos.assumeIsolated({ $0.text(of: recording) }), !text.isEmpty else { return }
-        let delivered = choice.spaceAfterText ? text + " " : text
         let typing = choice.typing
+        let space = choice.spaceAfterText ? " " : ""
         let memo = MemoLibrary.path(of: recording.rawValue)
-        Task { [bus, notifier, dictation] in
+        Task { [bus, notifier, dictation, liveTyping] in
+            var rest = text
+            var method: DeliveryMethod?
+            if let live = await liveTyping.finish(recording) {
+                guard !live.failed, text.hasPrefix(live.typed) else {
+                    // Typing stopped (Failed said so then) or typed other words than the memo's: the rest is pasted by hand.
+                    let untyped = text.hasPrefix(live.typed) ? String(text.dropFirst(live.typed.count)) : text
+                    _ = try? await dictation.deliver(untyped, to: .clipboard, typing: typing)
+                    Log.info("Memo \(recording): what was not typed while spoken is on the clipboard")
+                    return
+                }
+                rest = String(text.dropFirst(live.typed.count))
+                method = live.method
+            }
             do throws(DeliveryError) {
-                guard let method = try await dictation.deliver(delivered, to: output, typing: typing) else { return }
+                if let delivered = try await dictation.deliver(rest + space, to: output, typing: typing) { method = delivered }
+                guard let method else { return }
                 Log.info("Delivered memo \(recording) through \(method.rawValue)")
                 try? await bus.emit(
                     path: NotulaBus.recorderPath, interface: NotulaBus.Recorder.self, signal: .delivered,

@@ -2,12 +2,13 @@ import Delivering
 import Recording
 import Synchronization
 
-/// Where memos' texts go and how they are typed: the recorder's `Output` and `Typing`, kept in settings.json,
-/// and the outputs `ProcessTo` chose for single recordings.
+/// Where memos' texts go, how and when they are typed: the recorder's `Output`, `Typing` and `Live`, kept in
+/// settings.json, and the outputs `ProcessTo` and `Dictate` chose for single recordings.
 final class OutputChoice: Sendable {
     private struct Choices {
         var output: TextOutput
         var typing: TypingChoice
+        var live: Bool
         var perRecording: [RecordingID: TextOutput] = [:]
     }
 
@@ -25,13 +26,14 @@ final class OutputChoice: Sendable {
         if typing == nil, let value = settings.typing {
             Log.warning("\(settingsFile): typing \"\(value)\" is none of \(TypingChoice.spelled); using auto")
         }
-        choices = Mutex(Choices(output: output ?? .memo, typing: typing ?? .automatic))
+        choices = Mutex(Choices(output: output ?? .memo, typing: typing ?? .automatic, live: settings.live ?? false))
         self.settingsFile = settingsFile
         spaceAfterText = settings.spaceAfterText ?? true
     }
 
     var output: TextOutput { choices.withLock { $0.output } }
     var typing: TypingChoice { choices.withLock { $0.typing } }
+    var live: Bool { choices.withLock { $0.live } }
 
     func choose(_ output: TextOutput) {
         choices.withLock { $0.output = output }
@@ -41,6 +43,16 @@ final class OutputChoice: Sendable {
     func choose(_ typing: TypingChoice) {
         choices.withLock { $0.typing = typing }
         Settings.update(at: settingsFile) { $0.typing = typing.value }
+    }
+
+    func choose(live: Bool) {
+        choices.withLock { $0.live = live }
+        Settings.update(at: settingsFile) { $0.live = live }
+    }
+
+    /// Whether `recording`'s utterances are typed as they end: `Live`, and its text is to be typed.
+    func typesLive(_ recording: RecordingID) -> Bool {
+        choices.withLock { $0.live && ($0.perRecording[recording] ?? $0.output) == .type }
     }
 
     /// `recording`'s text goes to `output`, whatever `Output` says.

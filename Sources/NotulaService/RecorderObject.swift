@@ -47,6 +47,13 @@ enum RecorderObject {
                         announce(.typing, on: bus)
                     }),
                 NotulaBus.Recorder.property(
+                    .live, "b", getter: { .boolean(output.live) },
+                    setter: { value throws(BusError) in
+                        guard case .boolean(let live) = value else { throw BusError.invalidArgs("Live is true or false (b)") }
+                        output.choose(live: live)
+                        announce(.live, on: bus)
+                    }),
+                NotulaBus.Recorder.property(
                     .silenceSeconds, "d", getter: { .double(silence.seconds) },
                     setter: { value throws(BusError) in
                         guard case .double(let seconds) = value else { throw BusError.invalidArgs("SilenceSeconds is a number (d)") }

@@ -56,15 +56,24 @@ public enum Service {
             settingsFile: paths.settingsFile)
         let notifier = Notifier(
             isolation: bus, server: BusNotificationServer(bus: bus), texts: .forEnvironment(environment), log: { Log.info($0) })
+        let output = OutputChoice(settings, settingsFile: paths.settingsFile)
+        let session = SessionEnvironment(bus: bus, own: environment)
+        let searchPath = DeliveryWiring.searchPath(environment)
+        let dictation = Dictation(
+            readSession: { await session.read() },
+            findWays: { await DeliveryWiring.ways(in: $0, bus: bus, paths: paths, searchPath: searchPath) })
+        let writing = TextWriting(replacements: ReplacementsFile(path: paths.replacementsFile))
         let liveText = TextWatchers()
+        let liveTyping = LiveTyping(choice: output, dictation: dictation, writing: writing, bus: bus, notifier: notifier)
         let transcriber = Transcriber(
-            engine: engine, idleRelease: settings.modelIdleRelease, currentLocale: { locale.current }, liveText: liveText)
+            engine: engine, idleRelease: settings.modelIdleRelease, currentLocale: { locale.current },
+            liveText: LiveTextListeners(listeners: [liveText, liveTyping]))
+        liveTyping.start(localeOf: { transcriber.locale(of: $0) })
         let models = ModelStore(
             isolation: bus, places: places, known: known, catalogSource: catalogSource, transcriber: transcriber,
             listener: ModelSignals(bus: bus, notifier: notifier),
             loads: { path throws(SpeechError) in try checkLoads(path, libraryCandidates) })
         let memos: MemoLibrary
-        let writing = TextWriting(replacements: ReplacementsFile(path: paths.replacementsFile))
         do {
             memos = try MemoLibrary(
                 executor: bus.unownedExecutor, store: paths.library, recordingsFolder: paths.recordings,
@@ -87,17 +96,12 @@ public enum Service {
                 bus: bus, texts: .forEnvironment(environment), trackPath: { MemoLibrary.path(of: $0.rawValue) }, log: { Log.info($0) })
             : nil
         let panels: [any Reporting] = [tray.reporter] + [mediaPlayer?.reporter].compactMap { $0 }
-        let output = OutputChoice(settings, settingsFile: paths.settingsFile)
-        let session = SessionEnvironment(bus: bus, own: environment)
-        let searchPath = DeliveryWiring.searchPath(environment)
-        let dictation = Dictation(
-            readSession: { await session.read() },
-            findWays: { await DeliveryWiring.ways(in: $0, bus: bus, paths: paths, searchPath: searchPath) })
         let recorder = Recorder(
             isolation: bus, clock: MonotonicSystemClock(), capture: capture, processing: memos,
             reporter: Reporters(surfaces: [
                 RecorderSignals(bus: bus), NotificationReporter(notifier: notifier, memos: memos),
-                DeliveryReporter(bus: bus, memos: memos, notifier: notifier, choice: output, dictation: dictation),
+                DeliveryReporter(
+                    bus: bus, memos: memos, notifier: notifier, choice: output, dictation: dictation, liveTyping: liveTyping),
                 Reporters(surfaces: panels),
             ]),
             makeRecordingID: newRecordingID, pickedLocale: { locale.current })

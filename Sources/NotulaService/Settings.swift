@@ -29,11 +29,13 @@ public struct Settings: Codable, Sendable, Equatable {
     public var spaceAfterText: Bool?
     /// Seconds of quiet after speech that send a recording by itself (the recorder's `SilenceSeconds`); off when absent.
     public var silenceSeconds: Double?
+    /// Whether, with `output` type, each utterance is typed as it ends (the recorder's `Live`); off when absent.
+    public var live: Bool?
 
     public init(
         source: String? = nil, locale: String? = nil, modelIdleSeconds: Double? = nil, modelCatalog: String? = nil, mpris: Bool? = nil,
         longestMemoSeconds: Double? = nil, output: String? = nil, typing: String? = nil, spaceAfterText: Bool? = nil,
-        silenceSeconds: Double? = nil
+        silenceSeconds: Double? = nil, live: Bool? = nil
     ) {
         self.source = source
         self.locale = locale
@@ -45,6 +47,7 @@ public struct Settings: Codable, Sendable, Equatable {
         self.typing = typing
         self.spaceAfterText = spaceAfterText
         self.silenceSeconds = silenceSeconds
+        self.live = live
     }
 
     /// A model kept for up to a year unused; longer is no setting anyone means (and past 10^20 s no `Duration` holds it).
@@ -84,7 +87,8 @@ public struct Settings: Codable, Sendable, Equatable {
             longestMemoSeconds: fields.longestMemoSeconds?.value(of: "longestMemoSeconds", within: longestMemoRange, warnAbout),
             output: fields.output?.value(of: "output", warnAbout), typing: fields.typing?.value(of: "typing", warnAbout),
             spaceAfterText: fields.spaceAfterText?.value(of: "spaceAfterText", warnAbout),
-            silenceSeconds: fields.silenceSeconds?.value(of: "silenceSeconds", within: SilenceEnding.range, warnAbout))
+            silenceSeconds: fields.silenceSeconds?.value(of: "silenceSeconds", within: SilenceEnding.range, warnAbout),
+            live: fields.live?.value(of: "live", warnAbout))
     }
 
     /// Changes one field in the file, keeping the others; a failure is logged, as the running service goes on
@@ -120,6 +124,7 @@ private struct Fields: Decodable {
     var typing: Field<String>?
     var spaceAfterText: Field<Bool>?
     var silenceSeconds: Field<Double>?
+    var live: Field<Bool>?
 }
 
 /// One field's value, or the fact that it is not of its type (`null` is an absent field).

@@ -75,6 +75,104 @@ struct DictationDesktopTests {
         try await poll(within: .seconds(10), until: { terminal.typed() == text + " " }) { NotTyped(arrived: terminal.typed()) }
     }
 
+    /// `Live`: the first sentence is in the window while the user still speaks, the whole text once after Send.
+    @Test(.timeLimit(.minutes(3))) func onSwayEachSentenceIsTypedAsItEndsAndTheWholeTextOnce() async throws {
+        let place = try modelPlace()
+        defer { try? FileManager.default.removeItem(at: place) }
+        let sway = try await TerminalsInSway()
+        let terminal = try await sway.openTerminal()
+        let service = try await ServiceUnderTest.start(
+            environment: sway.environment.merging(
+                ["VOSK_MODEL_PATH": place.path, "XDG_SESSION_TYPE": "wayland", "XDG_CURRENT_DESKTOP": "sway", "DISPLAY": ""]) { $1 },
+            settings: [#""locale": "ko-KR""#, #""output": "type""#, #""live": true"#])
+        #expect(try await service.property(.live) == .boolean(true))
+        // Vosk ends these sentences as two utterances (see LiveTextTests); the reader tells when the first ended.
+        let first = try speech("병원에 왔습니다", voice: "ko")
+        let quiet = try silence(seconds: 2.5)
+        let second = try speech("환자는 괜찮습니다", voice: "ko")
+        let reader = try await LiveTextReader.watching(service)
+        let signals = try await service.recorderSignals()
+
+        try await service.recorder(.start)
+        try await service.sink?.play(first)
+        try await service.sink?.play(quiet)
+        var firstUtterance: String?
+        for await line in reader.lines where line.kind == "final" {
+            firstUtterance = line.text
+            break
+        }
+        let typedFirst = try #require(firstUtterance)
+        try await poll(within: .seconds(10), until: { terminal.typed() == typedFirst }) { NotTyped(arrived: terminal.typed()) }
+        #expect(try await service.property(.state) == .string("recording"), "typed before Send")
+
+        try await service.sink?.play(second)
+        let memo = try await service.recorder(.process).argument(0, as: ObjectPath.self)
+        let outcome = try await deliveryOutcome(in: signals)
+        #expect(outcome.isSignal(.delivered), "\(outcome.body)")
+        #expect(try outcome.argument(0, as: ObjectPath.self) == memo)
+        #expect(try outcome.argument(1, as: String.self) == "virtual-keyboard")
+        let text = try await service.memo(.getTranscript, of: memo).argument(0, as: String.self)
+        #expect(text.hasPrefix(typedFirst + " ") && text.count > typedFirst.count + 1, "two utterances: \(text)")
+        try await poll(within: .seconds(10), until: { terminal.typed() == text + " " }) { NotTyped(arrived: terminal.typed()) }
+        close(reader.descriptor)
+    }
+
+    /// `Live` with a way of typing the session lacks: the first sentence fails, `Failed` says so once, nothing
+    /// is typed after it, and at Send the whole text is on the clipboard.
+    @Test(.timeLimit(.minutes(3))) func onSwayAFailureWhileTypingLiveIsToldOnceAndTheRestIsCopied() async throws {
+        let place = try modelPlace()
+        defer { try? FileManager.default.removeItem(at: place) }
+        let sway = try await TerminalsInSway()
+        let terminal = try await sway.openTerminal()
+        let service = try await ServiceUnderTest.start(
+            environment: sway.environment.merging(
+                ["VOSK_MODEL_PATH": place.path, "XDG_SESSION_TYPE": "wayland", "XDG_CURRENT_DESKTOP": "sway", "DISPLAY": ""]) { $1 },
+            settings: [#""locale": "ko-KR""#, #""output": "type""#, #""live": true"#, #""typing": "xtest""#])
+        let phrases = try (speech("병원에 왔습니다", voice: "ko"), silence(seconds: 2.5), speech("환자는 괜찮습니다", voice: "ko"))
+        let signals = try await service.recorderSignals()
+
+        var failures: [String] = []
+        var delivered = 0
+        func note(_ message: Message) throws {
+            if message.isSignal(.failed) { failures.append(try message.argument(0, as: String.self)) }
+            if message.isSignal(.delivered) { delivered += 1 }
+        }
+        try await service.recorder(.start)
+        try await service.sink?.play(phrases.0)
+        try await service.sink?.play(phrases.1)
+        // The first sentence ended, was to be typed and could not: told while the user still speaks.
+        for await message in signals {
+            try note(message)
+            if message.isSignal(.failed) { break }
+        }
+        #expect(try await service.property(.state) == .string("recording"))
+        try await service.sink?.play(phrases.2)
+        let memo = try await service.recorder(.process).argument(0, as: ObjectPath.self)
+        for await message in signals {
+            try note(message)
+            if message.isSignal(.processed) { break }
+        }
+        let text = try await service.memo(.getTranscript, of: memo).argument(0, as: String.self)
+        let clipboard = { (try? output(of: ["wl-paste", "--no-newline"], environment: sway.environment)) ?? "" }
+        try await poll(within: .seconds(10), until: { clipboard() == text }) { NotTyped(arrived: clipboard()) }
+
+        // A property set after the clipboard was filled: its change comes after every signal before it.
+        try await service.call(
+            NotulaBus.recorderPath, "org.freedesktop.DBus.Properties", "Set",
+            [.string(NotulaBus.recorderInterface.rawValue), .string("SilenceSeconds"), .variant(.double(1))])
+        for await message in signals {
+            try note(message)
+            if message.member == "PropertiesChanged",
+                (try? message.argument(1, as: [String: Variant].self))?["SilenceSeconds"] != nil
+            {
+                break
+            }
+        }
+        #expect(delivered == 0)
+        #expect(failures == [NotulaErrorName.outputUnavailable.rawValue.rawValue], "once")
+        #expect(terminal.typed().isEmpty)
+    }
+
     @Test func onGNOMEThePortalTypesTheMemoIntoTheFocusedWindow() async throws {
         let host = try desktop(await GnomeShellHost.shared())
         let place = try modelPlace()

@@ -42,6 +42,26 @@ struct OutputSettingTests {
         #expect(try await again.property(.typing) == .string("xtest"))
     }
 
+    @Test func liveIsOffUntilSetThenKeptAndAnnounced() async throws {
+        let service = try await ServiceUnderTest.start()
+        #expect(try await service.property(.live) == .boolean(false))
+        var changes = try await service.recorderSignals().makeAsyncIterator()
+        let set = { (value: Value) in
+            _ = try await service.call(
+                NotulaBus.recorderPath, "org.freedesktop.DBus.Properties", "Set",
+                [.string(NotulaBus.recorderInterface.rawValue), .string("Live"), .variant(value)])
+        }
+        let refused = await #expect(throws: BusError.self) { try await set(.string("true")) }
+        #expect(refused?.name == .invalidArgs, "\(String(describing: refused))")
+        try await set(.boolean(true))
+        let announced = try #require(await changes.next())
+        #expect(try announced.argument(1, as: [String: Variant].self)["Live"]?.value == .boolean(true))
+        let home = service.home
+        #expect(service.stop() == 0)
+        let again = try await ServiceUnderTest.start(home: home)
+        #expect(try await again.property(.live) == .boolean(true))
+    }
+
     @Test func unknownValuesAreRefusedListingTheValidOnes() async throws {
         let service = try await ServiceUnderTest.start()
 

@@ -1,0 +1,115 @@
+import DBus
+import Delivering
+import Memos
+import Notifying
+import NotulaContract
+import Recording
+import Speech
+import Synchronization
+
+/// `Live`: with `Output` type, each utterance is typed as soon as Vosk ends it, one after the other in the spoken
+/// order, written as the memo's text will be (what each word adds to it). A delivery that fails stops the typing
+/// of that recording: `Failed` says so once, and the rest goes to the clipboard at Send (`DeliveryReporter`).
+final class LiveTyping: LiveTextListener {
+    /// What was typed of one recording.
+    struct Progress: Sendable {
+        var words: [String] = []
+        /// The written text that arrived, in order: a prefix of the memo's written text.
+        var typed = ""
+        var failed = false
+        var method: DeliveryMethod?
+    }
+
+    private struct Typing {
+        var recordings: [RecordingID: Progress] = [:]
+        /// The last delivery asked for: each waits for the one before, so that utterances arrive in order.
+        var last: Task<Void, Never>?
+        var localeOf: (@Sendable (RecordingID) -> String)?
+    }
+
+    private let state = Mutex(Typing())
+    private let choice: OutputChoice
+    private let dictation: Dictation
+    private let writing: TextWriting
+    private let bus: Bus
+    private let notifier: Notifier
+
+    init(choice: OutputChoice, dictation: Dictation, writing: TextWriting, bus: Bus, notifier: Notifier) {
+        self.choice = choice
+        self.dictation = dictation
+        self.writing = writing
+        self.bus = bus
+        self.notifier = notifier
+    }
+
+    /// Where a recording's locale is known; nothing is typed before.
+    func start(localeOf: @escaping @Sendable (RecordingID) -> String) { state.withLock { $0.localeOf = localeOf } }
+
+    /// Typing needs no guesses.
+    var isFollowed: Bool { false }
+
+    func heard(_ speech: HeardSpeech, of recording: RecordingID) {
+        guard case .final(let utterance) = speech, choice.typesLive(recording) else { return }
+        let words = utterance.text.split(separator: " ").map(String.init)
+        guard !words.isEmpty else { return }
+        let typing = choice.typing
+        state.withLock { state in
+            guard let localeOf = state.localeOf else { return }
+            var progress = state.recordings[recording] ?? Progress()
+            guard !progress.failed else { return }
+            let before = progress.words.count
+            progress.words += words
+            let chunk = writing.writing(in: localeOf(recording)).writeEach(progress.words)[before...].joined()
+            state.recordings[recording] = progress
+            Self.forgetOld(&state.recordings)
+            let previous = state.last
+            state.last = Task {
+                await previous?.value
+                await self.type(chunk, of: recording, typing: typing)
+            }
+        }
+    }
+
+    func ended(_ recording: RecordingID) {}
+
+    /// What was typed of `recording` once every delivery asked for has ended; nil when nothing was typed live.
+    /// The recording is forgotten.
+    func finish(_ recording: RecordingID) async -> Progress? {
+        await state.withLock { $0.last }?.value
+        return state.withLock { $0.recordings.removeValue(forKey: recording) }
+    }
+
+    private func type(_ chunk: String, of recording: RecordingID, typing: TypingChoice) async {
+        guard state.withLock({ $0.recordings[recording]?.failed == false }) else { return }
+        do throws(DeliveryError) {
+            let method = try await dictation.deliver(chunk, to: .type, typing: typing)
+            state.withLock { state in
+                state.recordings[recording]?.typed += chunk
+                state.recordings[recording]?.method = method
+            }
+        } catch {
+            state.withLock { $0.recordings[recording]?.failed = true }
+            Log.warning("Recording \(recording) is no longer typed as it is spoken: \(error.message)")
+            try? await bus.emit(
+                path: NotulaBus.recorderPath, interface: NotulaBus.Recorder.self, signal: .failed,
+                arguments: [.string(ErrorName.outputUnavailable.rawValue), .string(error.message)])
+            await notifier.notDelivered(recording, reason: error.message)
+        }
+    }
+
+    /// A discarded recording is never finished: only the newest few are kept.
+    private static func forgetOld(_ recordings: inout [RecordingID: Progress]) {
+        while recordings.count > OutputChoice.mostSingleChoices, let oldest = recordings.keys.min(by: { $0.rawValue < $1.rawValue }) {
+            recordings[oldest] = nil
+        }
+    }
+}
+
+/// Several listeners of the live text, each told everything.
+struct LiveTextListeners: LiveTextListener {
+    let listeners: [any LiveTextListener]
+
+    var isFollowed: Bool { listeners.contains { $0.isFollowed } }
+    func heard(_ speech: HeardSpeech, of recording: RecordingID) { listeners.forEach { $0.heard(speech, of: recording) } }
+    func ended(_ recording: RecordingID) { listeners.forEach { $0.ended(recording) } }
+}
