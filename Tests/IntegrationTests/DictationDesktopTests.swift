@@ -20,6 +20,16 @@ struct DictationDesktopTests {
             settings: [#""locale": "ko-KR""#], on: PrivateBus(attachedTo: host.busAddress))
     }
 
+    /// notulad in the sway session, transcribing Korean, with `settings` besides.
+    private static func serviceInSway(_ sway: TerminalsInSway, modelPlace place: URL, settings: [String] = []) async throws
+        -> ServiceUnderTest
+    {
+        try await ServiceUnderTest.start(
+            environment: sway.environment.merging(
+                ["VOSK_MODEL_PATH": place.path, "XDG_SESSION_TYPE": "wayland", "XDG_CURRENT_DESKTOP": "sway", "DISPLAY": ""]) { $1 },
+            settings: [#""locale": "ko-KR""#] + settings)
+    }
+
     @Test func onX11TheMemoIsTypedIntoTheFocusedWindowAndTheNextOneCopied() async throws {
         let place = try modelPlace()
         defer { try? FileManager.default.removeItem(at: place) }
@@ -60,10 +70,7 @@ struct DictationDesktopTests {
         defer { try? FileManager.default.removeItem(at: place) }
         let sway = try await TerminalsInSway()
         let terminal = try await sway.openTerminal()
-        let service = try await ServiceUnderTest.start(
-            environment: sway.environment.merging(
-                ["VOSK_MODEL_PATH": place.path, "XDG_SESSION_TYPE": "wayland", "XDG_CURRENT_DESKTOP": "sway", "DISPLAY": ""]) { $1 },
-            settings: [#""locale": "ko-KR""#])
+        let service = try await Self.serviceInSway(sway, modelPlace: place)
 
         let (memo, signals) = try await dictate("annyeong haseyo, notula imnida", to: "type", into: service)
         let outcome = try await deliveryOutcome(in: signals)
@@ -81,15 +88,10 @@ struct DictationDesktopTests {
         defer { try? FileManager.default.removeItem(at: place) }
         let sway = try await TerminalsInSway()
         let terminal = try await sway.openTerminal()
-        let service = try await ServiceUnderTest.start(
-            environment: sway.environment.merging(
-                ["VOSK_MODEL_PATH": place.path, "XDG_SESSION_TYPE": "wayland", "XDG_CURRENT_DESKTOP": "sway", "DISPLAY": ""]) { $1 },
-            settings: [#""locale": "ko-KR""#, #""output": "type""#, #""live": true"#])
+        let service = try await Self.serviceInSway(sway, modelPlace: place, settings: [#""output": "type""#, #""live": true"#])
         #expect(try await service.property(.live) == .boolean(true))
-        // Vosk ends these sentences as two utterances (see LiveTextTests); the reader tells when the first ended.
-        let first = try speech("병원에 왔습니다", voice: "ko")
-        let quiet = try silence(seconds: 2.5)
-        let second = try speech("환자는 괜찮습니다", voice: "ko")
+        // Two utterances (see twoSentences); the reader tells when the first ended.
+        let (first, quiet, second) = try twoSentences()
         let reader = try await LiveTextReader.watching(service)
         let signals = try await service.recorderSignals()
 
@@ -124,11 +126,9 @@ struct DictationDesktopTests {
         defer { try? FileManager.default.removeItem(at: place) }
         let sway = try await TerminalsInSway()
         let terminal = try await sway.openTerminal()
-        let service = try await ServiceUnderTest.start(
-            environment: sway.environment.merging(
-                ["VOSK_MODEL_PATH": place.path, "XDG_SESSION_TYPE": "wayland", "XDG_CURRENT_DESKTOP": "sway", "DISPLAY": ""]) { $1 },
-            settings: [#""locale": "ko-KR""#, #""output": "type""#, #""live": true"#, #""typing": "xtest""#])
-        let phrases = try (speech("병원에 왔습니다", voice: "ko"), silence(seconds: 2.5), speech("환자는 괜찮습니다", voice: "ko"))
+        let service = try await Self.serviceInSway(
+            sway, modelPlace: place, settings: [#""output": "type""#, #""live": true"#, #""typing": "xtest""#])
+        let phrases = try twoSentences()
         let signals = try await service.recorderSignals()
 
         var failures: [String] = []

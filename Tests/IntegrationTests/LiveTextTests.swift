@@ -132,7 +132,7 @@ struct LiveTextTests {
 /// Vosk ends an utterance after 2 s of quiet only when its best guess ends in silence. On espeak-ng's English voice
 /// reading romanised Korean it often does not (12 of 40 starting offsets gave one utterance, in CI too); on these
 /// sentences in its Korean voice it did at all 100 offsets tried.
-private func twoSentences() throws -> (String, String, String) {
+func twoSentences() throws -> (String, String, String) {
     try (speech("병원에 왔습니다", voice: "ko"), silence(seconds: 2.5), speech("환자는 괜찮습니다", voice: "ko"))
 }
 
