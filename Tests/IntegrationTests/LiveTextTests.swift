@@ -30,7 +30,7 @@ struct LiveTextTests {
         let lines = await first.linesUntilEnd()
         #expect(await second.linesUntilEnd() == lines, "both readers read the same")
         // What went over the bus while the text was spoken, up to its end; GetTranscript below carries it, as asked.
-        let seen = try monitor.stop()
+        let seen = try await monitor.stop(after: "Processed")
         #expect(lines.last == LiveTextLine(kind: "end", memo: memo.rawValue), "\(lines)")
         let finals = lines.filter { $0.kind == "final" }
         #expect(finals.count >= 2, "an utterance a phrase: \(lines)")
@@ -155,8 +155,12 @@ private struct BusMonitor {
         return BusMonitor(process: process, log: log)
     }
 
-    /// Everything it printed (it flushes each message). SIGKILL: it inherits the test runner's ignored SIGTERM.
-    func stop() throws -> String {
+    /// Everything it printed (it flushes each message) once it printed `last`: on a loaded machine it may print a
+    /// message after its receiver had it. SIGKILL: it inherits the test runner's ignored SIGTERM.
+    func stop(after last: String) async throws -> String {
+        try? await poll(within: .seconds(10), until: { (try? String(contentsOf: log, encoding: .utf8))?.contains(last) == true }) {
+            MonitorNotStarted()
+        }
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
         return try String(contentsOf: log, encoding: .utf8)
