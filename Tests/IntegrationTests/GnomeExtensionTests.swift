@@ -161,6 +161,47 @@ struct GnomeExtensionTests {
         #expect(errors.isEmpty, "\(errors.joined(separator: "\n"))")
     }
 
+    /// The words being spoken under the timer, as the guesses and utterances `WatchText` gives any client; gone at
+    /// the end, and not shown at all once the menu's switch hides them.
+    @Test(arguments: shells)
+    func whileRecordingTheWordsBeingSpokenShowUnderTheTimerUnlessHidden(shell: Int) async throws {
+        let host = try await Self.shellWithExtension(shell)
+        let place = try modelPlace()
+        defer { try? FileManager.default.removeItem(at: place) }
+        let service = try await ServiceUnderTest.start(
+            environment: ["VOSK_MODEL_PATH": place.path], settings: [#""locale": "ko-KR""#], on: PrivateBus(attachedTo: host.busAddress))
+        let ready = try await waitForIndicator(in: host) { $0.accessibleName == "Notula: Ready to record" }
+        #expect(ready.item("Show the words while recording") != nil && ready.words == "", "\(ready)")
+        let reader = try await LiveTextReader.watching(service)
+        defer { close(reader.descriptor) }
+        let (first, quiet, _) = try twoSentences()
+
+        try await pick("Record", in: host)
+        try await service.waitForState("recording")
+        try await service.sink?.play(first)
+        let shown = try await waitForIndicator(in: host) { !$0.words.isEmpty && $0.wordsArea != nil && $0.timeArea != nil }
+        let shot = packageRoot.appendingPathComponent(".build/test-artefacts/gnome-shell-\(shell)-words.png")
+        try await host.screenshot(to: shot)
+        print("The words under the timer: \(shot.path)")
+        try await service.sink?.play(quiet)
+        try await pick("Send", in: host)
+        let lines = await reader.linesUntilEnd()
+        #expect(Set(lines.compactMap(\.text)).contains(shown.words), "\(shown.words) is none of \(lines)")
+        let (words, time) = try (#require(shown.wordsArea), #require(shown.timeArea))
+        #expect(words.y >= time.y + time.height - 1, "under the timer: \(words) \(time)")
+        try await waitForIndicator(in: host) { $0.words == "" && $0.accessibleName == "Notula: Ready to record" }
+
+        try await pick("Show the words while recording", in: host)
+        try await pick("Record", in: host)
+        try await service.waitForState("recording")
+        try await service.sink?.play(first)
+        try await service.sink?.play(quiet)
+        // An utterance ended: there were words to show.
+        for await line in reader.lines where line.kind == "final" { break }
+        #expect(try await waitForIndicator(in: host) { _ in true }.words == "")
+        try await pick("Discard", in: host)
+    }
+
     static let uuid = "notula@notula.org"
 
     /// The shared Shell of that major version with the extension's build for it (`make gnome-extension`'s zip)
@@ -213,6 +254,9 @@ struct Indicator: Decodable {
     /// Where the icon and the time are on the screen; nil while hidden or not laid out yet.
     let iconArea: Area?
     let timeArea: Area?
+    /// The words being spoken, shown under the timer; empty while hidden.
+    let words: String
+    let wordsArea: Area?
 
     func item(_ label: String) -> Item? { items.first { $0.label == label } }
 
@@ -237,6 +281,8 @@ struct Indicator: Decodable {
                     .map(item => ({label: item.label.text, sensitive: item.sensitive})),
                 iconArea: area(indicator._icon),
                 timeArea: area(indicator._time),
+                words: indicator._words.visible ? indicator._words.text : '',
+                wordsArea: area(indicator._words),
             };
         })()
         """
@@ -267,7 +313,13 @@ private func pick(_ label: String, in host: any GnomeShell, screenshotOfTheMenu 
             const item = \(indicator).menu._getMenuItems().find(item => item.label?.text === \(javaScriptString(label)));
             if (!item?.sensitive)
                 return false;
-            item.activate(imports.gi.Clutter.get_current_event());
+            // A switch's activate reads the event that clicked it; one picked from here has none.
+            if (item.toggle) {
+                item.toggle();
+                \(indicator).menu.close(false);
+            } else {
+                item.activate(imports.gi.Clutter.get_current_event());
+            }
             return true;
         })()
         """)

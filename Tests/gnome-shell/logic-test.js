@@ -2,6 +2,7 @@
 // GnomeShellLogicTests: `gjs -m Tests/gnome-shell/logic-test.js` with notulad running, or with `activation` on a bus
 // that starts it on demand. Prints one line per check passed, and exits 1 at the first that fails.
 
+import Gio from 'gi://Gio';
 import GLib from 'gi://GLib';
 import System from 'system';
 
@@ -51,6 +52,20 @@ function pure() {
         {locale: 'en-US', label: 'en-US (downloads its model)', checked: false, installed: false},
         {locale: 'nl-NL', label: 'nl-NL', checked: true, installed: true},
     ]);
+    check('the words: a guess, the utterance, nothing at the end', [
+        Notula.shownWords('', {kind: 'partial', text: 'hello'}),
+        Notula.shownWords('hello', {kind: 'final', text: 'hello there', start: 0, end: 1, words: []}),
+        Notula.shownWords('hello there', {kind: 'end', memo: '/org/notula/Notula1/Memos/1'}),
+        Notula.shownWords('kept', {kind: 'unknown'}),
+    ], ['hello', 'hello there', '', 'kept']);
+    const settingsFile = GLib.build_filenamev([GLib.get_tmp_dir(), `notula-panel-${GLib.uuid_string_random()}`, 'gnome-shell.json']);
+    check('the words show at first', new Notula.PanelSettings(settingsFile).showWords, true);
+    new Notula.PanelSettings(settingsFile).showWords = false;
+    check('hidden, and kept so', new Notula.PanelSettings(settingsFile).showWords, false);
+    check('the setting is the user\'s alone', Gio.File.new_for_path(settingsFile)
+        .query_info('unix::mode', Gio.FileQueryInfoFlags.NONE, null).get_attribute_uint32('unix::mode') & 0o777, 0o600);
+    GLib.unlink(settingsFile);
+    GLib.rmdir(GLib.path_get_dirname(settingsFile));
 }
 
 async function againstTheService() {

@@ -4,6 +4,8 @@
 import Clutter from 'gi://Clutter';
 import GLib from 'gi://GLib';
 import GObject from 'gi://GObject';
+import GioUnix from 'gi://GioUnix';
+import Pango from 'gi://Pango';
 import St from 'gi://St';
 
 import {Extension} from 'resource:///org/gnome/shell/extensions/extension.js';
@@ -33,6 +35,23 @@ class NotulaIndicator extends PanelMenu.Button {
         this.menu.addMenuItem(this._languages);
         this._transcript = this.menu.addAction('Copy the last transcript', () =>
             St.Clipboard.get_default().set_text(St.ClipboardType.CLIPBOARD, client.lastTranscript));
+        this._settings = new Notula.PanelSettings();
+        this._showWords = new PopupMenu.PopupSwitchMenuItem('Show the words while recording', this._settings.showWords);
+        this._showWords.connect('toggled', (_item, shown) => {
+            this._settings.showWords = shown;
+            this._sync();
+        });
+        this.menu.addMenuItem(this._showWords);
+
+        // Under the timer, above the windows: the guess at what is being said, its start cut when it is long.
+        this._words = new St.Label({
+            style: 'background-color: rgba(0, 0, 0, 0.8); color: white; border-radius: 6px; padding: 4px 8px; max-width: 32em;',
+            visible: false,
+        });
+        this._words.clutter_text.ellipsize = Pango.EllipsizeMode.START;
+        Main.layoutManager.addTopChrome(this._words);
+        this._liveWords = new Notula.LiveWords(client.connection, fd => new GioUnix.InputStream({fd, close_fd: true}),
+            () => this._syncWords());
 
         this._listener = client.connectChanged(() => this._sync());
         this._sync();
@@ -52,6 +71,24 @@ class NotulaIndicator extends PanelMenu.Button {
         this._transcript.visible = this._client.lastTranscript !== '';
         this._syncLanguages();
         this._tick(shown.ticking);
+        if (this._settings.showWords && shown.underWay)
+            this._liveWords.follow();
+        else
+            this._liveWords.stop();
+        this._syncWords();
+    }
+
+    _syncWords() {
+        const text = this._settings.showWords ? this._liveWords.text : '';
+        this._words.text = text;
+        this._words.visible = text !== '';
+        if (text === '')
+            return;
+        const [[x, y], [width, height]] = [this.get_transformed_position(), this.get_transformed_size()];
+        const [, labelWidth] = this._words.get_preferred_width(-1);
+        const monitor = Main.layoutManager.primaryMonitor;
+        const right = Math.min(x + width, monitor.x + monitor.width);
+        this._words.set_position(Math.max(monitor.x, right - labelWidth), y + height);
     }
 
     _syncLanguages() {
@@ -79,6 +116,9 @@ class NotulaIndicator extends PanelMenu.Button {
 
     destroy() {
         this._tick(false);
+        this._liveWords.stop();
+        Main.layoutManager.removeChrome(this._words);
+        this._words.destroy();
         this._client.disconnect(this._listener);
         super.destroy();
     }

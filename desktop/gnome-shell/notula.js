@@ -7,6 +7,8 @@ import GLib from 'gi://GLib';
 Gio._promisify(Gio.DBusProxy, 'new', 'new_finish');
 Gio._promisify(Gio.DBusProxy.prototype, 'call', 'call_finish');
 Gio._promisify(Gio.DBusConnection.prototype, 'call', 'call_finish');
+Gio._promisify(Gio.DBusConnection.prototype, 'call_with_unix_fd_list', 'call_with_unix_fd_list_finish');
+Gio._promisify(Gio.DataInputStream.prototype, 'read_line_async', 'read_line_finish_utf8');
 
 const BUS_NAME = 'org.notula.Notula1';
 const RECORDER = ['/org/notula/Notula1/Recorder', 'org.notula.Notula1.Recorder'];
@@ -65,6 +67,7 @@ export function presentation(status, nowMicroseconds = GLib.get_monotonic_time()
         timeText: underWay ? formatClock(seconds) : '',
         accessibleName: underWay ? `Notula: ${look.word}, ${spellDuration(seconds)}` : `Notula: ${look.word}`,
         ticking: status.state === 'recording',
+        underWay,
         toggleLabel: look.toggle,
         canToggle: status.state !== 'processing',
         canSend: status.state === 'recording' || status.state === 'paused',
@@ -100,7 +103,7 @@ export class NotulaClient {
     }
 
     constructor(connection, recorder, models) {
-        this._connection = connection;
+        this.connection = connection;
         this._recorder = recorder;
         this._models = models;
         this._listeners = new Set();
@@ -162,7 +165,7 @@ export class NotulaClient {
 
     /** Transcribe in `locale` from now on; its model downloads when missing. */
     pickLocale(locale) {
-        return this._connection.call(BUS_NAME, RECORDER[0], 'org.freedesktop.DBus.Properties', 'Set',
+        return this.connection.call(BUS_NAME, RECORDER[0], 'org.freedesktop.DBus.Properties', 'Set',
             new GLib.Variant('(ssv)', [RECORDER[1], 'Locale', new GLib.Variant('s', locale)]),
             null, Gio.DBusCallFlags.NONE, -1, null);
     }
@@ -173,12 +176,109 @@ export class NotulaClient {
 
     async _fetchTranscript(memoPath) {
         try {
-            const reply = await this._connection.call(BUS_NAME, memoPath, MEMO_INTERFACE, 'GetTranscript', null,
+            const reply = await this.connection.call(BUS_NAME, memoPath, MEMO_INTERFACE, 'GetTranscript', null,
                 null, Gio.DBusCallFlags.NONE, -1, null);
             this.lastTranscript = reply.deepUnpack()[0];
         } catch (error) {
             // A memo whose text is not there (no speech, no model): there is nothing to copy.
             this.lastTranscript = '';
+        }
+    }
+}
+
+/** What the words under the timer show after a line of WatchText: the guess while spoken, the utterance once ended. */
+export function shownWords(current, line) {
+    switch (line.kind) {
+    case 'partial':
+    case 'final':
+        return line.text ?? '';
+    case 'end':
+        return '';
+    default:
+        return current;
+    }
+}
+
+/**
+ * The words being spoken, read from notulad's WatchText pipe: handed to this client alone, never broadcast.
+ * `inputStreamFor(fd)` makes a Gio.InputStream of a file descriptor; the Shell's entry point knows which class does.
+ */
+export class LiveWords {
+    constructor(connection, inputStreamFor, onChanged) {
+        this._connection = connection;
+        this._inputStreamFor = inputStreamFor;
+        this._onChanged = onChanged;
+        this._cancellable = null;
+        this.text = '';
+    }
+
+    /** Reads the pipe until notulad closes it or `stop()`; a call while it reads does nothing. */
+    async follow() {
+        if (this._cancellable)
+            return;
+        const cancellable = this._cancellable = new Gio.Cancellable();
+        let input = null;
+        try {
+            // Never starts notulad: the words are followed only while it records.
+            const [reply, fds] = await this._connection.call_with_unix_fd_list(BUS_NAME, RECORDER[0], RECORDER[1], 'WatchText',
+                null, new GLib.VariantType('(h)'), Gio.DBusCallFlags.NO_AUTO_START, -1, null, cancellable);
+            input = new Gio.DataInputStream({base_stream: this._inputStreamFor(fds.get(reply.get_child_value(0).get_handle()))});
+            for (;;) {
+                const [line] = await input.read_line_async(GLib.PRIORITY_DEFAULT, cancellable);
+                if (line === null)
+                    break;
+                // The Shell promisifies read_line_async itself, with the finish that gives bytes.
+                this._show(shownWords(this.text, JSON.parse(typeof line === 'string' ? line : new TextDecoder().decode(line))));
+            }
+        } catch (error) {
+            if (!(error instanceof GLib.Error && error.matches(Gio.IOErrorEnum, Gio.IOErrorEnum.CANCELLED)))
+                logError(error, 'Notula: the words being spoken are no longer shown');
+        } finally {
+            input?.close(null);
+            if (this._cancellable === cancellable)
+                this._cancellable = null;
+            this._show('');
+        }
+    }
+
+    stop() {
+        this._cancellable?.cancel();
+    }
+
+    _show(text) {
+        if (text === this.text)
+            return;
+        this.text = text;
+        this._onChanged();
+    }
+}
+
+/** The indicator's own settings, in Notula's config folder: whether the words show while recording (yes at first). */
+export class PanelSettings {
+    constructor(path = GLib.build_filenamev([GLib.get_user_config_dir(), 'notula', 'gnome-shell.json'])) {
+        this._path = path;
+        let kept = {};
+        try {
+            const [, bytes] = GLib.file_get_contents(path);
+            kept = JSON.parse(new TextDecoder().decode(bytes));
+        } catch (error) {
+            // None yet, or not JSON: the defaults.
+        }
+        this._showWords = kept.showWords !== false;
+    }
+
+    get showWords() {
+        return this._showWords;
+    }
+
+    set showWords(shown) {
+        this._showWords = shown;
+        try {
+            GLib.mkdir_with_parents(GLib.path_get_dirname(this._path), 0o700);
+            GLib.file_set_contents_full(this._path, JSON.stringify({showWords: shown}),
+                GLib.FileSetContentsFlags.CONSISTENT, 0o600);
+        } catch (error) {
+            logError(error, `Notula: cannot keep the setting in ${this._path}`);
         }
     }
 }
