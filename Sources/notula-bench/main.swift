@@ -10,7 +10,7 @@ import Speech
 //
 // NOTULA_TEST_MODEL names the Korean model's folder; NOTULA_BENCH_QUICK=1 gives a short run for working on the
 // bench itself (the 10 s recording only, 2 rounds of the file, text delivered of 20 and 200 characters only);
-// NOTULA_BENCH_LIBRARY_ONLY=1 runs the library part alone, NOTULA_BENCH_DELIVERY_ONLY=1 the dictation delivery alone
+// NOTULA_BENCH_LIBRARY_ONLY=1 runs the library part alone, NOTULA_BENCH_LIVE_ONLY=1 the live text's, NOTULA_BENCH_DELIVERY_ONLY=1 the dictation delivery alone
 // (it needs neither notulad nor a model).
 
 if ProcessInfo.processInfo.environment["NOTULA_BENCH_DELIVERY_ONLY"] == "1" {
@@ -37,6 +37,14 @@ do {
     try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: home) }
 
+    if ProcessInfo.processInfo.environment["NOTULA_BENCH_LIVE_ONLY"] == "1" {
+        print(
+            try await LiveTextLatency.run(
+                corpus: try SpeechCorpus(in: home.appendingPathComponent("speech")), seconds: quick ? 10 : 60, notulad: notulad,
+                home: home.appendingPathComponent("live-text"), bus: bus, modelPath: modelPath))
+        try? FileManager.default.removeItem(at: home)
+        exit(0)
+    }
     progress("filling a library of \(LibrarySearch.memoCount) memos, then searching it")
     let libraryHome = home.appendingPathComponent("library")
     let (libraryReport, queries) = try LibrarySearch.run(home: libraryHome)
@@ -74,6 +82,12 @@ do {
         try await StreamedLatency.run(
             lengths: recordingSeconds, corpus: corpus, notulad: notulad, home: home.appendingPathComponent("streamed"), bus: bus,
             library: library, modelPath: modelPath))
+
+    print()
+    print(
+        try await LiveTextLatency.run(
+            corpus: corpus, seconds: quick ? 10 : 60, notulad: notulad, home: home.appendingPathComponent("live-text"), bus: bus,
+            modelPath: modelPath))
 
     progress("memory and reload")
     print()
