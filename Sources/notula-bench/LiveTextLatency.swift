@@ -8,8 +8,9 @@ import NotulaTestSupport
 ///
 /// A word's latency is from its end in the recording (its end time in the memo's words, on the clock of
 /// `TimerAnchor`, CLOCK_MONOTONIC) to the first line of the reader that holds it (the utterances so far and the
-/// current guess). The floor is Vosk's Python package fed the memo's WAV in 50 ms chunks as fast as it decodes, a
-/// word's latency there the audio fed when a guess first held it; in 250 ms chunks, the blocks notulad feeds.
+/// current guess), from its start on and within 3 places of its place in the memo. The floor is Vosk's Python
+/// package fed the memo's WAV in 50 ms chunks as fast as it decodes, a word's latency there the audio fed when a
+/// guess first held it; in 250 ms chunks, the blocks notulad feeds.
 enum LiveTextLatency {
     static func run(corpus: SpeechCorpus, seconds: Double, notulad: String, home: URL, bus: Bus, modelPath: String) async throws
         -> String
@@ -49,8 +50,8 @@ enum LiveTextLatency {
             ## Live text: from a spoken word to a reader
 
             \(fixed(audio.seconds, 1)) s of Korean speech played in real time into notulad's source, followed by two \
-            `WatchText` readers; a word counts once a line holds it (the utterances so far and the current guess). \
-            Words never held as the memo has them are left out.
+            `WatchText` readers; a word counts once a line holds it (the utterances so far and the current guess), \
+            from its start on and within 3 places of its place in the memo. Words never held so are left out.
 
             | decoded by | median | p95 | words |
             |---|---|---|---|
@@ -68,12 +69,14 @@ enum LiveTextLatency {
     }
 
     /// The memo's words and their end times, in recording seconds.
-    private static func memoWords(_ memo: ObjectPath, bus: Bus) async throws -> [(word: String, end: Double)] {
+    private static func memoWords(_ memo: ObjectPath, bus: Bus) async throws -> [SpokenWord] {
         let reply = try await bus.call(
             MethodCall(
                 destination: NotulaBus.name, path: memo, interface: NotulaBus.memoInterface,
                 member: NotulaBus.Memo.Method.getTranscript.rawValue))
-        return try reply.argument(1, as: [DBusStruct<Double, Double, String, Double>].self).map { ($0.fields.2, $0.fields.1) }
+        return try reply.argument(1, as: [DBusStruct<Double, Double, String, Double>].self).map {
+            SpokenWord(word: $0.fields.2, start: $0.fields.0, end: $0.fields.1)
+        }
     }
 
     /// The recorder's `TimerAnchor` once the next recording's timer runs.
@@ -93,7 +96,7 @@ enum LiveTextLatency {
     }
 
     /// For each word, when (in recording seconds) a line first held it, less its end.
-    static func latencies(of words: [(word: String, end: Double)], seenAt lines: [(Double, LiveTextLine)]) -> [Double] {
+    static func latencies(of words: [SpokenWord], seenAt lines: [(Double, LiveTextLine)]) -> [Double] {
         var ended: [String] = []
         let held: [(Double, [String])] = lines.map { time, line in
             let tokens = (line.text ?? "").split(separator: " ").map(String.init)
@@ -103,22 +106,20 @@ enum LiveTextLatency {
         return firstHeld(words, in: held)
     }
 
-    /// The word's latencies where `held` says, at each time, which words were held.
-    private static func firstHeld(_ words: [(word: String, end: Double)], in held: [(Double, [String])]) -> [Double] {
-        var seenBefore: [String: Int] = [:]
-        var latencies: [Double] = []
-        for (word, end) in words {
-            let occurrence = seenBefore[word, default: 0] + 1
-            seenBefore[word] = occurrence
-            if let time = held.first(where: { $0.1.filter { $0 == word }.count >= occurrence })?.0 {
-                latencies.append(time - end)
-            }
+    /// The words' latencies where `held` says, at each time, which words were held: word i is held by a line from
+    /// its start on that has it within `slack` places of i (a guess may differ a little from the memo's words).
+    private static func firstHeld(_ words: [SpokenWord], in held: [(Double, [String])]) -> [Double] {
+        let slack = 3
+        return words.enumerated().compactMap { index, spoken in
+            held.first { time, tokens in
+                time >= spoken.start
+                    && tokens.indices.clamped(to: max(0, index - slack)..<(index + slack + 1)).contains { tokens[$0] == spoken.word }
+            }.map { $0.0 - spoken.end }
         }
-        return latencies
     }
 
     /// The floor: the reference package fed `wav` in chunks of `chunkSamples`, each guess timed by the audio fed.
-    private static func floorLatencies(of words: [(word: String, end: Double)], wav: String, modelPath: String, chunkSamples: Int) throws
+    private static func floorLatencies(of words: [SpokenWord], wav: String, modelPath: String, chunkSamples: Int) throws
         -> [Double]
     {
         let script = """
@@ -157,6 +158,13 @@ enum LiveTextLatency {
     private static func percentile95(_ values: [Double]) -> Double {
         values.isEmpty ? .nan : values.sorted()[min(values.count - 1, values.count * 95 / 100)]
     }
+}
+
+/// A word of the memo, with its start and end in the recording.
+struct SpokenWord {
+    let word: String
+    let start: Double
+    let end: Double
 }
 
 /// A `WatchText` reader on the bench's connection, each line stamped with CLOCK_MONOTONIC when it was read.
