@@ -106,9 +106,7 @@ struct GnomeExtensionTests {
         let host = try await Self.shellWithExtension(shell)
         let place = try modelPlace()
         defer { try? FileManager.default.removeItem(at: place) }
-        let service = try await ServiceUnderTest.start(
-            environment: ["VOSK_MODEL_PATH": place.path], settings: [#""locale": "ko-KR""#], on: PrivateBus(attachedTo: host.busAddress))
-        let ready = try await waitForIndicator(in: host) { $0.accessibleName == "Notula: Ready to record" }
+        let (service, ready) = try await Self.koreanService(in: host, modelPlace: place)
         #expect(ready.item("Copy the last transcript") == nil, "nothing to copy yet: \(ready.items)")
 
         let signals = try await service.recorderSignals()
@@ -168,9 +166,7 @@ struct GnomeExtensionTests {
         let host = try await Self.shellWithExtension(shell)
         let place = try modelPlace()
         defer { try? FileManager.default.removeItem(at: place) }
-        let service = try await ServiceUnderTest.start(
-            environment: ["VOSK_MODEL_PATH": place.path], settings: [#""locale": "ko-KR""#], on: PrivateBus(attachedTo: host.busAddress))
-        let ready = try await waitForIndicator(in: host) { $0.accessibleName == "Notula: Ready to record" }
+        let (service, ready) = try await Self.koreanService(in: host, modelPlace: place)
         #expect(ready.item("Show the words while recording") != nil && ready.words == "", "\(ready)")
         let reader = try await LiveTextReader.watching(service)
         defer { close(reader.descriptor) }
@@ -200,6 +196,13 @@ struct GnomeExtensionTests {
         for await line in reader.lines where line.kind == "final" { break }
         #expect(try await waitForIndicator(in: host) { _ in true }.words == "")
         try await pick("Discard", in: host)
+    }
+
+    /// notulad on the Shell's bus transcribing Korean, once the indicator shows it ready.
+    private static func koreanService(in host: any GnomeShell, modelPlace place: URL) async throws -> (ServiceUnderTest, Indicator) {
+        let service = try await ServiceUnderTest.start(
+            environment: ["VOSK_MODEL_PATH": place.path], settings: [#""locale": "ko-KR""#], on: PrivateBus(attachedTo: host.busAddress))
+        return (service, try await waitForIndicator(in: host) { $0.accessibleName == "Notula: Ready to record" })
     }
 
     static let uuid = "notula@notula.org"
