@@ -61,7 +61,7 @@ final class LiveTyping: LiveTextListener {
             progress.words += words
             let chunk = writing.writing(in: localeOf(recording)).writeEach(progress.words)[before...].joined()
             state.recordings[recording] = progress
-            Self.forgetOld(&state.recordings)
+            state.recordings.keepNewest(OutputChoice.mostSingleChoices)
             let previous = state.last
             state.last = Task {
                 await previous?.value
@@ -94,13 +94,6 @@ final class LiveTyping: LiveTextListener {
                 path: NotulaBus.recorderPath, interface: NotulaBus.Recorder.self, signal: .failed,
                 arguments: [.string(ErrorName.outputUnavailable.rawValue), .string(error.message)])
             await notifier.notDelivered(recording, reason: error.message)
-        }
-    }
-
-    /// A discarded recording is never finished: only the newest few are kept.
-    private static func forgetOld(_ recordings: inout [RecordingID: Progress]) {
-        while recordings.count > OutputChoice.mostSingleChoices, let oldest = recordings.keys.min(by: { $0.rawValue < $1.rawValue }) {
-            recordings[oldest] = nil
         }
     }
 }

@@ -59,12 +59,7 @@ final class OutputChoice: Sendable {
     func send(_ recording: RecordingID, to output: TextOutput) {
         choices.withLock { choices in
             choices.perRecording[recording] = output
-            // A recording discarded while processed is never asked for: the oldest such choices go.
-            while choices.perRecording.count > Self.mostSingleChoices,
-                let oldest = choices.perRecording.keys.min(by: { $0.rawValue < $1.rawValue })
-            {
-                choices.perRecording[oldest] = nil
-            }
+            choices.perRecording.keepNewest(Self.mostSingleChoices)
         }
     }
 
