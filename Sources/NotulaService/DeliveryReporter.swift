@@ -28,14 +28,14 @@ struct DeliveryReporter: Reporting {
             var rest = text
             var method: DeliveryMethod?
             if let live = await liveTyping.finish(recording) {
-                guard !live.failed, text.hasPrefix(live.typed) else {
+                let typedIsTheStart = text.hasPrefix(live.typed)
+                rest = typedIsTheStart ? String(text.dropFirst(live.typed.count)) : text
+                guard !live.failed, typedIsTheStart else {
                     // Typing stopped (Failed said so then) or typed other words than the memo's: the rest is pasted by hand.
-                    let untyped = text.hasPrefix(live.typed) ? String(text.dropFirst(live.typed.count)) : text
-                    _ = try? await dictation.deliver(untyped, to: .clipboard, typing: typing)
+                    _ = try? await dictation.deliver(rest, to: .clipboard, typing: typing)
                     Log.info("Memo \(recording): what was not typed while spoken is on the clipboard")
                     return
                 }
-                rest = String(text.dropFirst(live.typed.count))
                 method = live.method
             }
             do throws(DeliveryError) {
