@@ -21,8 +21,6 @@ final class TextWatchers: LiveTextListener {
     static let mostReaders = 16
     /// What a reader may leave unread (on top of its pipe's own 64 KiB) before it is cut off.
     static let mostUnread = 256 * 1024
-    /// Guesses sent at most this often per recording; the final after them says it all anyway.
-    static let partialInterval: Duration = .milliseconds(100)
 
     private struct Reader {
         /// The pipe's write end, non-blocking.
@@ -33,28 +31,23 @@ final class TextWatchers: LiveTextListener {
         var unsent: [UInt8] = []
     }
 
-    private struct Watch {
-        var readers: [Reader] = []
-        var lastPartial: [RecordingID: ContinuousClock.Instant] = [:]
-    }
+    private let watch = Mutex([Reader]())
 
-    private let watch = Mutex(Watch())
-
-    var isFollowed: Bool { watch.withLock { !$0.readers.isEmpty } }
+    var isFollowed: Bool { watch.withLock { !$0.isEmpty } }
 
     /// A new reader for `peer`: the read end of a pipe (close-on-exec) on which the text of the recording under way
     /// and of those after it arrives, until the reader closes it.
     /// - Throws: `LimitsExceeded` when `mostReaders` read already, `Failed` when no pipe can be made.
     func newReader(for peer: String) throws(BusError) -> FileDescriptor {
-        try watch.withLock { watch throws(BusError) in
+        try watch.withLock { readers throws(BusError) in
             // A reader that closed its end while nothing was said is noticed here, and makes room.
-            watch.readers.removeAll { reader in
+            readers.removeAll { reader in
                 guard Self.isClosed(reader.descriptor) else { return false }
                 Log.info("The live text's reader \(reader.peer) went away")
                 close(reader.descriptor)
                 return true
             }
-            guard watch.readers.count < Self.mostReaders else {
+            guard readers.count < Self.mostReaders else {
                 throw BusError(.limitsExceeded, "\(Self.mostReaders) readers follow the live text already; close one first")
             }
             var ends: [Int32] = [-1, -1]
@@ -63,31 +56,25 @@ final class TextWatchers: LiveTextListener {
             }
             // Only the write end: the reader gets its end as a plain blocking one.
             _ = fcntl(ends[1], F_SETFL, O_NONBLOCK)
-            watch.readers.append(Reader(descriptor: ends[1], peer: peer))
+            readers.append(Reader(descriptor: ends[1], peer: peer))
             Log.info("\(peer) follows the live text")
             return FileDescriptor(owning: ends[0])
         }
     }
 
+    /// Guesses come at most every `BlockRecognition.partialInterval`, from the decoding.
     func heard(_ speech: HeardSpeech, of recording: RecordingID) {
-        watch.withLock { watch in
-            guard !watch.readers.isEmpty else { return }
+        watch.withLock { readers in
             switch speech {
-            case .partial(let text):
-                let now = ContinuousClock.now
-                if let last = watch.lastPartial[recording], now - last < Self.partialInterval { return }
-                watch.lastPartial[recording] = now
-                Self.send(LiveLine.partial(text), to: &watch.readers)
-            case .final(let utterance):
-                Self.send(LiveLine.final(utterance), to: &watch.readers)
+            case .partial(let text): Self.send(LiveLine.partial(text), to: &readers)
+            case .final(let utterance): Self.send(LiveLine.final(utterance), to: &readers)
             }
         }
     }
 
     func ended(_ recording: RecordingID) {
-        watch.withLock { watch in
-            watch.lastPartial[recording] = nil
-            Self.send(LiveLine.end(memo: MemoLibrary.path(of: recording.rawValue)), to: &watch.readers)
+        watch.withLock { readers in
+            Self.send(LiveLine.end(memo: MemoLibrary.path(of: recording.rawValue)), to: &readers)
         }
     }
 

@@ -6,7 +6,7 @@ extension SpeechModel {
     /// calls may run concurrently on one model.
     /// - Parameters:
     ///   - path: The WAV file.
-    ///   - isCancelled: Asked before each block (0.25 s of audio, a few ms to decode): a long file's decoding,
+    ///   - isCancelled: Asked before each block (50 ms of audio, a few ms to decode): a long file's decoding,
     ///     minutes of CPU, stops as soon as nobody waits for it.
     /// - Returns: The transcript of the whole file; empty for silence.
     /// - Throws: `.audioUnreadable` or `.unsupportedAudio` for the file, `.recognitionFailed` when libvosk fails,

@@ -10,7 +10,7 @@ import NotulaTestSupport
 /// `TimerAnchor`, CLOCK_MONOTONIC) to the first line of the reader that holds it (the utterances so far and the
 /// current guess), from its start on and within 3 places of its place in the memo. The floor is Vosk's Python
 /// package fed the memo's WAV in 50 ms chunks as fast as it decodes, a word's latency there the audio fed when a
-/// guess first held it; in 250 ms chunks, the blocks notulad feeds.
+/// guess first held it; beside it, in the 250 ms chunks Vosk's examples read.
 enum LiveTextLatency {
     static func run(corpus: SpeechCorpus, seconds: Double, notulad: String, home: URL, bus: Bus, modelPath: String) async throws
         -> String
@@ -55,9 +55,9 @@ enum LiveTextLatency {
 
             | decoded by | median | p95 | words |
             |---|---|---|---|
-            \(row("notulad, to a reader (0.25 s blocks)", ours))
+            \(row("notulad, to a reader (50 ms blocks)", ours))
             \(row("floor: Vosk's Python package, 50 ms chunks", floor))
-            \(row("Vosk's Python package, 250 ms chunks", blocks))
+            \(row("Vosk's Python package, 250 ms chunks as its examples", blocks))
 
             notulad − floor: \(fixed(median(ours) - median(floor), 2)) s at the median, \
             \(fixed(percentile95(ours) - percentile95(floor), 2)) s at the p95.

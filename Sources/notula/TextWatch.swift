@@ -61,7 +61,11 @@ struct TextWatch {
             // Back to the line's start, the line cleared: the guess replaces the one before.
             print("\r\u{1B}[K\(text)", terminator: "")
             guessShown = true
-        case "final" where !text.isEmpty:
+        case "final" where text.isEmpty:
+            // An utterance that came to nothing takes its guess back.
+            if guessShown { print("\r\u{1B}[K", terminator: "") }
+            guessShown = false
+        case "final":
             print(onTerminal ? "\r\u{1B}[K\(text)" : text)
             guessShown = false
         default: break

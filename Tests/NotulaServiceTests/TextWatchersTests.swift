@@ -43,13 +43,6 @@ struct TextWatchersTests {
                 """)
     }
 
-    @Test func guessesComeAtMostTenTimesASecond() throws {
-        let watchers = TextWatchers()
-        let reader = try watchers.newReader(for: ":1.7")
-        for guess in ["a", "an", "ann"] { watchers.heard(.partial(guess), of: recording) }
-        #expect(available(on: reader) == #"{"kind":"partial","text":"a"}"# + "\n", "the later two within 100 ms")
-    }
-
     @Test func aReaderThatStopsReadingIsCutOffAndTheOthersGetEverything() throws {
         let watchers = TextWatchers()
         let asleep = try watchers.newReader(for: ":1.8")

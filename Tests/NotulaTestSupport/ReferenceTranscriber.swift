@@ -2,8 +2,8 @@ import Foundation
 import Recording
 import Speech
 
-/// The transcript Vosk's own Python package makes of a file, fed as its test_simple.py does: 4000 frames at a
-/// time, words on, `rand()` seeded as `BlockRecognition` seeds it. The tests compare with it; `make bench` times it.
+/// The transcript Vosk's own Python package makes of a file, fed as its test_simple.py does but in
+/// `BlockRecognition`'s blocks, words on, `rand()` seeded as `BlockRecognition` seeds it. The tests compare with it; `make bench` times it.
 public enum ReferenceTranscriber {
     /// Times the model's load and, apart, the decoding: from opening the file to the final result, the
     /// recognizer's creation included, as `SpeechModel.transcribe(wavFile:)` is timed.
@@ -25,7 +25,7 @@ public enum ReferenceTranscriber {
                 texts.append(utterance["text"])
             words.extend(utterance.get("result", []))
         while True:
-            data = wf.readframes(4000)
+            data = wf.readframes(int(sys.argv[3]))
             if len(data) == 0:
                 break
             if rec.AcceptWaveform(data):
@@ -63,7 +63,7 @@ public enum ReferenceTranscriber {
     /// Decodes `wavFile` in a process of its own: decoding in this one would share `rand()` with whatever else
     /// decodes here meanwhile.
     public static func decode(wavFile: String, model: String) throws -> Decoding {
-        let json = try output(of: "python3", "-c", script, model, wavFile)
+        let json = try output(of: "python3", "-c", script, model, wavFile, String(BlockRecognition.blockSamples))
         let output = try JSONDecoder().decode(Output.self, from: Data(json.utf8))
         return Decoding(
             transcript: Transcript(

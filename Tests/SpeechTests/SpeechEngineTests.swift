@@ -1,6 +1,7 @@
 import Foundation
 import NotulaTestSupport
 import Speech
+import Synchronization
 import Testing
 
 /// Against the real libvosk and the real Korean model, compared with Vosk's own Python package.
@@ -63,13 +64,54 @@ import Testing
 
         Dither.seed()
         let recognizer = try Recognizer(model: Engine.model())
-        for start in stride(from: 0, to: samples.count, by: 4000) {
-            try recognizer.accept(Array(samples[start..<min(start + 4000, samples.count)]))
+        let block = BlockRecognition.blockSamples
+        for start in stride(from: 0, to: samples.count, by: block) {
+            try recognizer.accept(Array(samples[start..<min(start + block, samples.count)]))
         }
         let byHand = recognizer.finish()
 
         #expect(!byHand.text.isEmpty)
         #expect(byHand == (try transcribe(wav)))
+    }
+
+    /// Followed live, as a capture feeds it 20 ms at a time: guesses at most ten a second, each utterance after a
+    /// guess at it, and the long silences Vosk ends as empty utterances not told.
+    @Test func aFollowedRecognitionTellsGuessesTenASecondAndOnlyUtterancesWithWords() async throws {
+        let folder = TemporaryFolder()
+        let quiet = try wavSamples(try await TestAudio.silence(seconds: 6, in: folder))
+        let first = try wavSamples(try await TestAudio.speech("병원에 왔습니다", voice: "ko", in: folder))
+        let second = try wavSamples(try await TestAudio.speech("환자는 괜찮습니다", voice: "ko", in: folder))
+        let samples = quiet + first + quiet + second + quiet
+
+        let recognition = try BlockRecognition(model: Engine.model())
+        let told = Mutex<[(ContinuousClock.Instant, HeardSpeech)]>([])
+        recognition.follow(LiveHearing(wantsPartials: { true }, heard: { speech in told.withLock { $0.append((.now, speech)) } }))
+        try samples.withUnsafeBufferPointer { all in
+            for start in stride(from: 0, to: all.count, by: 320) {
+                try recognition.append(UnsafeBufferPointer(rebasing: all[start..<min(start + 320, all.count)]))
+            }
+        }
+        let whole = try recognition.finish()
+        let heard = told.withLock { $0 }
+
+        var finals: [String] = []
+        var guessedAt: ContinuousClock.Instant?
+        var guessed = false
+        for (at, speech) in heard {
+            switch speech {
+            case .partial(let text):
+                #expect(!text.isEmpty)
+                if let guessedAt { #expect(at - guessedAt >= BlockRecognition.partialInterval, "\(heard)") }
+                guessedAt = at
+                guessed = true
+            case .final(let utterance):
+                #expect(guessed, "an utterance told without a guess at it: \(heard)")
+                finals.append(utterance.text)
+                guessed = false
+            }
+        }
+        #expect(finals.filter { !$0.isEmpty }.count == 2, "\(finals)")
+        #expect(finals.filter { !$0.isEmpty }.joined(separator: " ") == whole.text)
     }
 
     @Test func aRecognizerStartsOverAfterFinishing() async throws {
