@@ -5,11 +5,19 @@ import NotulaContract
 struct RecorderClient {
     let bus: Bus
 
-    func call(_ method: NotulaBus.Recorder.Method) async throws(BusError) -> Message {
+    func call(_ method: NotulaBus.Recorder.Method, _ arguments: [Value] = []) async throws(BusError) -> Message {
         try await bus.call(
             MethodCall(
                 destination: NotulaBus.name, path: NotulaBus.recorderPath, interface: NotulaBus.recorderInterface,
-                member: method.rawValue))
+                member: method.rawValue, arguments: arguments))
+    }
+
+    /// A pipe notulad hands over (`WatchText`, `OpenAudio`).
+    func pipe(_ method: NotulaBus.Recorder.Method, _ arguments: [Value] = []) async throws(BusError) -> FileDescriptor {
+        guard case .unixFD(let received)? = try await call(method, arguments).body.first else {
+            throw BusError(.failed, "notulad answered \(method.rawValue) without a pipe")
+        }
+        return received
     }
 
     /// `ProcessTo(output)`: the recording becomes a memo whose text goes to `output`.

@@ -21,33 +21,21 @@ struct TextWatch {
 
     /// Reads until the pipe ends: notulad went away (exit 3), or cut this reader off (exit 1).
     func run() async throws(BusError) -> Never {
-        let reply = try await recorder.call(.watchText)
-        guard case .unixFD(let received)? = reply.body.first else {
-            throw BusError(.failed, "notulad answered WatchText without a pipe")
-        }
-        // Ctrl-C is how a watch ends: that is success. Output is flushed at every line, so nothing is lost.
-        signal(SIGINT) { _ in _exit(ExitStatus.success.rawValue) }
+        let stream = PipeStream(received: try await recorder.pipe(.watchText), carrying: "the live text")
         let onTerminal = isatty(1) == 1
         var guessShown = false
         var pending: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { read(received.rawValue, $0.baseAddress, $0.count) }
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else { break }
-            pending += chunk[0..<count]
+        stream.read { bytes in
+            pending += bytes
             while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
                 show(Array(pending[..<newline]), onTerminal: onTerminal, guessShown: &guessShown)
                 pending.removeFirst(newline + 1)
             }
+            // Output is flushed at every read, so a Ctrl-C loses nothing.
             fflush(nil)
         }
         if guessShown { print("") }
-        // The pipe also ends when notulad cut a reader off for falling behind: then it is still there.
-        if (try? await recorder.status(autoStart: false)) != nil {
-            fail(.failure, "notulad stopped sending the live text: this reader fell behind")
-        }
-        fail(.notRunning, "notulad went away")
+        await stream.ended(recorder)
     }
 
     private func show(_ bytes: [UInt8], onTerminal: Bool, guessShown: inout Bool) {
