@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// Whether a recording has gone quiet: speech heard, then none for a given length of recording. Counted in
 /// samples (16 kHz mono, signed 16-bit little-endian), so paused time, which brings none, does not count, and
 /// no clock is read.
@@ -9,15 +5,12 @@ public struct SilenceDetector: Sendable {
     /// Louder than this over a frame is speech: a quiet room through a laptop microphone stays below it.
     public static let speechLevel = -50.0
     static let sampleRate = 16_000
-    /// 20 ms: a frame's level, not a single sample's, decides, so a click is not speech.
-    static let frameSamples = sampleRate / 50
 
     /// Whether speech was heard since the recording started.
     public private(set) var heardSpeech = false
     /// Samples since the last frame of speech.
     private var quietSamples = 0
-    private var frameSquares = 0.0
-    private var frameFill = 0
+    private var frames = SpeechFrames(level: speechLevel)
 
     public init() {}
 
@@ -25,23 +18,15 @@ public struct SilenceDetector: Sendable {
     /// A trailing odd byte is ignored: the capture hands whole samples.
     public mutating func hear(_ samples: UnsafeRawBufferPointer, silence: Double) -> Bool {
         for offset in stride(from: 0, to: samples.count - 1, by: 2) {
-            let sample = Double(Int16(littleEndian: samples.loadUnaligned(fromByteOffset: offset, as: Int16.self)))
-            frameSquares += sample * sample
-            frameFill += 1
-            if frameFill == Self.frameSamples { endFrame() }
+            guard let speech = frames.take(Int16(littleEndian: samples.loadUnaligned(fromByteOffset: offset, as: Int16.self)))
+            else { continue }
+            if speech {
+                heardSpeech = true
+                quietSamples = 0
+            } else {
+                quietSamples += SpeechFrames.frameSamples
+            }
         }
         return heardSpeech && silence > 0 && Double(quietSamples) >= silence * Double(Self.sampleRate)
-    }
-
-    private mutating func endFrame() {
-        let rms = (frameSquares / Double(Self.frameSamples)).squareRoot() / 32_768
-        if rms > 0, 20 * log10(rms) > Self.speechLevel {
-            heardSpeech = true
-            quietSamples = 0
-        } else {
-            quietSamples += Self.frameSamples
-        }
-        frameSquares = 0
-        frameFill = 0
     }
 }

@@ -3,7 +3,7 @@ import Recording
 import Testing
 
 /// 16 kHz mono samples as the capture hands them: a tone at `level` dBFS (a silence at nil) for `seconds`.
-private func samples(seconds: Double, level: Double?) -> [UInt8] {
+func samples(seconds: Double, level: Double?) -> [UInt8] {
     let count = Int(seconds * 16_000)
     let amplitude = level.map { pow(10, $0 / 20) * 32_767 * 2.0.squareRoot() } ?? 0
     return (0..<count).flatMap { index -> [UInt8] in
