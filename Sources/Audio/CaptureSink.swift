@@ -91,9 +91,14 @@ final class CaptureSink: Sendable {
     /// Ends the recording: its file is the caller's to finish, its samples are all written and delivered.
     /// Samples past the length limit, a few milliseconds at most, go with it.
     func takeFile() -> RecordingFile? {
-        recording.withLock { $0 = ActiveRecording() }
+        let id = recording.withLock { active -> RecordingID? in
+            defer { active = ActiveRecording() }
+            return active.id
+        }
         writer.sync {}
-        return output.withLock { $0.file.take() }
+        let file = output.withLock { $0.file.take() }
+        if let id { listener?.captureEnded(id) }
+        return file
     }
 
     /// Puts `next` in the place of the recording's file, which is returned for the caller to finish

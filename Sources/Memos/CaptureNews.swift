@@ -15,6 +15,8 @@ extension MemoLibrary: CapturedAudioListener {
         captureNews.yield(.started(recording, locale: locale))
     }
     public nonisolated func captured(_ samples: UnsafeRawBufferPointer, of recording: RecordingID) {}
+    /// The memo learns of its end from `Processing`, with the file.
+    public nonisolated func captureEnded(_ recording: RecordingID) {}
     public nonisolated func captureDropped(_ recording: RecordingID) { captureNews.yield(.dropped(recording)) }
     public nonisolated func captureContinued(_ previous: RecordingID, as next: RecordingID) {
         captureNews.yield(.continued(previous, as: next))

@@ -12,6 +12,7 @@ struct CaptureListeners: CapturedAudioListener {
     func captured(_ samples: UnsafeRawBufferPointer, of recording: RecordingID) {
         listeners.forEach { $0.captured(samples, of: recording) }
     }
+    func captureEnded(_ recording: RecordingID) { listeners.forEach { $0.captureEnded(recording) } }
     func captureDropped(_ recording: RecordingID) { listeners.forEach { $0.captureDropped(recording) } }
     func captureContinued(_ previous: RecordingID, as next: RecordingID) {
         listeners.forEach { $0.captureContinued(previous, as: next) }

@@ -74,6 +74,9 @@ final class SilenceEnding: CapturedAudioListener {
         Task { await Self.end(recording, recorder: recorder, bus: bus) }
     }
 
+    /// A sent recording's detector goes at the next start.
+    func captureEnded(_ recording: RecordingID) {}
+
     func captureDropped(_ recording: RecordingID) {
         watch.withLock { watch in
             watch.detectors[recording] = nil

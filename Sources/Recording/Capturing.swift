@@ -94,6 +94,8 @@ public protocol CapturedAudioListener: Sendable {
     func captureStarted(_ recording: RecordingID, locale: String)
     /// The next samples of `recording`, as written to its file: 16 kHz mono, signed 16-bit little-endian.
     func captured(_ samples: UnsafeRawBufferPointer, of recording: RecordingID)
+    /// `recording` was sent: its file is complete and handed on, nothing more of it comes.
+    func captureEnded(_ recording: RecordingID)
     /// `recording` was discarded, or its capture failed to start: nothing more of it comes.
     func captureDropped(_ recording: RecordingID)
     /// `previous` reached the length limit and is complete; its audio goes on as `next`, whose samples follow.

@@ -18,6 +18,7 @@ final class ListenerDouble: CapturedAudioListener {
     func captured(_ samples: UnsafeRawBufferPointer, of recording: RecordingID) {
         bytes.withLock { $0[recording, default: 0] += samples.count }
     }
+    func captureEnded(_ recording: RecordingID) { log.withLock { $0.append("ended \(recording)") } }
     func captureDropped(_ recording: RecordingID) { log.withLock { $0.append("dropped \(recording)") } }
     func captureContinued(_ previous: RecordingID, as next: RecordingID) {
         log.withLock { $0.append("continued \(previous) as \(next)") }
@@ -25,9 +26,9 @@ final class ListenerDouble: CapturedAudioListener {
 }
 
 @Suite struct CaptureListenerTests {
-    /// A discard that comes after the stop (the user discards while the memo is being made) is
-    /// not the capture's to report: the file is the memo's now.
-    @Test func aDiscardAfterTheStopDropsNothing() async throws {
+    /// A stop ends the recording once; a discard that comes after it (the user discards while the memo is being
+    /// made) is not the capture's to report: the file is the memo's now.
+    @Test func aStopEndsTheRecordingAndADiscardAfterItDropsNothing() async throws {
         let sink = try NullSink()
         let folder = TemporaryFolder()
         defer { folder.remove() }
@@ -36,11 +37,11 @@ final class ListenerDouble: CapturedAudioListener {
         try await capture.start(recording: RecordingID("kept"), locale: "ko-KR")
         let audio = try await capture.stop()
         await capture.discard()
-        #expect(listener.calls == ["started kept"])
+        #expect(listener.calls == ["started kept", "ended kept"])
         #expect(FileManager.default.fileExists(atPath: audio.file))
 
         try await capture.start(recording: RecordingID("dropped"), locale: "ko-KR")
         await capture.discard()
-        #expect(listener.calls == ["started kept", "started dropped", "dropped dropped"])
+        #expect(listener.calls == ["started kept", "ended kept", "started dropped", "dropped dropped"])
     }
 }

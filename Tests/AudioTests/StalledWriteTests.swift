@@ -31,6 +31,7 @@ final class StalledListener: CapturedAudioListener {
         }
         heard.captured(samples, of: recording)
     }
+    func captureEnded(_ recording: RecordingID) { heard.captureEnded(recording) }
     func captureDropped(_ recording: RecordingID) { heard.captureDropped(recording) }
     func captureContinued(_ previous: RecordingID, as next: RecordingID) { heard.captureContinued(previous, as: next) }
 }

@@ -97,6 +97,9 @@ public final class Transcriber: CapturedAudioListener {
         }
     }
 
+    /// The text of a sent recording is asked for with its file (`transcript(of:file:)`), which ends its decoding.
+    public func captureEnded(_ recording: RecordingID) {}
+
     public func captureDropped(_ recording: RecordingID) {
         recordingLocales.withLock { $0[recording] = nil }
         queue.async { [self] in
