@@ -42,7 +42,8 @@ __notula_offer '__notula_typed ""; or __notula_typed help' \
     status\t'print the state and the seconds recorded' toggle\t'start, pause or resume' start\t'start recording' \
     pause\t'pause the recording' resume\t'resume the recording' send\t'end the recording and turn it into a memo' \
     discard\t'throw the recording away' \
-    dictate\t'a recording typed where you write, sent after a pause' watch\t'the words while they are spoken' locale\t'print or set the locale of transcription' \
+    dictate\t'a recording typed where you write, sent after a pause' watch\t'the words while they are spoken' \
+    listen\t'the audio while it is recorded, on standard output' locale\t'print or set the locale of transcription' \
     models\t'list, install, remove the speech models' memos\t'list, search, show, play, export the memos' \
     help\t'print the usage of a command'
 
@@ -51,6 +52,8 @@ complete -c notula -n '__notula_typed "status*"; and not __fish_seen_argument -l
 complete -c notula -n '__notula_typed send' -l type -d 'type the text into the focused window'
 complete -c notula -n '__notula_typed send' -l copy -d 'put the text on the clipboard'
 complete -c notula -n '__notula_typed watch' -l json -d 'every line as notulad sends it'
+complete -c notula -n '__notula_typed listen' -l format -d 's16le, f32le or vad'
+complete -c notula -n '__notula_typed "listen --format"' -a 's16le f32le vad'
 complete -c notula -n '__notula_typed dictate' -l silence -r -d 'the seconds without speech that send it'
 complete -c notula -n '__notula_typed locale' -a '(__notula_locales)'
 

@@ -24,6 +24,7 @@ extension NotulaBus {
         public enum Method: MemberName, CaseIterable, Sendable {
             case toggle = "Toggle", start = "Start", pause = "Pause", resume = "Resume", process = "Process"
             case processTo = "ProcessTo", discard = "Discard", watchText = "WatchText", dictate = "Dictate"
+            case openAudio = "OpenAudio"
         }
 
         public enum Signal: MemberName, CaseIterable, Sendable {

@@ -12,13 +12,16 @@ import Speech
 enum RecorderObject {
     static func interface(
         _ recorder: Recorder, locale: LocaleChoice, output: OutputChoice, silence: SilenceEnding, text: TextWatchers,
-        models: ModelStore, bus: Bus
+        audio: AudioReaders, models: ModelStore, bus: Bus
     ) -> Interface {
         Interface(
             NotulaBus.recorderInterface,
             methods: NotulaBus.Recorder.Method.allCases.compactMap { name in
                 RecordingAction(name).map { method(name, $0, recorder) }
-            } + [processTo(recorder, output: output), dictate(recorder, output: output, silence: silence), watchText(text, bus: bus)],
+            } + [
+                processTo(recorder, output: output), dictate(recorder, output: output, silence: silence), watchText(text, bus: bus),
+                openAudio(audio, bus: bus),
+            ],
             properties: [
                 NotulaBus.Recorder.property(.state, "s") { .string(snapshot(recorder).state.rawValue) },
                 NotulaBus.Recorder.property(.elapsed, "d", emitsChanged: .false) { .double(snapshot(recorder).elapsed.seconds) },
@@ -121,12 +124,32 @@ enum RecorderObject {
         NotulaBus.Recorder.method(.watchText, outputs: [Argument("text", "h")]) { message throws(BusError) in
             guard let caller = message.sender else { throw BusError.invalidArgs("A call without a sender") }
             return .later { () throws(BusError) in
-                guard let peer = BusName(caller), try await bus.canPassFileDescriptors(to: peer) else {
-                    throw BusError(
-                        .notSupported, "This connection cannot receive file descriptors (over TCP, say); the live text comes on a pipe")
-                }
+                try await fileDescriptorsReach(caller, bus: bus, what: "the live text")
                 return [.unixFD(try text.newReader(for: caller))]
             }
+        }
+    }
+
+    /// `OpenAudio`: a pipe of the captured audio in the form the caller chose, once its connection is known to take it.
+    private static func openAudio(_ audio: AudioReaders, bus: Bus) -> Method {
+        NotulaBus.Recorder.method(.openAudio, inputs: [Argument("format", "s")], outputs: [Argument("audio", "h")]) {
+            message throws(BusError) in
+            guard let caller = message.sender else { throw BusError.invalidArgs("A call without a sender") }
+            let spelled = try message.argument(0, as: String.self)
+            guard let form = AudioForm(rawValue: spelled) else {
+                throw BusError.invalidArgs("The audio comes as \(AudioForm.spelled), not \(spelled.prefix(40))")
+            }
+            return .later { () throws(BusError) in
+                try await fileDescriptorsReach(caller, bus: bus, what: "the audio")
+                return [.unixFD(try audio.newReader(for: caller, form: form))]
+            }
+        }
+    }
+
+    /// - Throws: `NotSupported` when the caller's connection cannot receive file descriptors.
+    private static func fileDescriptorsReach(_ caller: String, bus: Bus, what: String) async throws(BusError) {
+        guard let peer = BusName(caller), try await bus.canPassFileDescriptors(to: peer) else {
+            throw BusError(.notSupported, "This connection cannot receive file descriptors (over TCP, say); \(what) comes on a pipe")
         }
     }
 
@@ -235,7 +258,7 @@ extension RecordingAction {
         case .resume: self = .resume
         case .process: self = .process
         case .discard: self = .discard
-        case .processTo, .dictate, .watchText: return nil
+        case .processTo, .dictate, .watchText, .openAudio: return nil
         }
     }
 }

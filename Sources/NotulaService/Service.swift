@@ -85,9 +85,10 @@ public enum Service {
             return 1
         }
         let silence = SilenceEnding(settings, settingsFile: paths.settingsFile, bus: bus)
+        let audio = AudioReaders(settings)
         let capture = PulseCapture(
             recordingsDirectory: paths.recordings, source: source, isolation: bus,
-            listener: CaptureListeners([transcriber, memos, silence]),
+            listener: CaptureListeners([transcriber, memos, silence, audio]),
             lengthLimit: settings.memoLengthLimit, keptFree: roomKeptForLibrary(paths))
         let tray = TrayItem(bus: bus, texts: .forEnvironment(environment), log: { Log.info($0) })
         let mediaPlayer =
@@ -111,7 +112,8 @@ public enum Service {
             NotulaBus.recorderPath,
             interfaces: [
                 RecorderObject.interface(
-                    recorder, locale: locale, output: output, silence: silence, text: liveText, models: models, bus: bus)
+                    recorder, locale: locale, output: output, silence: silence, text: liveText, audio: audio, models: models,
+                    bus: bus)
             ])
         await bus.export(NotulaBus.modelsPath, interfaces: [ModelsObject.interface(models)])
         let sleepWatch = await SleepWatch.start(pausing: recorder)

@@ -31,11 +31,15 @@ public struct Settings: Codable, Sendable, Equatable {
     public var silenceSeconds: Double?
     /// Whether, with `output` type, each utterance is typed as it ends (the recorder's `Live`); off when absent.
     public var live: Bool?
+    /// dBFS: louder is speech in `OpenAudio`'s `vad` form; −40 when absent.
+    public var vadSilenceThreshold: Double?
+    /// Seconds of quiet that end a stretch of speech in `OpenAudio`'s `vad` form; 0.8 when absent.
+    public var vadSilenceSeconds: Double?
 
     public init(
         source: String? = nil, locale: String? = nil, modelIdleSeconds: Double? = nil, modelCatalog: String? = nil, mpris: Bool? = nil,
         longestMemoSeconds: Double? = nil, output: String? = nil, typing: String? = nil, spaceAfterText: Bool? = nil,
-        silenceSeconds: Double? = nil, live: Bool? = nil
+        silenceSeconds: Double? = nil, live: Bool? = nil, vadSilenceThreshold: Double? = nil, vadSilenceSeconds: Double? = nil
     ) {
         self.source = source
         self.locale = locale
@@ -48,6 +52,8 @@ public struct Settings: Codable, Sendable, Equatable {
         self.spaceAfterText = spaceAfterText
         self.silenceSeconds = silenceSeconds
         self.live = live
+        self.vadSilenceThreshold = vadSilenceThreshold
+        self.vadSilenceSeconds = vadSilenceSeconds
     }
 
     /// A model kept for up to a year unused; longer is no setting anyone means (and past 10^20 s no `Duration` holds it).
@@ -88,7 +94,10 @@ public struct Settings: Codable, Sendable, Equatable {
             output: fields.output?.value(of: "output", warnAbout), typing: fields.typing?.value(of: "typing", warnAbout),
             spaceAfterText: fields.spaceAfterText?.value(of: "spaceAfterText", warnAbout),
             silenceSeconds: fields.silenceSeconds?.value(of: "silenceSeconds", within: SilenceEnding.range, warnAbout),
-            live: fields.live?.value(of: "live", warnAbout))
+            live: fields.live?.value(of: "live", warnAbout),
+            vadSilenceThreshold: fields.vadSilenceThreshold?.value(
+                of: "vadSilenceThreshold", within: AudioReaders.thresholdRange, warnAbout),
+            vadSilenceSeconds: fields.vadSilenceSeconds?.value(of: "vadSilenceSeconds", within: AudioReaders.silenceRange, warnAbout))
     }
 
     /// Changes one field in the file, keeping the others; a failure is logged, as the running service goes on
@@ -125,6 +134,8 @@ private struct Fields: Decodable {
     var spaceAfterText: Field<Bool>?
     var silenceSeconds: Field<Double>?
     var live: Field<Bool>?
+    var vadSilenceThreshold: Field<Double>?
+    var vadSilenceSeconds: Field<Double>?
 }
 
 /// One field's value, or the fact that it is not of its type (`null` is an absent field).

@@ -1,5 +1,6 @@
 import DBus
 import NotulaContract
+import Recording
 
 #if canImport(Glibc)
     import Glibc
@@ -31,6 +32,11 @@ let usage = """
       watch             the words while they are spoken, from now until interrupted: the current guess
                         rewritten on its line, each sentence on a line of its own when it ends
       watch --json      every line notulad sends as it is (kind partial, final or end; see WatchText)
+      listen            the audio of the recordings from now on, until interrupted, on standard output:
+                        16 kHz mono signed 16-bit little-endian samples, raw (notula listen | sox -t raw
+                        -r 16000 -e signed -b 16 -c 1 - memo.flac)
+      listen --format FORMAT  the same in FORMAT: s16le, f32le (32-bit floats) or vad (only the stretches
+                        of speech, each with a 12-byte header; see OpenAudio)
       locale            print the locale recordings are transcribed in
       locale TAG        transcribe in TAG (a BCP 47 tag: en-US, nl-NL, ko-KR); its model is
                         downloaded when missing
@@ -99,6 +105,8 @@ let isValid: Bool =
     case ("dictate", 2): operands[0] == "--silence" && Double(operands[1]) != nil
     case ("watch", 0): true
     case ("watch", 1): operands[0] == "--json"
+    case ("listen", 0): true
+    case ("listen", 2): operands[0] == "--format" && AudioForm(rawValue: operands[1]) != nil
     default: methods[command] != nil && operands.isEmpty
     }
 guard isValid else {
@@ -126,6 +134,7 @@ do throws(BusError) {
     case ("send", let flag?): print(try await recorder.processTo(sendOutputs[flag]!))
     case ("dictate", _): try await recorder.dictate(silenceSeconds: operands.last.flatMap(Double.init) ?? 2)
     case ("watch", _): try await TextWatch(recorder: recorder, json: operands == ["--json"]).run()
+    case ("listen", _): try await AudioListen(recorder: recorder, format: operands.last ?? AudioForm.s16le.rawValue).run()
     default:
         let reply = try await recorder.call(methods[command]!)
         if case .objectPath(let memo)? = reply.body.first { print(memo) }

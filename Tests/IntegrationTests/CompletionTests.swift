@@ -38,6 +38,8 @@ struct CompletionTests {
         #expect(try offers("status", "--json", current: "-") == ["--follow"])
         #expect(try offers("send", current: "-") == following("send", options: true))
         #expect(try offers("dictate", current: "-") == following("dictate", options: true))
+        #expect(try offers("listen", current: "-") == following("listen", options: true))
+        #expect(try offers("listen", "--format") == ["f32le", "s16le", "vad"])
         #expect(try offers("memos", "list", current: "-") == ["--json"])
         #expect(try offers("memos", "search", "lecture", current: "-") == ["--json"])
         #expect(try offers("memos", "export", "1234", current: "-") == ["--format"])

@@ -106,14 +106,17 @@ struct LiveTextTests {
         #expect(json.exitStatus() == 3, "notulad went away")
     }
 
-    @Test func aConnectionThatCannotReceiveDescriptorsIsToldSo() async throws {
+    /// `WatchText` and `OpenAudio` both answer on a pipe.
+    @Test(arguments: [("WatchText", []), ("OpenAudio", [Value.string("s16le")])])
+    func aConnectionThatCannotReceiveDescriptorsIsToldSo(method: String, arguments: [Value]) async throws {
         let daemon = try PrivateBus(overTCP: true)
         let service = try await ServiceUnderTest.start(on: daemon)
         let remote = try await Bus.connect(address: try #require(daemon.tcpAddress))
         let refused = await #expect(throws: BusError.self) {
             try await remote.call(
                 MethodCall(
-                    destination: NotulaBus.name, path: NotulaBus.recorderPath, interface: NotulaBus.recorderInterface, member: "WatchText"))
+                    destination: NotulaBus.name, path: NotulaBus.recorderPath, interface: NotulaBus.recorderInterface,
+                    member: MemberName(method)!, arguments: arguments))
         }
         #expect(refused?.name == .notSupported, "\(String(describing: refused))")
         // The same caller's other calls are answered as ever.

@@ -1,0 +1,79 @@
+import DBus
+import Recording
+import Synchronization
+
+/// The recordings' audio for the clients that asked (`OpenAudio`), as it is captured, each on a pipe of its own in the
+/// form it chose. It hears the samples beside the transcriber, on the capture's writer queue: paused time brings none.
+final class AudioReaders: CapturedAudioListener {
+    /// Readers at once, all clients together: each costs a pipe and a copy of every sample.
+    static let mostReaders = 8
+    /// Louder than this is speech in `vad` (dBFS), when settings.json does not say.
+    static let defaultThreshold = -40.0
+    static let thresholdRange: ClosedRange<Double> = -90...0
+    /// The quiet that ends a stretch in `vad`, when settings.json does not say.
+    static let defaultSilenceSeconds = 0.8
+    static let silenceRange: ClosedRange<Double> = 0.1...30
+
+    private let readers = PipeReaders<AudioForm>(of: "the live audio", mostReaders: mostReaders)
+    private let stretches: Mutex<VoiceStretches>
+
+    init(_ settings: Settings) {
+        stretches = Mutex(
+            VoiceStretches(
+                threshold: settings.vadSilenceThreshold ?? Self.defaultThreshold,
+                silenceSeconds: settings.vadSilenceSeconds ?? Self.defaultSilenceSeconds))
+    }
+
+    /// A new reader for `peer`: the read end of a pipe (close-on-exec) on which the audio of the recording under way,
+    /// from now on, and of those after it arrives in `form`, until the reader closes it.
+    /// - Throws: `LimitsExceeded` when `mostReaders` read already, `Failed` when no pipe can be made.
+    func newReader(for peer: String, form: AudioForm) throws(BusError) -> FileDescriptor {
+        try readers.newReader(for: peer, form: form)
+    }
+
+    func captureStarted(_ recording: RecordingID, locale: String) {}
+
+    func captured(_ samples: UnsafeRawBufferPointer, of recording: RecordingID) {
+        let forms = readers.forms
+        // Stretches are found only while somebody reads them; the position in the recording is kept regardless.
+        let voice = stretches.withLock { stretches in
+            guard forms.contains(.vad) else {
+                stretches.skip(samples.count / 2)
+                return [UInt8]()
+            }
+            return stretches.take(samples).flatMap(\.encoded)
+        }
+        guard !forms.isEmpty else { return }
+        readers.send { form in
+            switch form {
+            case .s16le: Array(samples)
+            case .f32le: Self.floats(samples)
+            case .vad: voice
+            }
+        }
+    }
+
+    func captureEnded(_ recording: RecordingID) {
+        let last = stretches.withLock { $0.finish() }
+        if let last { readers.send { $0 == .vad ? last.encoded : nil } }
+    }
+
+    func captureDropped(_ recording: RecordingID) {
+        let marker = stretches.withLock { $0.drop() }.encoded
+        readers.send { $0 == .vad ? marker : nil }
+    }
+
+    /// The stretch under way ends with the memo, and the next memo's times start from 0.
+    func captureContinued(_ previous: RecordingID, as next: RecordingID) { captureEnded(previous) }
+
+    /// Signed 16-bit samples as 32-bit floats from −1 to 1, little-endian.
+    private static func floats(_ samples: UnsafeRawBufferPointer) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(samples.count * 2)
+        for offset in stride(from: 0, to: samples.count - 1, by: 2) {
+            let sample = Int16(littleEndian: samples.loadUnaligned(fromByteOffset: offset, as: Int16.self))
+            withUnsafeBytes(of: (Float(sample) / 32_768).bitPattern.littleEndian) { bytes += $0 }
+        }
+        return bytes
+    }
+}
