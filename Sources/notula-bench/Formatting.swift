@@ -29,3 +29,10 @@ func megabytesText(kilobytes: Int) -> String {
 func progress(_ message: String) {
     FileHandle.standardError.write(Data("notula-bench: \(message)\n".utf8))
 }
+
+func median(_ values: [Double]) -> Double { percentile(50, values) }
+
+/// The value `percent` % of `values` are at or below (nearest rank); NaN for none.
+func percentile(_ percent: Int, _ values: [Double]) -> Double {
+    values.isEmpty ? .nan : values.sorted()[min(values.count - 1, values.count * percent / 100)]
+}

@@ -44,7 +44,7 @@ enum LiveTextLatency {
         let floor = try floorLatencies(of: words, wav: audio.file, modelPath: modelPath, chunkSamples: 800)
         let blocks = try floorLatencies(of: words, wav: audio.file, modelPath: modelPath, chunkSamples: 4000)
         func row(_ name: String, _ values: [Double]) -> String {
-            "| \(name) | \(fixed(median(values), 2)) s | \(fixed(percentile95(values), 2)) s | \(values.count) of \(words.count) |"
+            "| \(name) | \(fixed(median(values), 2)) s | \(fixed(percentile(95, values), 2)) s | \(values.count) of \(words.count) |"
         }
         return """
             ## Live text: from a spoken word to a reader
@@ -60,7 +60,7 @@ enum LiveTextLatency {
             \(row("Vosk's Python package, 250 ms chunks as its examples", blocks))
 
             notulad − floor: \(fixed(median(ours) - median(floor), 2)) s at the median, \
-            \(fixed(percentile95(ours) - percentile95(floor), 2)) s at the p95.
+            \(fixed(percentile(95, ours) - percentile(95, floor), 2)) s at the p95.
 
             notulad's CPU over the recording: \(fixed(Double(alone) / 1e9, 2)) s with nobody following the words, \
             \(fixed(Double(followed) / 1e9, 2)) s with two readers: \
@@ -154,10 +154,6 @@ enum LiveTextLatency {
         return firstHeld(words, in: held)
     }
 
-    private static func median(_ values: [Double]) -> Double { values.isEmpty ? .nan : values.sorted()[values.count / 2] }
-    private static func percentile95(_ values: [Double]) -> Double {
-        values.isEmpty ? .nan : values.sorted()[min(values.count - 1, values.count * 95 / 100)]
-    }
 }
 
 /// A word of the memo, with its start and end in the recording.

@@ -10,7 +10,7 @@ import Speech
 //
 // NOTULA_TEST_MODEL names the Korean model's folder; NOTULA_BENCH_QUICK=1 gives a short run for working on the
 // bench itself (the 10 s recording only, 2 rounds of the file, text delivered of 20 and 200 characters only);
-// NOTULA_BENCH_LIBRARY_ONLY=1 runs the library part alone, NOTULA_BENCH_LIVE_ONLY=1 the live text's, NOTULA_BENCH_DELIVERY_ONLY=1 the dictation delivery alone
+// NOTULA_BENCH_LIBRARY_ONLY=1 runs the library part alone, NOTULA_BENCH_LIVE_ONLY=1 the live text's and audio's, NOTULA_BENCH_DELIVERY_ONLY=1 the dictation delivery alone
 // (it needs neither notulad nor a model).
 
 if ProcessInfo.processInfo.environment["NOTULA_BENCH_DELIVERY_ONLY"] == "1" {
@@ -42,6 +42,10 @@ do {
             try await LiveTextLatency.run(
                 corpus: try SpeechCorpus(in: home.appendingPathComponent("speech")), seconds: quick ? 10 : 60, notulad: notulad,
                 home: home.appendingPathComponent("live-text"), bus: bus, modelPath: modelPath))
+        print()
+        print(
+            try await LiveAudioLatency.run(
+                notulad: notulad, home: home.appendingPathComponent("live-audio"), bus: bus, modelPath: modelPath))
         try? FileManager.default.removeItem(at: home)
         exit(0)
     }
@@ -88,6 +92,9 @@ do {
         try await LiveTextLatency.run(
             corpus: corpus, seconds: quick ? 10 : 60, notulad: notulad, home: home.appendingPathComponent("live-text"), bus: bus,
             modelPath: modelPath))
+
+    print()
+    print(try await LiveAudioLatency.run(notulad: notulad, home: home.appendingPathComponent("live-audio"), bus: bus, modelPath: modelPath))
 
     progress("memory and reload")
     print()
