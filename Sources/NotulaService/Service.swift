@@ -96,7 +96,8 @@ public enum Service {
             ? MediaPlayer(
                 bus: bus, texts: .forEnvironment(environment), trackPath: { MemoLibrary.path(of: $0.rawValue) }, log: { Log.info($0) })
             : nil
-        let panels: [any Reporting] = [tray.reporter] + [mediaPlayer?.reporter].compactMap { $0 }
+        let mediaPause = settings.pauseMedia == false ? nil : MediaPause(bus: bus, own: MediaPlayer.name, log: { Log.info($0) })
+        let panels: [any Reporting] = [tray.reporter] + [mediaPlayer?.reporter, mediaPause?.reporter].compactMap { $0 }
         let recorder = Recorder(
             isolation: bus, clock: MonotonicSystemClock(), capture: capture, processing: memos,
             reporter: Reporters(surfaces: [

@@ -35,11 +35,14 @@ public struct Settings: Codable, Sendable, Equatable {
     public var vadSilenceThreshold: Double?
     /// Seconds of quiet that end a stretch of speech in `OpenAudio`'s `vad` form; 0.8 when absent.
     public var vadSilenceSeconds: Double?
+    /// Whether the media players playing when a recording starts are paused until it ends; true when absent.
+    public var pauseMedia: Bool?
 
     public init(
         source: String? = nil, locale: String? = nil, modelIdleSeconds: Double? = nil, modelCatalog: String? = nil, mpris: Bool? = nil,
         longestMemoSeconds: Double? = nil, output: String? = nil, typing: String? = nil, spaceAfterText: Bool? = nil,
-        silenceSeconds: Double? = nil, live: Bool? = nil, vadSilenceThreshold: Double? = nil, vadSilenceSeconds: Double? = nil
+        silenceSeconds: Double? = nil, live: Bool? = nil, vadSilenceThreshold: Double? = nil, vadSilenceSeconds: Double? = nil,
+        pauseMedia: Bool? = nil
     ) {
         self.source = source
         self.locale = locale
@@ -54,6 +57,7 @@ public struct Settings: Codable, Sendable, Equatable {
         self.live = live
         self.vadSilenceThreshold = vadSilenceThreshold
         self.vadSilenceSeconds = vadSilenceSeconds
+        self.pauseMedia = pauseMedia
     }
 
     /// A model kept for up to a year unused; longer is no setting anyone means (and past 10^20 s no `Duration` holds it).
@@ -97,7 +101,8 @@ public struct Settings: Codable, Sendable, Equatable {
             live: fields.live?.value(of: "live", warnAbout),
             vadSilenceThreshold: fields.vadSilenceThreshold?.value(
                 of: "vadSilenceThreshold", within: AudioReaders.thresholdRange, warnAbout),
-            vadSilenceSeconds: fields.vadSilenceSeconds?.value(of: "vadSilenceSeconds", within: AudioReaders.silenceRange, warnAbout))
+            vadSilenceSeconds: fields.vadSilenceSeconds?.value(of: "vadSilenceSeconds", within: AudioReaders.silenceRange, warnAbout),
+            pauseMedia: fields.pauseMedia?.value(of: "pauseMedia", warnAbout))
     }
 
     /// Changes one field in the file, keeping the others; a failure is logged, as the running service goes on
@@ -136,6 +141,7 @@ private struct Fields: Decodable {
     var live: Field<Bool>?
     var vadSilenceThreshold: Field<Double>?
     var vadSilenceSeconds: Field<Double>?
+    var pauseMedia: Field<Bool>?
 }
 
 /// One field's value, or the fact that it is not of its type (`null` is an absent field).
