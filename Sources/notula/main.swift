@@ -109,6 +109,9 @@ let isValid: Bool =
     case ("listen", 2): operands[0] == "--format" && AudioForm(rawValue: operands[1]) != nil
     default: methods[command] != nil && operands.isEmpty
     }
+if command == "listen", operands.count == 2, operands[0] == "--format", AudioForm(rawValue: operands[1]) == nil {
+    fail(.usage, "--format is \(AudioForm.spelled), not '\(operands[1])'")
+}
 guard isValid else {
     fail(.usage, "unknown command line '\(arguments.joined(separator: " "))'; see notula --help")
 }
