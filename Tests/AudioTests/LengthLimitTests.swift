@@ -37,7 +37,7 @@ import Testing
 
         #expect(parts.map(\.file) == ids.map { folder.recordings + "/\($0).wav" })
         #expect(parts.dropLast().allSatisfy { $0.duration == 1 })
-        #expect(listener.calls == ["started a", "continued a as b", "continued b as c", "continued c as d"])
+        #expect(listener.calls == ["started a", "continued a as b", "continued b as c", "continued c as d", "ended d"])
         let data = try parts.map { try samples(of: $0.file) }
         #expect(data.dropLast().allSatisfy { $0.count * 2 == second })
         for (part, id) in zip(data, ids) {
