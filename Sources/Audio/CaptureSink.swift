@@ -41,6 +41,9 @@ final class CaptureSink: Sendable {
     /// Other applications' call streams, followed on the PulseAudio thread.
     private let calls = CallStreams()
     private let listener: (any CapturedAudioListener)?
+    /// Whether a record stream of ours exists on the server, and who hears it change.
+    private let inputOpen = Mutex(false)
+    private let inputChanged: (@Sendable (Bool) -> Void)?
     private let recording = Mutex(ActiveRecording())
     private let output = Mutex(Output())
     /// Writes the samples and hands them to the listener, in the order they came.
@@ -60,9 +63,13 @@ final class CaptureSink: Sendable {
     /// The most bytes that wait for a stalled disk: past them the recording is stopped as lost.
     private let mostUnwritten: Int
 
-    init(events: AsyncStream<CaptureEvent>.Continuation, listener: (any CapturedAudioListener)?, lengthLimit: UInt64, mostUnwritten: Int) {
+    init(
+        events: AsyncStream<CaptureEvent>.Continuation, listener: (any CapturedAudioListener)?, inputChanged: (@Sendable (Bool) -> Void)?,
+        lengthLimit: UInt64, mostUnwritten: Int
+    ) {
         self.events = events
         self.listener = listener
+        self.inputChanged = inputChanged
         self.mostUnwritten = mostUnwritten
         self.lengthLimit = lengthLimit - lengthLimit % UInt64(RecordingFormat.bytesPerSample)
     }
@@ -166,7 +173,19 @@ final class CaptureSink: Sendable {
 
     func streamReady() {
         recording.withLock { $0.isWatched = true }
+        setInputOpen(true)
         complete(.success(()))
+    }
+
+    var isInputOpen: Bool { inputOpen.withLock { $0 } }
+
+    /// The stream is there (ready), or gone from the server (released, failed, or the connection lost).
+    func setInputOpen(_ open: Bool) {
+        let changed = inputOpen.withLock { current in
+            defer { current = open }
+            return current != open
+        }
+        if changed { inputChanged?(open) }
     }
 
     /// The stream is being closed on purpose: whatever happens to it or to the server next is no loss.
@@ -178,6 +197,7 @@ final class CaptureSink: Sendable {
     /// The context or stream failed: fails the awaited operation, and reports the loss if a recording depended on it.
     func fail(_ error: PulseError, lost message: String) {
         complete(.failure(error))
+        setInputOpen(false)
         let wasWatched = recording.withLock { active in
             defer { active.isWatched = false }
             return active.isWatched

@@ -12,6 +12,9 @@ public actor PulseCapture: Capturing {
     /// Input level of the last ~100 ms in dBFS; −160 when silent or not capturing. Readable from any thread.
     public nonisolated var level: Double { sink.level }
 
+    /// Whether a record stream of Notula's exists on the server (corked while paused); false once the server removed it.
+    public nonisolated var isInputOpen: Bool { sink.isInputOpen }
+
     /// The actor whose executor runs this capture's own (short) work.
     private let isolation: any Actor
     public nonisolated var unownedExecutor: UnownedSerialExecutor { isolation.unownedExecutor }
@@ -35,6 +38,7 @@ public actor PulseCapture: Capturing {
     ///   - isolation: An actor whose executor to share: the recorder's, so that its capture calls
     ///     need no hop to another thread. By default the capture has an executor of its own.
     ///   - listener: Given each recording's samples as they are written, on the capture's writer queue.
+    ///   - inputChanged: Told when `isInputOpen` changes, on the PulseAudio thread or the capture's.
     ///   - lengthLimit: The most sample bytes in one file; what comes after waits for `split(continuingAs:)`.
     ///   - keptFree: Bytes a start or a resume leaves free on the recordings' disk (the memo library's reserve).
     ///   - stalledDiskPatience: How much audio waits in memory for a disk that takes none before the
@@ -42,7 +46,8 @@ public actor PulseCapture: Capturing {
     public init(
         recordingsDirectory: String, source: String? = nil, server: String? = nil,
         applicationName: String = "Notula", applicationID: String = "org.notula.Notula", isolation: (any Actor)? = nil,
-        listener: (any CapturedAudioListener)? = nil, lengthLimit: UInt64 = WAVHeader.largestDataSize, keptFree: UInt64 = 0,
+        listener: (any CapturedAudioListener)? = nil, inputChanged: (@Sendable (Bool) -> Void)? = nil,
+        lengthLimit: UInt64 = WAVHeader.largestDataSize, keptFree: UInt64 = 0,
         stalledDiskPatience: Duration = .seconds(600)
     ) {
         self.keptFree = keptFree
@@ -51,7 +56,7 @@ public actor PulseCapture: Capturing {
             of: CaptureEvent.self, bufferingPolicy: .bufferingNewest(16))
         self.events = events
         self.sink = CaptureSink(
-            events: continuation, listener: listener, lengthLimit: min(lengthLimit, WAVHeader.largestDataSize),
+            events: continuation, listener: listener, inputChanged: inputChanged, lengthLimit: min(lengthLimit, WAVHeader.largestDataSize),
             mostUnwritten: RecordingFormat.bytesPerSecond * Int(stalledDiskPatience.components.seconds))
         self.recordingsDirectory = recordingsDirectory
         self.source = source
@@ -126,7 +131,7 @@ public actor PulseCapture: Capturing {
     /// - Returns: The file and the seconds of audio in it.
     /// - Throws: `.failed` when not recording or when the file cannot be finalized.
     public func stop() async throws(CaptureError) -> CapturedAudio {
-        session?.closeStream()
+        await releaseInput()
         guard let file = sink.takeFile() else { throw .failed("Not capturing") }
         return try Self.finish(file)
     }
@@ -158,7 +163,7 @@ public actor PulseCapture: Capturing {
 
     /// Closes the input and deletes the recording's file; does nothing when not recording.
     public func discard() async {
-        session?.closeStream()
+        await releaseInput()
         sink.dropFile()
     }
 
@@ -181,6 +186,12 @@ public actor PulseCapture: Capturing {
 
     /// Opens the record stream, connecting a new context first unless the current one is healthy;
     /// `waitingForServer`, trying again while nothing listens at the server's address.
+    /// Closes the stream and waits until the server removed it.
+    private func releaseInput() async {
+        await session?.releaseStream()
+        sink.setInputOpen(false)
+    }
+
     private func openInput(waitingForServer: Bool) async throws(CaptureError) {
         let session = try runningSession()
         if !session.isConnected { try await connect(session, retrying: waitingForServer) }

@@ -143,6 +143,21 @@ final class PulseSession {
         locked { detachStream() }
     }
 
+    /// Disconnects the stream and returns once the server has removed it: a server answers a connection's requests in
+    /// the order sent, so its answer to one sent after the disconnect means the source output is gone. Without a
+    /// connection there is nothing of ours on the server to wait for.
+    nonisolated(nonsending) func releaseStream() async {
+        try? await perform { () -> PulseError? in
+            detachStream()
+            guard let context, pa_context_get_state(context) == PA_CONTEXT_READY else { return .badState }
+            guard let operation = pa_context_get_server_info(context, serverAnswered, userdata) else {
+                return PulseError(code: pa_context_errno(context))
+            }
+            pa_operation_unref(operation)
+            return nil
+        }
+    }
+
     // MARK: Lock held
 
     private var userdata: UnsafeMutableRawPointer { Unmanaged.passUnretained(sink).toOpaque() }
@@ -244,6 +259,10 @@ private let streamStateChanged: pa_stream_notify_cb_t = { stream, userdata in
     default:
         break
     }
+}
+
+private let serverAnswered: pa_server_info_cb_t = { _, _, userdata in
+    captureSink(userdata).complete(.success(()))
 }
 
 private let streamMoved: pa_stream_notify_cb_t = { stream, userdata in

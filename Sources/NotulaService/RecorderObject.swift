@@ -12,7 +12,7 @@ import Speech
 enum RecorderObject {
     static func interface(
         _ recorder: Recorder, locale: LocaleChoice, output: OutputChoice, silence: SilenceEnding, text: TextWatchers,
-        audio: AudioReaders, models: ModelStore, bus: Bus
+        audio: AudioReaders, inputOpen: @escaping @Sendable () -> Bool, models: ModelStore, bus: Bus
     ) -> Interface {
         Interface(
             NotulaBus.recorderInterface,
@@ -28,6 +28,7 @@ enum RecorderObject {
                 NotulaBus.Recorder.property(.timerAnchor, "x") { .int64(snapshot(recorder).timerAnchor?.microseconds ?? 0) },
                 NotulaBus.Recorder.property(.pauseReason, "s") { .string(snapshot(recorder).pauseReason?.rawValue ?? "") },
                 NotulaBus.Recorder.property(.level, "d", emitsChanged: .false) { .double(recorder.level) },
+                NotulaBus.Recorder.property(.inputOpen, "b") { .boolean(inputOpen()) },
                 NotulaBus.Recorder.settableProperty(
                     .locale, "s", getter: { .string(locale.current) },
                     replyingSetter: { value throws(BusError) in

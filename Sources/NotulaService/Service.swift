@@ -89,6 +89,11 @@ public enum Service {
         let capture = PulseCapture(
             recordingsDirectory: paths.recordings, source: source, isolation: bus,
             listener: CaptureListeners([transcriber, memos, silence, audio]),
+            inputChanged: { _ in
+                Task {
+                    await bus.emitPropertiesChanged(path: NotulaBus.recorderPath, interface: NotulaBus.Recorder.self, names: [.inputOpen])
+                }
+            },
             lengthLimit: settings.memoLengthLimit, keptFree: roomKeptForLibrary(paths))
         let tray = TrayItem(bus: bus, texts: .forEnvironment(environment), log: { Log.info($0) })
         let mediaPlayer =
@@ -113,7 +118,8 @@ public enum Service {
             NotulaBus.recorderPath,
             interfaces: [
                 RecorderObject.interface(
-                    recorder, locale: locale, output: output, silence: silence, text: liveText, audio: audio, models: models,
+                    recorder, locale: locale, output: output, silence: silence, text: liveText, audio: audio,
+                    inputOpen: { capture.isInputOpen }, models: models,
                     bus: bus)
             ])
         await bus.export(NotulaBus.modelsPath, interfaces: [ModelsObject.interface(models)])
