@@ -184,14 +184,14 @@ public actor PulseCapture: Capturing {
     /// (PipeWire's takes about a second) is back within them, a stopped one is reported in about 2 s.
     private static let reconnectDelays: [Duration] = [.milliseconds(250), .milliseconds(500), .seconds(1)]
 
-    /// Opens the record stream, connecting a new context first unless the current one is healthy;
-    /// `waitingForServer`, trying again while nothing listens at the server's address.
     /// Closes the stream and waits until the server removed it.
     private func releaseInput() async {
         await session?.releaseStream()
         sink.setInputOpen(false)
     }
 
+    /// Opens the record stream, connecting a new context first unless the current one is healthy;
+    /// `waitingForServer`, trying again while nothing listens at the server's address.
     private func openInput(waitingForServer: Bool) async throws(CaptureError) {
         let session = try runningSession()
         if !session.isConnected { try await connect(session, retrying: waitingForServer) }
