@@ -1,4 +1,5 @@
 import Glibc
+import Recording
 
 /// The RMS level of the most recent ~100 ms of 16-bit samples, in dBFS.
 struct LevelMeter {
@@ -10,8 +11,8 @@ struct LevelMeter {
 
     /// Adds little-endian signed 16-bit samples; a trailing odd byte is ignored.
     mutating func add(_ pcm: UnsafeRawBufferPointer) {
-        for offset in stride(from: 0, to: pcm.count - 1, by: 2) {
-            window[next] = Int16(littleEndian: pcm.loadUnaligned(fromByteOffset: offset, as: Int16.self))
+        pcm.forEachSample { sample in
+            window[next] = sample
             next = (next + 1) % window.count
         }
     }

@@ -44,13 +44,11 @@ final class AudioReaders: CapturedAudioListener {
             return stretches.take(samples).flatMap(\.encoded)
         }
         guard !forms.isEmpty else { return }
-        readers.send { form in
-            switch form {
-            case .s16le: Array(samples)
-            case .f32le: Self.floats(samples)
-            case .vad: voice
-            }
-        }
+        // Each form made once, however many read it.
+        var bytes: [AudioForm: [UInt8]] = [.vad: voice]
+        if forms.contains(.s16le) { bytes[.s16le] = Array(samples) }
+        if forms.contains(.f32le) { bytes[.f32le] = Self.floats(samples) }
+        readers.send { bytes[$0] }
     }
 
     func captureEnded(_ recording: RecordingID) {
@@ -70,9 +68,9 @@ final class AudioReaders: CapturedAudioListener {
     private static func floats(_ samples: UnsafeRawBufferPointer) -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(samples.count * 2)
-        for offset in stride(from: 0, to: samples.count - 1, by: 2) {
-            let sample = Int16(littleEndian: samples.loadUnaligned(fromByteOffset: offset, as: Int16.self))
-            withUnsafeBytes(of: (Float(sample) / 32_768).bitPattern.littleEndian) { bytes += $0 }
+        samples.forEachSample { sample in
+            let bits = (Float(sample) / 32_768).bitPattern
+            for shift in stride(from: 0, to: 32, by: 8) { bytes.append(UInt8(truncatingIfNeeded: bits >> shift)) }
         }
         return bytes
     }

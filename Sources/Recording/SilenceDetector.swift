@@ -17,9 +17,8 @@ public struct SilenceDetector: Sendable {
     /// Takes the next samples; true when speech was heard and the quiet after it has lasted `silence` seconds.
     /// A trailing odd byte is ignored: the capture hands whole samples.
     public mutating func hear(_ samples: UnsafeRawBufferPointer, silence: Double) -> Bool {
-        for offset in stride(from: 0, to: samples.count - 1, by: 2) {
-            guard let speech = frames.take(Int16(littleEndian: samples.loadUnaligned(fromByteOffset: offset, as: Int16.self)))
-            else { continue }
+        samples.forEachSample { sample in
+            guard let speech = frames.take(sample) else { return }
             if speech {
                 heardSpeech = true
                 quietSamples = 0

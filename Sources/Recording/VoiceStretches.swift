@@ -11,10 +11,14 @@ public struct VoiceFrame: Sendable, Equatable {
     }
 
     public var encoded: [UInt8] {
-        var bytes = withUnsafeBytes(of: UInt32(samples.count).littleEndian, Array.init)
-        bytes += withUnsafeBytes(of: start.littleEndian, Array.init)
-        bytes.reserveCapacity(bytes.count + samples.count * 2)
-        for sample in samples { bytes += withUnsafeBytes(of: sample.littleEndian, Array.init) }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(12 + samples.count * 2)
+        withUnsafeBytes(of: UInt32(samples.count).littleEndian) { bytes += $0 }
+        withUnsafeBytes(of: start.littleEndian) { bytes += $0 }
+        for sample in samples {
+            bytes.append(UInt8(truncatingIfNeeded: sample))
+            bytes.append(UInt8(truncatingIfNeeded: sample >> 8))
+        }
         return bytes
     }
 }
@@ -58,10 +62,9 @@ public struct VoiceStretches: Sendable {
     /// they end.
     public mutating func take(_ samples: UnsafeRawBufferPointer) -> [VoiceFrame] {
         var ended: [VoiceFrame] = []
-        for offset in stride(from: 0, to: samples.count - 1, by: 2) {
-            let sample = Int16(littleEndian: samples.loadUnaligned(fromByteOffset: offset, as: Int16.self))
+        samples.forEachSample { sample in
             frame.append(sample)
-            guard let speech = frames.take(sample) else { continue }
+            guard let speech = frames.take(sample) else { return }
             if let piece = endFrame(speech: speech) { ended.append(piece) }
         }
         return ended
