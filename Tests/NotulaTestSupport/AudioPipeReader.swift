@@ -14,18 +14,7 @@ public struct AudioPipeReader {
     public init(_ received: FileDescriptor) {
         let descriptor = dup(received.rawValue)
         self.descriptor = descriptor
-        let (chunks, continuation) = AsyncStream.makeStream(of: [UInt8].self)
-        self.chunks = chunks.makeAsyncIterator()
-        Thread.detachNewThread {
-            var chunk = [UInt8](repeating: 0, count: 65_536)
-            while true {
-                let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-                if count < 0, errno == EINTR { continue }
-                guard count > 0 else { break }
-                continuation.yield(Array(chunk[0..<count]))
-            }
-            continuation.finish()
-        }
+        chunks = pipeChunks(descriptor).makeAsyncIterator()
     }
 
     /// The next `count` bytes; fewer only when the pipe ended first.
@@ -52,4 +41,21 @@ public struct AudioPipeReader {
     public static func samples(_ bytes: [UInt8]) -> [Int16] {
         stride(from: 0, to: bytes.count - 1, by: 2).map { Int16(bitPattern: UInt16(bytes[$0]) | UInt16(bytes[$0 + 1]) << 8) }
     }
+}
+
+/// What `descriptor` delivers, a read at a time, read on a thread of its own (a read blocks) until the pipe ends. read(2)
+/// itself: FileHandle's read(upToCount:) waits for the whole count, which a pipe of short lines may never hold.
+func pipeChunks(_ descriptor: Int32) -> AsyncStream<[UInt8]> {
+    let (chunks, continuation) = AsyncStream.makeStream(of: [UInt8].self)
+    Thread.detachNewThread {
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { break }
+            continuation.yield(Array(chunk[0..<count]))
+        }
+        continuation.finish()
+    }
+    return chunks
 }

@@ -43,20 +43,15 @@ public final class LiveTextReader: Sendable {
         self.descriptor = descriptor
         let (lines, continuation) = AsyncStream.makeStream(of: LiveTextLine.self)
         self.lines = lines
-        Thread.detachNewThread {
-            // read(2) itself: FileHandle's read(upToCount:) waits for the whole count, which a pipe of short lines
-            // may never hold.
-            var buffered = Data()
-            var chunk = [UInt8](repeating: 0, count: 4096)
-            while true {
-                let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-                if count < 0, errno == EINTR { continue }
-                guard count > 0 else { break }
-                buffered += chunk[0..<count]
+        let chunks = pipeChunks(descriptor)
+        Task {
+            var buffered: [UInt8] = []
+            for await chunk in chunks {
+                buffered += chunk
                 while let newline = buffered.firstIndex(of: UInt8(ascii: "\n")) {
-                    let line = buffered[buffered.startIndex..<newline]
-                    buffered = Data(buffered[buffered.index(after: newline)...])
-                    if let decoded = try? JSONDecoder().decode(LiveTextLine.self, from: Data(line)) { continuation.yield(decoded) }
+                    let line = Data(buffered[..<newline])
+                    buffered.removeFirst(newline + 1)
+                    if let decoded = try? JSONDecoder().decode(LiveTextLine.self, from: line) { continuation.yield(decoded) }
                 }
             }
             continuation.finish()
