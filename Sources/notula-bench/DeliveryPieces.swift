@@ -49,21 +49,10 @@ extension Delivery {
         programs.allSatisfy { FileManager.default.isExecutableFile(atPath: "/usr/bin/\($0)") }
     }
 
-    /// Starts `path` with `arguments` and only `environment`, its output discarded, as a shell would: `posix_spawn`,
-    /// no more (Foundation's `Process` spends tens of milliseconds of its own on a start).
+    /// Starts `path` with `arguments` and only `environment`, its output discarded.
     /// - Returns: its process ID, to reap it with `hasEnded`.
     static func start(_ path: String, _ arguments: [String], _ environment: [String: String]) throws -> pid_t {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        for output: Int32 in [1, 2] { posix_spawn_file_actions_addopen(&actions, output, "/dev/null", O_WRONLY, 0) }
-        let argv = ([path] + arguments).map { strdup($0) } + [nil]
-        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { (argv + envp).forEach { free($0) } }
-        var processID: pid_t = 0
-        let result = posix_spawn(&processID, path, &actions, nil, argv, envp)
-        guard result == 0 else { throw DeliveryFailed(message: "\(path) could not be started: \(String(cString: strerror(result)))") }
-        return processID
+        try spawn([path] + arguments, environment: environment)
     }
 
     /// Whether the program has exited, reaping it if so. A copier's parent exits once its child serves the clipboard.
@@ -75,31 +64,17 @@ extension Delivery {
     /// What a paste would give now, or "" while the clipboard is empty. Started with `posix_spawn` and read through a
     /// pipe: a reader that took longer than the copy would hide it.
     static func pasted(_ command: [String], _ environment: [String: String]) -> String {
-        var pipeEnds: [Int32] = [0, 0]
-        guard pipe(&pipeEnds) == 0 else { return "" }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, pipeEnds[1], 1)
-        posix_spawn_file_actions_addclose(&actions, pipeEnds[0])
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        let argv = command.map { strdup($0) } + [nil]
-        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { (argv + envp).forEach { free($0) } }
-        var processID: pid_t = 0
-        let started = posix_spawn(&processID, command[0], &actions, nil, argv, envp) == 0
-        close(pipeEnds[1])
-        defer { close(pipeEnds[0]) }
-        guard started else { return "" }
-        var output: [UInt8] = []
+        guard let (processID, output) = try? spawnReading(command, environment: environment) else { return "" }
+        defer { close(output) }
+        var read: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65_536)
         while true {
-            let count = read(pipeEnds[0], &buffer, buffer.count)
-            if count > 0 { output += buffer[..<count] } else if count == 0 || errno != EINTR { break }
+            let count = Glibc.read(output, &buffer, buffer.count)
+            if count > 0 { read += buffer[..<count] } else if count == 0 || errno != EINTR { break }
         }
         var status: Int32 = 0
         while waitpid(processID, &status, 0) == -1 && errno == EINTR {}
-        return String(decoding: output, as: UTF8.self)
+        return String(decoding: read, as: UTF8.self)
     }
 
     // MARK: The report

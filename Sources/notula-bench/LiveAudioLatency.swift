@@ -24,7 +24,9 @@ enum LiveAudioLatency {
         progress("recording them again with two readers, and parec beside")
         let timed = try await OnsetWatch.reading(try openAudio("s16le", bus: bus))
         let other = try await OnsetWatch.reading(try openAudio("f32le", bus: bus))
-        let (parec, parecOutput) = try parecReading(sink.monitor)
+        let (parec, parecOutput) = try spawnReading(
+            ["/usr/bin/parec", "--device=\(sink.monitor)", "--format=s16le", "--rate=16000", "--channels=1", "--raw", "--latency-msec=10"],
+            environment: ProcessInfo.processInfo.environment)
         let peer = try await OnsetWatch.reading(parecOutput)
         let again = sample(service.pid).cpuNanoseconds
         _ = try await service.dictate(bursts, through: sink)
@@ -67,28 +69,6 @@ enum LiveAudioLatency {
         return dup(received.rawValue)
     }
 
-    /// `parec` recording `source` with 10 ms of latency, its raw samples on the pipe returned. (Foundation's `Process`
-    /// spins waiting for a child off the main thread.)
-    private static func parecReading(_ source: String) throws -> (pid_t, Int32) {
-        var ends: [Int32] = [-1, -1]
-        guard pipe(&ends) == 0 else { throw NoPipe() }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, ends[1], 1)
-        posix_spawn_file_actions_addclose(&actions, ends[0])
-        let arguments = [
-            "/usr/bin/parec", "--device=\(source)", "--format=s16le", "--rate=16000", "--channels=1", "--raw", "--latency-msec=10",
-        ]
-        let argv = arguments.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var child: pid_t = 0
-        let started = posix_spawn(&child, arguments[0], &actions, nil, argv, environ)
-        close(ends[1])
-        guard started == 0 else { throw NoPipe() }
-        return (child, ends[0])
-    }
-
     private static func burstsFile(in home: URL) throws -> String {
         let file = home.appendingPathComponent("bursts.wav").path
         try output(
@@ -122,7 +102,7 @@ private final class OnsetWatch: Sendable {
             let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
             if count < 0, errno == EINTR { continue }
             guard count > 0 else { return }
-            let now = monotonicSeconds()
+            let now = Double(monotonicMicroseconds()) / 1e6
             var bytes = Array(chunk[0..<count])
             if let first = odd { bytes.insert(first, at: 0) }
             odd = bytes.count % 2 == 1 ? bytes.removeLast() : nil
@@ -138,12 +118,6 @@ private final class OnsetWatch: Sendable {
             }
             if onset { seen.withLock { $0.append(now) } }
         }
-    }
-
-    private func monotonicSeconds() -> Double {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
     }
 }
 

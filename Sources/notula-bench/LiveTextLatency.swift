@@ -185,9 +185,7 @@ private struct Follower {
     func linesUntilEnd() async -> [Stamped] {
         var read: [Stamped] = []
         for await line in reader.lines {
-            var now = timespec()
-            clock_gettime(CLOCK_MONOTONIC, &now)
-            read.append(Stamped(monotonicMicroseconds: Int64(now.tv_sec) * 1_000_000 + Int64(now.tv_nsec) / 1000, line: line))
+            read.append(Stamped(monotonicMicroseconds: monotonicMicroseconds(), line: line))
             if line.kind == "end" { break }
         }
         close(reader.descriptor)
