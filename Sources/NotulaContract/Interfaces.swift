@@ -24,7 +24,7 @@ extension NotulaBus {
         public enum Method: MemberName, CaseIterable, Sendable {
             case toggle = "Toggle", start = "Start", pause = "Pause", resume = "Resume", process = "Process"
             case processTo = "ProcessTo", discard = "Discard", watchText = "WatchText", dictate = "Dictate"
-            case openAudio = "OpenAudio"
+            case openAudio = "OpenAudio", stop = "Stop"
         }
 
         public enum Signal: MemberName, CaseIterable, Sendable {

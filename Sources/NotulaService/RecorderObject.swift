@@ -14,13 +14,14 @@ enum RecorderObject {
         _ recorder: Recorder, locale: LocaleChoice, output: OutputChoice, silence: SilenceEnding, text: TextWatchers,
         audio: AudioReaders, inputOpen: @escaping @Sendable () -> Bool, models: ModelStore, bus: Bus
     ) -> Interface {
-        Interface(
+        let stops = RepeatedStops()
+        return Interface(
             NotulaBus.recorderInterface,
             methods: NotulaBus.Recorder.Method.allCases.compactMap { name in
-                RecordingAction(name).map { method(name, $0, recorder) }
+                RecordingAction(name).map { method(name, $0, recorder, stops: stops) }
             } + [
-                processTo(recorder, output: output), dictate(recorder, output: output, silence: silence), watchText(text, bus: bus),
-                openAudio(audio, bus: bus),
+                processTo(recorder, output: output, stops: stops), dictate(recorder, output: output, silence: silence, stops: stops),
+                watchText(text, bus: bus), openAudio(audio, bus: bus), stop(recorder, stops: stops),
             ],
             properties: [
                 NotulaBus.Recorder.property(.state, "s") { .string(snapshot(recorder).state.rawValue) },
@@ -73,8 +74,11 @@ enum RecorderObject {
             ])
     }
 
-    private static func method(_ method: NotulaBus.Recorder.Method, _ action: RecordingAction, _ recorder: Recorder) -> Method {
-        NotulaBus.Recorder.method(method, outputs: method == .process ? [Argument("memo", "o")] : []) { _ throws(BusError) in
+    private static func method(
+        _ method: NotulaBus.Recorder.Method, _ action: RecordingAction, _ recorder: Recorder, stops: RepeatedStops
+    ) -> Method {
+        NotulaBus.Recorder.method(method, outputs: method == .process ? [Argument("memo", "o")] : []) { message throws(BusError) in
+            stops.forget(message.sender)
             let outcome = recorder.assumeIsolated { recorder in
                 Result { () throws(RecordingError) in try recorder.perform(action, for: .waiting) }
             }
@@ -83,9 +87,10 @@ enum RecorderObject {
     }
 
     /// `Process`, its memo's text then going to the output the caller names, for this recording only.
-    private static func processTo(_ recorder: Recorder, output: OutputChoice) -> Method {
+    private static func processTo(_ recorder: Recorder, output: OutputChoice, stops: RepeatedStops) -> Method {
         NotulaBus.Recorder.method(.processTo, inputs: [Argument("output", "s")], outputs: [Argument("memo", "o")]) {
             message throws(BusError) in
+            stops.forget(message.sender)
             let chosen = try textOutput(.string(try message.argument(0)), of: "The output")
             let outcome = recorder.assumeIsolated { recorder in
                 Result { () throws(RecordingError) in try recorder.perform(.process, for: .waiting) }
@@ -100,9 +105,10 @@ enum RecorderObject {
     }
 
     /// `Dictate`: Start, with where the text goes and how long a quiet ends the recording chosen for it alone.
-    private static func dictate(_ recorder: Recorder, output: OutputChoice, silence: SilenceEnding) -> Method {
+    private static func dictate(_ recorder: Recorder, output: OutputChoice, silence: SilenceEnding, stops: RepeatedStops) -> Method {
         NotulaBus.Recorder.method(.dictate, inputs: [Argument("output", "s"), Argument("silence_seconds", "d")]) {
             message throws(BusError) in
+            stops.forget(message.sender)
             let chosen = try textOutput(.string(try message.argument(0)), of: "The output")
             let seconds: Double = try message.argument(1)
             try SilenceEnding.check(seconds, of: "The silence")
@@ -117,6 +123,30 @@ enum RecorderObject {
                 }
                 return reply(after: started)
             } catch { throw BusError(error) }
+        }
+    }
+
+    /// `Stop`: Process, answered once the input is released, with how; the same connection's repeat
+    /// answers the same and stops nothing.
+    private static func stop(_ recorder: Recorder, stops: RepeatedStops) -> Method {
+        NotulaBus.Recorder.method(.stop, outputs: [Argument("outcome", "s"), Argument("error", "s")]) { message throws(BusError) in
+            let caller = message.sender ?? ""
+            let stopped: RecordingID?
+            if let repeated = stops.repeated(by: caller) {
+                stopped = repeated
+            } else {
+                stopped = recorder.assumeIsolated { $0.stop() }
+                stops.note(stopped, by: caller)
+            }
+            guard let stopped else { return .now(reply(.released)) }
+            return .later { () throws(BusError) in reply(await recorder.release(of: stopped)) }
+        }
+    }
+
+    private static func reply(_ release: InputRelease) -> [Value] {
+        switch release {
+        case .released: [.string("released"), .string("")]
+        case .releasedWithError(let error): [.string("released-with-error"), .string(error)]
         }
     }
 
@@ -259,7 +289,7 @@ extension RecordingAction {
         case .resume: self = .resume
         case .process: self = .process
         case .discard: self = .discard
-        case .processTo, .dictate, .watchText, .openAudio: return nil
+        case .processTo, .dictate, .watchText, .openAudio, .stop: return nil
         }
     }
 }

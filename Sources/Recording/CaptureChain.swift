@@ -36,6 +36,7 @@ extension Recorder {
                 promise?.resolve(nil)
             } catch {
                 abandoned.insert(id)
+                released(id, .released)
                 if recording == id { finish() }
                 if let promise {
                     promise.resolve(RecordingError(error))
@@ -57,10 +58,14 @@ extension Recorder {
                 promise?.resolve(RecordingError(error))
             }
         case .stop(let id):
+            // A discarded recording's input is released by its discard step, which follows.
             guard !abandoned.contains(id) else { return }
             do throws(CaptureError) {
-                await handOn(try await capture.stop(), of: id)
+                let audio = try await capture.stop()
+                released(id, .released)
+                await handOn(audio, of: id)
             } catch {
+                released(id, .releasedWithError(RecordingError(error).message))
                 let locale = failureLocale
                 if recording == id { finish() }
                 reporter.failed(RecordingError(error), locale: locale)
@@ -73,8 +78,9 @@ extension Recorder {
             } catch {
                 splitFailed(id, as: next, RecordingError(error))
             }
-        case .discard:
+        case .discard(let id):
             await capture.discard()
+            released(id, .released)
         case .close(let id, let handBack):
             guard !abandoned.contains(id) else { return handBack(nil) }
             do throws(CaptureError) { handBack(try await capture.stop()) } catch {

@@ -39,6 +39,11 @@ public actor Recorder {
     var awaitingStart: [RecordingID] = []
     /// The memos being processed; more than one while a discarded one winds down.
     var processingTasks: [RecordingID: Task<Result<Void, RecordingError>, Never>] = [:]
+    /// The recordings whose stop step has not released the input yet, and who waits for each.
+    var stopping: Set<RecordingID> = []
+    var releaseWaits: [RecordingID: [CheckedContinuation<InputRelease, Never>]] = [:]
+    /// The release done last, which a Stop after it answers with.
+    var lastRelease: (recording: RecordingID, outcome: InputRelease)?
 
     public init(
         isolation: any Actor, clock: any MonotonicClock, capture: any Capturing, processing: any Processing,
@@ -134,6 +139,7 @@ public actor Recorder {
         }
         timer.pause(at: clock.now())
         state = .processing
+        stopping.insert(recording)
         steps.yield(.stop(recording))
         report()
         return recording

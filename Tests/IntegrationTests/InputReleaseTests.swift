@@ -22,6 +22,59 @@ struct InputReleaseTests {
         return open
     }
 
+    /// `Stop`'s answer: outcome and error.
+    private func stop(_ client: Bus) async throws -> [String] {
+        let reply = try await call(.stop, by: client)
+        return [try reply.argument(0, as: String.self), try reply.argument(1, as: String.self)]
+    }
+
+    @discardableResult
+    private func call(_ method: NotulaBus.Recorder.Method, by client: Bus) async throws -> Message {
+        try await client.call(
+            MethodCall(
+                destination: NotulaBus.name, path: NotulaBus.recorderPath, interface: NotulaBus.recorderInterface, member: method.rawValue))
+    }
+
+    @Test func stopAnswersOnceTheServerHasNoStreamOfOursAndItsRepeatStopsNothing() async throws {
+        let service = try await ServiceUnderTest.start()
+        let monitor = try #require(service.sink?.monitor)
+        #expect(try await stop(service.client) == ["released", ""], "idle: nothing held")
+
+        try await service.recorder(.start)
+        #expect(try streams(on: monitor) == 1)
+        #expect(try await stop(service.client) == ["released", ""])
+        #expect(try streams(on: monitor) == 0)
+        #expect(try await !inputOpen(service))
+
+        // Another client starts a recording; the first client's Stop, sent again, leaves it running.
+        try await service.waitForState("idle")
+        let other = try await service.daemon.connect()
+        try await call(.start, by: other)
+        #expect(try await stop(service.client) == ["released", ""])
+        #expect(try await service.property(.state) == .string("recording"))
+        #expect(try streams(on: monitor) == 1)
+        // The other client's own Stop ends it.
+        #expect(try await stop(other) == ["released", ""])
+        #expect(try streams(on: monitor) == 0)
+    }
+
+    /// Each Stop sent as soon as its Start has begun the recording, before the input opens: each Stop's answer finds no stream left.
+    @Test func aHundredQuickStartAndStopPairsLeaveNoStreamOnceEachStopAnswers() async throws {
+        let service = try await ServiceUnderTest.start()
+        let monitor = try #require(service.sink?.monitor)
+        let client = service.client
+        var left = 0
+        for _ in 0..<100 {
+            let started = Task { try await call(.start, by: client) }
+            try await service.waitForState("recording")
+            #expect(try await stop(client) == ["released", ""])
+            left = max(left, try streams(on: monitor))
+            _ = try await started.value
+            try await service.waitForState("idle")
+        }
+        #expect(left == 0)
+    }
+
     @Test func inputOpenIsFalseOnlyOnceTheServerHasNoStreamOfOurs() async throws {
         let service = try await ServiceUnderTest.start()
         let monitor = try #require(service.sink?.monitor)

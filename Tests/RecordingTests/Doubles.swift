@@ -25,6 +25,9 @@ actor RecordingCapture: Capturing {
 
     func failStarts(with error: CaptureError?) { startError = error }
     func failSplits(with error: CaptureError?) { splitError = error }
+    /// What `stop` throws after closing the input: set while the double's file cannot be finished.
+    var stopError: CaptureError?
+    func failStops(with error: CaptureError?) { stopError = error }
     func lose(_ message: String) { eventSink.yield(.lost(message: message)) }
     func report(_ event: CaptureEvent) { eventSink.yield(event) }
 
@@ -41,6 +44,7 @@ actor RecordingCapture: Capturing {
     func resume() async throws(CaptureError) { calls.append("resume") }
     func stop() async throws(CaptureError) -> CapturedAudio {
         calls.append("stop")
+        if let stopError { throw stopError }
         return CapturedAudio(file: "/recordings/\(current?.rawValue ?? "none").wav", duration: 1.5)
     }
     /// The first part is 2 s long.
