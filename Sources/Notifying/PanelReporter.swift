@@ -5,6 +5,8 @@ import Recording
 public struct PanelReporter: Reporting {
     let show: @Sendable (RecorderSnapshot) -> Void
 
+    public init(show: @escaping @Sendable (RecorderSnapshot) -> Void) { self.show = show }
+
     public func stateChanged(_ snapshot: RecorderSnapshot) { show(snapshot) }
     /// The time a panel shows counts from the anchor this sets.
     public func timerStarted(_ snapshot: RecorderSnapshot) { show(snapshot) }

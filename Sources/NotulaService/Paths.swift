@@ -19,6 +19,8 @@ public struct Paths: Sendable {
     /// The texts of memos the user opened from a notification.
     public var transcripts: String { data + "/transcripts" }
     public var downloads: String { cache + "/downloads" }
+    /// The sinks Notula muted while recording (`muteOutput`), until it unmuted them: a crash is undone at the next start.
+    public var mutedOutputs: String { data + "/muted-outputs" }
 
     public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
         let home = environment["HOME"] ?? "/"

@@ -102,7 +102,12 @@ public enum Service {
                 bus: bus, texts: .forEnvironment(environment), trackPath: { MemoLibrary.path(of: $0.rawValue) }, log: { Log.info($0) })
             : nil
         let mediaPause = settings.pauseMedia == false ? nil : MediaPause(bus: bus, own: MediaPlayer.name, log: { Log.info($0) })
-        let panels: [any Reporting] = [tray.reporter] + [mediaPlayer?.reporter, mediaPause?.reporter].compactMap { $0 }
+        // Always made: a sink a killed notulad left muted is unmuted even once the setting is off.
+        let outputMute = OutputMute(
+            record: paths.mutedOutputs, server: nil, chosenSink: environment["PULSE_SINK"], log: { Log.info($0) })
+        outputMute.restoreLeftMuted()
+        let muting = settings.muteOutput == true ? PanelReporter { outputMute.heard($0.state) } : nil
+        let panels: [any Reporting] = [tray.reporter] + [mediaPlayer?.reporter, mediaPause?.reporter, muting].compactMap { $0 }
         let recorder = Recorder(
             isolation: bus, clock: MonotonicSystemClock(), capture: capture, processing: memos,
             reporter: Reporters(surfaces: [
@@ -149,6 +154,7 @@ public enum Service {
         let reason = await StopReason.first(on: bus, losses: losses)
         Log.info(reason.description)
         await keepRecording(recorder)
+        await outputMute.restoreAtExit()
         if case .signal = reason { await NameOwnership.release(on: bus) }
         await notifier.withdrawLive()
         await notifier.settle()

@@ -37,12 +37,14 @@ public struct Settings: Codable, Sendable, Equatable {
     public var vadSilenceSeconds: Double?
     /// Whether the media players playing when a recording starts are paused until it ends; true when absent.
     public var pauseMedia: Bool?
+    /// Whether the sink the user hears is muted while a recording runs; false when absent.
+    public var muteOutput: Bool?
 
     public init(
         source: String? = nil, locale: String? = nil, modelIdleSeconds: Double? = nil, modelCatalog: String? = nil, mpris: Bool? = nil,
         longestMemoSeconds: Double? = nil, output: String? = nil, typing: String? = nil, spaceAfterText: Bool? = nil,
         silenceSeconds: Double? = nil, live: Bool? = nil, vadSilenceThreshold: Double? = nil, vadSilenceSeconds: Double? = nil,
-        pauseMedia: Bool? = nil
+        pauseMedia: Bool? = nil, muteOutput: Bool? = nil
     ) {
         self.source = source
         self.locale = locale
@@ -58,6 +60,7 @@ public struct Settings: Codable, Sendable, Equatable {
         self.vadSilenceThreshold = vadSilenceThreshold
         self.vadSilenceSeconds = vadSilenceSeconds
         self.pauseMedia = pauseMedia
+        self.muteOutput = muteOutput
     }
 
     /// A model kept for up to a year unused; longer is no setting anyone means (and past 10^20 s no `Duration` holds it).
@@ -102,7 +105,8 @@ public struct Settings: Codable, Sendable, Equatable {
             vadSilenceThreshold: fields.vadSilenceThreshold?.value(
                 of: "vadSilenceThreshold", within: AudioReaders.thresholdRange, warnAbout),
             vadSilenceSeconds: fields.vadSilenceSeconds?.value(of: "vadSilenceSeconds", within: AudioReaders.silenceRange, warnAbout),
-            pauseMedia: fields.pauseMedia?.value(of: "pauseMedia", warnAbout))
+            pauseMedia: fields.pauseMedia?.value(of: "pauseMedia", warnAbout),
+            muteOutput: fields.muteOutput?.value(of: "muteOutput", warnAbout))
     }
 
     /// Changes one field in the file, keeping the others; a failure is logged, as the running service goes on
@@ -142,6 +146,7 @@ private struct Fields: Decodable {
     var vadSilenceThreshold: Field<Double>?
     var vadSilenceSeconds: Field<Double>?
     var pauseMedia: Field<Bool>?
+    var muteOutput: Field<Bool>?
 }
 
 /// One field's value, or the fact that it is not of its type (`null` is an absent field).
