@@ -56,7 +56,7 @@ public final class OutputMute: Sendable {
     private func mute() {
         // A sink a crash or an absence left muted comes first: it is unmuted before any other is muted.
         unmute()
-        guard let requests = SinkRequests(server: server, name: "Notula") else {
+        guard let requests = ShortConnection(server: server, name: "Notula") else {
             return log("Cannot reach the sound server to mute the output")
         }
         guard let sink = chosenSink ?? requests.defaultSink(), let muted = requests.isMuted(sink) else {
@@ -76,7 +76,7 @@ public final class OutputMute: Sendable {
     private func unmute() {
         let noted = Self.read(record)
         guard !noted.isEmpty else { return }
-        let requests = SinkRequests(server: server, name: "Notula")
+        let requests = ShortConnection(server: server, name: "Notula")
         let left = noted.filter { sink in
             guard let requests, requests.isMuted(sink) != nil, requests.setMuted(sink, false) else { return true }
             log("Unmuted \(sink)")

@@ -107,7 +107,9 @@ public enum Service {
             record: paths.mutedOutputs, server: nil, chosenSink: environment["PULSE_SINK"], log: { Log.info($0) })
         outputMute.restoreLeftMuted()
         let muting = settings.muteOutput == true ? PanelReporter { outputMute.heard($0.state) } : nil
-        let panels: [any Reporting] = [tray.reporter] + [mediaPlayer?.reporter, mediaPause?.reporter, muting].compactMap { $0 }
+        let cues = settings.sounds == false ? nil : Cues(environment: environment, log: { Log.info($0) })
+        let panels: [any Reporting] =
+            [tray.reporter] + [mediaPlayer?.reporter, mediaPause?.reporter, muting, cues?.reporter].compactMap { $0 }
         let recorder = Recorder(
             isolation: bus, clock: MonotonicSystemClock(), capture: capture, processing: memos,
             reporter: Reporters(surfaces: [
@@ -116,7 +118,8 @@ public enum Service {
                     bus: bus, memos: memos, notifier: notifier, choice: output, dictation: dictation, liveTyping: liveTyping),
                 Reporters(surfaces: panels),
             ]),
-            makeRecordingID: newRecordingID, pickedLocale: { locale.current })
+            makeRecordingID: newRecordingID, pickedLocale: { locale.current },
+            cueBeforeSpeech: { await cues?.playToEnd(.listening) })
         silence.start(ending: recorder)
         await notifier.start(controls(recorder, viewer: MemoViewer(folder: paths.transcripts, memos: memos)))
         await bus.export(

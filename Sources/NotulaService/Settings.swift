@@ -39,12 +39,14 @@ public struct Settings: Codable, Sendable, Equatable {
     public var pauseMedia: Bool?
     /// Whether the sink the user hears is muted while a recording runs; false when absent.
     public var muteOutput: Bool?
+    /// Whether short sounds tell the input open, a pause, the text ready and a failure; true when absent.
+    public var sounds: Bool?
 
     public init(
         source: String? = nil, locale: String? = nil, modelIdleSeconds: Double? = nil, modelCatalog: String? = nil, mpris: Bool? = nil,
         longestMemoSeconds: Double? = nil, output: String? = nil, typing: String? = nil, spaceAfterText: Bool? = nil,
         silenceSeconds: Double? = nil, live: Bool? = nil, vadSilenceThreshold: Double? = nil, vadSilenceSeconds: Double? = nil,
-        pauseMedia: Bool? = nil, muteOutput: Bool? = nil
+        pauseMedia: Bool? = nil, muteOutput: Bool? = nil, sounds: Bool? = nil
     ) {
         self.source = source
         self.locale = locale
@@ -61,6 +63,7 @@ public struct Settings: Codable, Sendable, Equatable {
         self.vadSilenceSeconds = vadSilenceSeconds
         self.pauseMedia = pauseMedia
         self.muteOutput = muteOutput
+        self.sounds = sounds
     }
 
     /// A model kept for up to a year unused; longer is no setting anyone means (and past 10^20 s no `Duration` holds it).
@@ -106,7 +109,7 @@ public struct Settings: Codable, Sendable, Equatable {
                 of: "vadSilenceThreshold", within: AudioReaders.thresholdRange, warnAbout),
             vadSilenceSeconds: fields.vadSilenceSeconds?.value(of: "vadSilenceSeconds", within: AudioReaders.silenceRange, warnAbout),
             pauseMedia: fields.pauseMedia?.value(of: "pauseMedia", warnAbout),
-            muteOutput: fields.muteOutput?.value(of: "muteOutput", warnAbout))
+            muteOutput: fields.muteOutput?.value(of: "muteOutput", warnAbout), sounds: fields.sounds?.value(of: "sounds", warnAbout))
     }
 
     /// Changes one field in the file, keeping the others; a failure is logged, as the running service goes on
@@ -147,6 +150,7 @@ private struct Fields: Decodable {
     var vadSilenceSeconds: Field<Double>?
     var pauseMedia: Field<Bool>?
     var muteOutput: Field<Bool>?
+    var sounds: Field<Bool>?
 }
 
 /// One field's value, or the fact that it is not of its type (`null` is an absent field).

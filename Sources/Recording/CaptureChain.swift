@@ -32,6 +32,7 @@ extension Recorder {
             guard !abandoned.contains(id) else { return promise?.resolve(nil) ?? () }
             do throws(CaptureError) {
                 try await capture.start(recording: id, locale: locale)
+                await cueBeforeSpeech()
                 inputOpened(for: id)
                 promise?.resolve(nil)
             } catch {
@@ -51,6 +52,7 @@ extension Recorder {
             guard !abandoned.contains(id) else { return promise?.resolve(nil) ?? () }
             do throws(CaptureError) {
                 try await capture.resume()
+                await cueBeforeSpeech()
                 inputOpened(for: id)
                 promise?.resolve(nil)
             } catch {

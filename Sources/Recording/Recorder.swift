@@ -30,6 +30,9 @@ public actor Recorder {
     let makeRecordingID: @Sendable () -> RecordingID
     /// The locale the user picked, which a recording that starts now is transcribed in.
     let pickedLocale: @Sendable () -> String
+    /// Awaited between the input's opening and the audio let through: the cue that says "speak now",
+    /// so that its sound never reaches the file, and a caller of Start hears the answer once it played.
+    let cueBeforeSpeech: @Sendable () async -> Void
     let steps: AsyncStream<CaptureStep>.Continuation
     /// Recordings discarded, or whose capture never started: their remaining steps only clean up.
     var abandoned: Set<RecordingID> = []
@@ -48,7 +51,7 @@ public actor Recorder {
     public init(
         isolation: any Actor, clock: any MonotonicClock, capture: any Capturing, processing: any Processing,
         reporter: any Reporting, makeRecordingID: @escaping @Sendable () -> RecordingID,
-        pickedLocale: @escaping @Sendable () -> String
+        pickedLocale: @escaping @Sendable () -> String, cueBeforeSpeech: @escaping @Sendable () async -> Void = {}
     ) {
         self.isolation = isolation
         self.clock = clock
@@ -57,6 +60,7 @@ public actor Recorder {
         self.reporter = reporter
         self.makeRecordingID = makeRecordingID
         self.pickedLocale = pickedLocale
+        self.cueBeforeSpeech = cueBeforeSpeech
         let (stream, continuation) = AsyncStream.makeStream(of: CaptureStep.self)
         steps = continuation
         Task { await self.runCaptureChain(stream) }

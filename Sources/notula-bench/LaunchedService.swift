@@ -50,6 +50,8 @@ final class LaunchedService {
             .merging([
                 "XDG_DATA_HOME": home.appendingPathComponent("data").path, "XDG_CONFIG_HOME": config.path,
                 "XDG_CACHE_HOME": home.appendingPathComponent("cache").path,
+                // No sound theme: the bench times the service, and the opening cue would add its length to each Start.
+                "XDG_DATA_DIRS": home.appendingPathComponent("no-shared-data").path,
             ]) { $1 }
             .merging(environment) { $1 }
         process.standardError = try FileHandle(forWritingTo: logFile)

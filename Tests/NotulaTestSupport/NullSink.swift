@@ -47,10 +47,25 @@ public final class NullSink {
     }
 
     /// Returns once the sink's monitor hears more than `level` (of 32767), reading it on a thread of its own.
-    public func heard(louderThan level: Int16) async throws {
+    public func heard(louderThan level: Int16) async throws { try await startListening(louderThan: level).value }
+
+    /// Listens to the sink's monitor, on a thread of its own, for what is played next: returns once the monitor
+    /// delivers audio, with the task that ends when it hears more than `level`.
+    public func startListening(louderThan level: Int16) async -> Task<Void, any Error> {
         let monitor = monitor
-        try await withCheckedThrowingContinuation { (heard: CheckedContinuation<Void, any Error>) in
-            Thread { heard.resume(with: Result { try waitUntil(monitor, hearsLouderThan: level) }) }.start()
+        // First the monitor's first audio (or the failure to hear any), then the loud sound's.
+        let (events, event) = AsyncStream.makeStream(of: Result<Void, any Error>.self)
+        Thread {
+            event.yield(Result { try waitUntil(monitor, hearsLouderThan: level, live: { event.yield(.success(())) }) })
+            event.finish()
+        }.start()
+        var iterator = events.makeAsyncIterator()
+        let live = await iterator.next()
+        let rest = iterator
+        return Task {
+            var rest = rest
+            try live?.get()
+            try await rest.next()?.get()
         }
     }
 
@@ -86,10 +101,12 @@ func waitUntilLive(_ monitor: String, environment: [String: String]? = nil) thro
 
 /// Returns once `monitor` hears more than `level` (of 32767): paplay can take seconds to start
 /// on a loaded machine. Gives up after `seconds` of audio.
-private func waitUntil(_ monitor: String, hearsLouderThan level: Int16, seconds: Int = 30) throws {
+/// `live` is told at the first audio.
+private func waitUntil(_ monitor: String, hearsLouderThan level: Int16, seconds: Int = 30, live: () -> Void = {}) throws {
     var heard = 0
     var loud = false
     try listen(to: monitor) { chunk in
+        if heard == 0 { live() }
         heard += chunk.count
         loud = chunk.withUnsafeBytes { $0.bindMemory(to: Int16.self).contains { abs(Int($0)) > Int(level) } }
         return loud || heard >= seconds * 32000

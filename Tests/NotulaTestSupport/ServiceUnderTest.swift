@@ -83,7 +83,9 @@ public final class ServiceUnderTest {
         process = Process()
         process.executableURL = launch.executable
         process.arguments = arguments + ["--verbose"]
-        process.environment = environment.merging(launch.environment) { $1 }
+        // A desktop without the sound theme, unless a test gives one: its cues would hold each Start for their length.
+        let noSoundTheme = ["XDG_DATA_DIRS": home.appendingPathComponent("no-shared-data").path]
+        process.environment = environment.merging(noSoundTheme) { $1 }.merging(launch.environment) { $1 }
         process.standardError = try FileHandle(forWritingTo: errorLog)
     }
 

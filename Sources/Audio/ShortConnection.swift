@@ -1,12 +1,13 @@
 import CPulse
 import Glibc
 
-/// A connection of its own to the sound server for a few quick requests about sinks, made and
-/// closed per job: muting is rare (a recording's start and end), so nothing is kept open for it.
+/// A connection of its own to the sound server for one short job — a few requests about sinks, a
+/// cue played — made and closed per job: both are rare (a recording's start and end), so nothing
+/// is kept open for them.
 ///
 /// Blocking, with a deadline on every wait: call it from a queue of its own, never an actor's.
-/// Every libpulse call about sinks is in this file.
-final class SinkRequests {
+/// Every libpulse call about sinks and cues is in this file.
+final class ShortConnection {
     /// A server that has not answered within this is treated as gone.
     private static let patienceMicroseconds: Int64 = 2_000_000
 
@@ -72,15 +73,48 @@ final class SinkRequests {
         return finish(begun, answer) && answer.succeeded
     }
 
-    private func finish(_ operation: OpaquePointer?, _ answer: Answer) -> Bool {
+    /// Plays `sound` on the default sink (or `$PULSE_SINK`) as an event sound, and returns once the
+    /// server has played it all, or false when it could not.
+    func play(_ sound: Sound, named name: String) -> Bool {
+        var format = pa_sample_spec(format: PA_SAMPLE_S16LE, rate: UInt32(sound.rate), channels: UInt8(sound.channels))
+        let properties = pa_proplist_new()
+        defer { pa_proplist_free(properties) }
+        pa_proplist_sets(properties, PA_PROP_MEDIA_ROLE, "event")
+        pa_proplist_sets(properties, PA_PROP_EVENT_ID, name)
+        guard let stream = pa_stream_new_with_proplist(context, name, &format, nil, properties) else { return false }
+        defer {
+            pa_stream_disconnect(stream)
+            pa_stream_unref(stream)
+        }
+        guard pa_stream_connect_playback(stream, nil, nil, pa_stream_flags_t(0), nil, nil) == 0,
+            wait(until: { pa_stream_get_state(stream) == PA_STREAM_READY })
+        else { return false }
+        let written = sound.samples.withUnsafeBytes { bytes in
+            pa_stream_write(stream, bytes.baseAddress, bytes.count, nil, 0, PA_SEEK_RELATIVE) == 0
+        }
+        guard written else { return false }
+        let answer = Answer()
+        let begun = pa_stream_drain(
+            stream,
+            { _, success, userdata in
+                let answer = Answer.of(userdata)
+                answer.succeeded = success != 0
+                answer.done = true
+            }, answer.pointer)
+        return finish(begun, answer, patience: Int64(sound.samples.count / sound.channels) * 1_000_000 / Int64(sound.rate))
+            && answer.succeeded
+    }
+
+    /// Waits for `operation`'s answer, `patience` more than for a request (the length of a sound played).
+    private func finish(_ operation: OpaquePointer?, _ answer: Answer, patience: Int64 = 0) -> Bool {
         guard let operation else { return false }
         defer { pa_operation_unref(operation) }
-        return withExtendedLifetime(answer) { wait(until: { answer.done }) }
+        return withExtendedLifetime(answer) { wait(until: { answer.done }, patience: patience) }
     }
 
     /// Runs the loop until `done`, the connection fails, or the server has been silent too long.
-    private func wait(until done: () -> Bool) -> Bool {
-        let deadline = Self.microsecondsNow() + Self.patienceMicroseconds
+    private func wait(until done: () -> Bool, patience: Int64 = 0) -> Bool {
+        let deadline = Self.microsecondsNow() + Self.patienceMicroseconds + patience
         while !done() {
             let state = pa_context_get_state(context)
             guard state != PA_CONTEXT_FAILED, state != PA_CONTEXT_TERMINATED else { return false }
