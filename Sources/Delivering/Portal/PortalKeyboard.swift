@@ -59,7 +59,7 @@ public actor PortalKeyboard: TextTarget {
         self.settleAfterStart = settleAfterStart
         self.bus = bus
         self.restoreTokenFile = restoreTokenFile
-        self.requests = PortalRequest(bus: bus, callTimeout: callTimeout)
+        self.requests = PortalRequest(bus: bus, interface: RemoteDesktopPortal.remoteDesktop, callTimeout: callTimeout)
         self.consentTimeout = consentTimeout
     }
 

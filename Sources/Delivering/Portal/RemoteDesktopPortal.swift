@@ -2,11 +2,10 @@ import DBus
 
 /// The names of the XDG desktop portal's RemoteDesktop API, written once for the keyboard and its probe.
 enum RemoteDesktopPortal {
-    static let name: BusName = "org.freedesktop.portal.Desktop"
-    static let path = ObjectPath("/org/freedesktop/portal/desktop")!
+    static let name = DesktopPortal.name
+    static let path = DesktopPortal.path
     static let remoteDesktop: InterfaceName = "org.freedesktop.portal.RemoteDesktop"
-    static let request: InterfaceName = "org.freedesktop.portal.Request"
-    static let session: InterfaceName = "org.freedesktop.portal.Session"
+    static let session = DesktopPortal.session
     /// The keyboard's bit in `SelectDevices`' `types`, `Start`'s `devices` and `AvailableDeviceTypes`.
     static let keyboard: UInt32 = 1
     /// The interface version from which `persist_mode` and `restore_token` are understood.

@@ -1,7 +1,13 @@
-import DBus
+/// The XDG desktop portal's bus name and object, and the interfaces every portal's requests and sessions share.
+public enum DesktopPortal {
+    public static let name: BusName = "org.freedesktop.portal.Desktop"
+    public static let path = ObjectPath("/org/freedesktop/portal/desktop")!
+    public static let request: InterfaceName = "org.freedesktop.portal.Request"
+    public static let session: InterfaceName = "org.freedesktop.portal.Session"
+}
 
 /// Why a portal step did not succeed, before it is put in words for the user.
-enum PortalStepFailure: Error {
+public enum PortalStepFailure: Error {
     /// The call itself failed: no portal, or it refused the arguments.
     case unreachable(BusError)
     /// No `Response` came within the bound.
@@ -14,23 +20,41 @@ enum PortalStepFailure: Error {
 ///
 /// The request's path is made predictable with `handle_token` and subscribed to before the call, so that a
 /// response the portal sends at once is not missed.
-struct PortalRequest {
-    let bus: Bus
-    let callTimeout: Duration
+public struct PortalRequest: Sendable {
+    public let bus: Bus
+    /// The portal interface whose methods are called (RemoteDesktop, GlobalShortcuts, …).
+    public let interface: InterfaceName
+    public let callTimeout: Duration
+
+    public init(bus: Bus, interface: InterfaceName, callTimeout: Duration) {
+        self.bus = bus
+        self.interface = interface
+        self.callTimeout = callTimeout
+    }
 
     /// Calls `member` with `arguments` followed by the options (`handle_token` added) and waits for its response.
     /// - Returns: the response's results, when its code is 0.
     /// - Throws: `PortalStepFailure`. A request unanswered within `answerWithin` is closed (its dialog goes).
-    func call(
+    public func call(
         _ member: MemberName, _ arguments: [Value], options: [String: Variant] = [:], answerWithin bound: Duration
     ) async throws(PortalStepFailure) -> [String: Variant] {
+        let (code, results) = try await answer(to: member, arguments, options: options, answerWithin: bound)
+        guard code == 0 else { throw .refused(code) }
+        return results
+    }
+
+    /// `call`, answering the response's code with its results, whatever the code: some portals put results in a
+    /// refusal (GNOME 48's `BindShortcuts` answers 2 with the shortcuts it bound).
+    public func answer(
+        to member: MemberName, _ arguments: [Value], options: [String: Variant] = [:], answerWithin bound: Duration
+    ) async throws(PortalStepFailure) -> (code: UInt32, results: [String: Variant]) {
         let token = Self.makeToken()
         let handle = try Self.requestPath(sender: await bus.uniqueName, token: token)
         let responses: AsyncStream<Message>
         do {
             responses = try await bus.signals(
                 matching: MatchRule(
-                    sender: RemoteDesktopPortal.name, path: handle, interface: RemoteDesktopPortal.request, member: "Response",
+                    sender: DesktopPortal.name, path: handle, interface: DesktopPortal.request, member: "Response",
                     signature: "ua{sv}"))
         } catch {
             throw .unreachable(error)
@@ -40,25 +64,24 @@ struct PortalRequest {
         do {
             _ = try await bus.call(
                 MethodCall(
-                    destination: RemoteDesktopPortal.name, path: RemoteDesktopPortal.path, interface: RemoteDesktopPortal.remoteDesktop,
-                    member: member, arguments: arguments + [withToken.dbusValue]),
+                    destination: DesktopPortal.name, path: DesktopPortal.path, interface: interface, member: member,
+                    arguments: arguments + [withToken.dbusValue]),
                 timeout: callTimeout)
         } catch {
             throw .unreachable(error)
         }
         guard let response = await Self.first(of: responses, within: bound) else {
-            await close(handle, interface: RemoteDesktopPortal.request)
+            await close(handle, interface: DesktopPortal.request)
             throw .unanswered
         }
         let code = (try? response.argument(0, as: UInt32.self)) ?? 2
-        guard code == 0 else { throw .refused(code) }
-        return (try? response.argument(1, as: [String: Variant].self)) ?? [:]
+        return (code, (try? response.argument(1, as: [String: Variant].self)) ?? [:])
     }
 
     /// Calls `Close` on a request or a session, for what it is worth: one already gone is no matter.
-    func close(_ path: ObjectPath, interface: InterfaceName) async {
+    public func close(_ path: ObjectPath, interface: InterfaceName) async {
         _ = try? await bus.call(
-            MethodCall(destination: RemoteDesktopPortal.name, path: path, interface: interface, member: "Close"), timeout: callTimeout)
+            MethodCall(destination: DesktopPortal.name, path: path, interface: interface, member: "Close"), timeout: callTimeout)
     }
 
     /// The first message of `stream`, or nil when none comes within `bound` (or the stream ends, or the task is cancelled).
@@ -80,7 +103,7 @@ struct PortalRequest {
 
     /// Where the portal puts the Request object of `token`: the sender's unique name without its `:`, dots made
     /// underscores (the portal's documented rule).
-    static func requestPath(sender: String, token: String) throws(PortalStepFailure) -> ObjectPath {
+    public static func requestPath(sender: String, token: String) throws(PortalStepFailure) -> ObjectPath {
         let element = String(sender.drop(while: { $0 == ":" })).replacingDots()
         guard let path = ObjectPath("/org/freedesktop/portal/desktop/request/\(element)/\(token)") else {
             throw .unreachable(BusError.invalidArgs("No request path for sender \(sender)"))
@@ -89,7 +112,7 @@ struct PortalRequest {
     }
 
     /// A token unique to this process's requests and sessions, valid as an object path element.
-    static func makeToken() -> String {
+    public static func makeToken() -> String {
         "notula_" + String(UInt64.random(in: 0...UInt64.max), radix: 36)
     }
 }
