@@ -108,8 +108,11 @@ public enum Service {
         outputMute.restoreLeftMuted()
         let muting = settings.muteOutput == true ? PanelReporter { outputMute.heard($0.state) } : nil
         let cues = settings.sounds == false ? nil : Cues(environment: environment, log: { Log.info($0) })
+        let shortcuts =
+            settings.globalShortcuts == false ? nil : GlobalShortcuts(bus: bus, appID: "org.notula.Notula", log: { Log.info($0) })
         let panels: [any Reporting] =
-            [tray.reporter] + [mediaPlayer?.reporter, mediaPause?.reporter, muting, cues?.reporter].compactMap { $0 }
+            [tray.reporter]
+            + [mediaPlayer?.reporter, mediaPause?.reporter, muting, cues?.reporter, shortcuts?.reporter].compactMap { $0 }
         let recorder = Recorder(
             isolation: bus, clock: MonotonicSystemClock(), capture: capture, processing: memos,
             reporter: Reporters(surfaces: [
@@ -135,6 +138,7 @@ public enum Service {
         let panelControls = PanelWiring.controls(recorder, locale: locale, models: models, bus: bus)
         await tray.start(panelControls)
         await mediaPlayer?.start(panelControls, elapsed: { recorder.assumeIsolated { $0.snapshot.elapsed } })
+        await shortcuts?.start(panelControls)
 
         // Once a day at most, in a process of its own for the time of the fetch. Begun before the name is
         // owned, so that the first pick or Install waits for the catalog rather than refusing.

@@ -41,12 +41,15 @@ public struct Settings: Codable, Sendable, Equatable {
     public var muteOutput: Bool?
     /// Whether short sounds tell the input open, a pause, the text ready and a failure; true when absent.
     public var sounds: Bool?
+    /// Whether "Toggle recording" and "Hold to talk" are bound through the desktop's GlobalShortcuts portal; true when absent.
+    public var globalShortcuts: Bool?
 
     public init(
         source: String? = nil, locale: String? = nil, modelIdleSeconds: Double? = nil, modelCatalog: String? = nil, mpris: Bool? = nil,
         longestMemoSeconds: Double? = nil, output: String? = nil, typing: String? = nil, spaceAfterText: Bool? = nil,
         silenceSeconds: Double? = nil, live: Bool? = nil, vadSilenceThreshold: Double? = nil, vadSilenceSeconds: Double? = nil,
-        pauseMedia: Bool? = nil, muteOutput: Bool? = nil, sounds: Bool? = nil
+        pauseMedia: Bool? = nil, muteOutput: Bool? = nil, sounds: Bool? = nil,
+        globalShortcuts: Bool? = nil
     ) {
         self.source = source
         self.locale = locale
@@ -64,6 +67,7 @@ public struct Settings: Codable, Sendable, Equatable {
         self.pauseMedia = pauseMedia
         self.muteOutput = muteOutput
         self.sounds = sounds
+        self.globalShortcuts = globalShortcuts
     }
 
     /// A model kept for up to a year unused; longer is no setting anyone means (and past 10^20 s no `Duration` holds it).
@@ -109,7 +113,8 @@ public struct Settings: Codable, Sendable, Equatable {
                 of: "vadSilenceThreshold", within: AudioReaders.thresholdRange, warnAbout),
             vadSilenceSeconds: fields.vadSilenceSeconds?.value(of: "vadSilenceSeconds", within: AudioReaders.silenceRange, warnAbout),
             pauseMedia: fields.pauseMedia?.value(of: "pauseMedia", warnAbout),
-            muteOutput: fields.muteOutput?.value(of: "muteOutput", warnAbout), sounds: fields.sounds?.value(of: "sounds", warnAbout))
+            muteOutput: fields.muteOutput?.value(of: "muteOutput", warnAbout), sounds: fields.sounds?.value(of: "sounds", warnAbout),
+            globalShortcuts: fields.globalShortcuts?.value(of: "globalShortcuts", warnAbout))
     }
 
     /// Changes one field in the file, keeping the others; a failure is logged, as the running service goes on
@@ -151,6 +156,7 @@ private struct Fields: Decodable {
     var pauseMedia: Field<Bool>?
     var muteOutput: Field<Bool>?
     var sounds: Field<Bool>?
+    var globalShortcuts: Field<Bool>?
 }
 
 /// One field's value, or the fact that it is not of its type (`null` is an absent field).
