@@ -5,11 +5,12 @@ import NotulaTestSupport
 import Testing
 
 /// "Toggle recording" and "Hold to talk" bound through a real GlobalShortcuts portal — KDE Plasma 5.27's, which
-/// takes the shortcuts from CreateSession — and pressed as a user would, through the desktop's RemoteDesktop portal.
+/// takes the shortcuts from CreateSession, and GNOME 48's, which asks the user in a dialog and answers 2 when it
+/// worked — and pressed as a user would, through the desktop's remote-desktop keyboard.
 @Suite("Shortcuts of the desktop's own: toggle, and hold to talk", .serialized)
 struct GlobalShortcutsTests {
-    private static let toggle: [PortalChords.Key] = [.control, .alt, .n]
-    private static let holdToTalk: [PortalChords.Key] = [.control, .alt, .m]
+    private static let toggle: [DesktopKeys.Key] = [.control, .alt, .n]
+    private static let holdToTalk: [DesktopKeys.Key] = [.control, .alt, .m]
 
     @Test func onKDEHoldingTheKeyRecordsAndReleasingItSendsTheTextToTheUsersOutput() async throws {
         let host = try desktop(await PlasmaHost.shared())
@@ -25,7 +26,7 @@ struct GlobalShortcutsTests {
             settings: [#""locale": "ko-KR""#, #""output": "type""#], on: PrivateBus(attachedTo: host.busAddress))
         try await service.waitForLog("Shortcuts bound")
         print(service.log.split(separator: "\n").filter { $0.contains("Shortcuts bound") }.joined())
-        let keys = try await PortalChords.open(on: try await host.connect())
+        let keys = try await DesktopKeys.openPortal(on: try await host.connect())
 
         try await keys.tap(Self.toggle)
         try await service.waitForState("recording")
@@ -45,5 +46,39 @@ struct GlobalShortcutsTests {
         let text = try await service.memo(.getTranscript, of: memo).argument(0, as: String.self)
         #expect(text.unicodeScalars.contains { $0.value >= 0xAC00 }, "a Hangul transcript: \(text)")
         try await target.waitForText(text + " ")
+    }
+
+    @Test func onGNOME48TheUserAddsTheShortcutsOnceAndHoldingTheKeySendsAMemo() async throws {
+        let host = try desktop(await Gnome48Host.shared())
+        let place = try modelPlace()
+        defer { try? FileManager.default.removeItem(at: place) }
+        // Only while this test runs: with it, every notulad on this Shell binds its shortcuts, and asks.
+        let desktopFile = try await host.installNotulaDesktopFile()
+        defer { try? FileManager.default.removeItem(at: desktopFile) }
+        let answer = try host.acceptShortcutsDialog()
+        let service = try await ServiceUnderTest.start(
+            environment: [
+                "VOSK_MODEL_PATH": place.path, "XDG_SESSION_TYPE": "wayland", "XDG_CURRENT_DESKTOP": "GNOME",
+                "WAYLAND_DISPLAY": "wayland-0",
+            ],
+            settings: [#""locale": "ko-KR""#], on: PrivateBus(attachedTo: host.busAddress))
+        try await answer.answered()
+        try await service.waitForLog("Shortcuts bound")
+        print(service.log.split(separator: "\n").filter { $0.contains("Shortcuts bound") }.joined())
+        let keys = try await DesktopKeys.openMutter(on: try await host.connect())
+
+        let signals = try await service.recorderSignals()
+        try await keys.press(Self.holdToTalk)
+        try await service.waitForState("recording")
+        try await service.sink?.play(try speech("annyeong haseyo, notula imnida"))
+        try await keys.release(Self.holdToTalk)
+        var processed: ObjectPath?
+        for await message in signals where message.isSignal(.processed) {
+            processed = try message.argument(0, as: ObjectPath.self)
+            break
+        }
+        let memo = try #require(processed)
+        let text = try await service.memo(.getTranscript, of: memo).argument(0, as: String.self)
+        #expect(text.unicodeScalars.contains { $0.value >= 0xAC00 }, "a Hangul transcript: \(text)")
     }
 }

@@ -1,3 +1,4 @@
+import DBus
 import Foundation
 
 extension Gnome48Host {
@@ -30,7 +31,47 @@ extension Gnome48Host {
     }
 
     /// Starts answering the next "Remote Desktop" dialog with `choice`, whenever it shows.
-    public func answerRemoteDesktopDialog(_ choice: RemoteDesktopAnswer.Choice) throws -> RemoteDesktopAnswer {
-        try RemoteDesktopAnswer(choice, script: helpers.appendingPathComponent("answer-remote-desktop.py"), in: self)
+    public func answerRemoteDesktopDialog(_ choice: DialogAnswer.Choice) throws -> DialogAnswer {
+        try DialogAnswer(choice, script: helpers.appendingPathComponent("answer-dialog.py"), in: self)
+    }
+
+    /// Starts accepting the next "Add Keyboard Shortcuts" dialog (GlobalShortcuts' `BindShortcuts`), whenever it shows.
+    public func acceptShortcutsDialog() throws -> DialogAnswer {
+        try DialogAnswer(
+            .allow, script: helpers.appendingPathComponent("answer-dialog.py"), in: self,
+            dialog: ("gnome-control-center-global-shortcuts-provider", "Add"))
+    }
+
+    /// Installs Notula's `.desktop` file, as `make install` does, where the session's portal looks for it: GNOME 48
+    /// binds global shortcuts only for a host app whose registered app id names one.
+    /// - Returns: the file, for the test to remove: with it, every notulad on this Shell would bind its shortcuts.
+    public func installNotulaDesktopFile() async throws -> URL {
+        let folder = home.appendingPathComponent(".local/share/applications")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let template = try String(contentsOf: packageRoot.appendingPathComponent("desktop/org.notula.Notula.desktop.in"), encoding: .utf8)
+        let file = folder.appendingPathComponent("org.notula.Notula.desktop")
+        // GLib refuses a `.desktop` file whose program is missing: `notula`, where the file says, in the folder the root shares.
+        let bindir = logFolder.appendingPathComponent("bin")
+        if !FileManager.default.fileExists(atPath: bindir.appendingPathComponent("notula").path) {
+            try FileManager.default.createDirectory(at: bindir, withIntermediateDirectories: true)
+            try FileManager.default.copyItem(
+                at: binaryDirectory.appendingPathComponent("notula"), to: bindir.appendingPathComponent("notula"))
+        }
+        try Data(template.replacingOccurrences(of: "@bindir@", with: bindir.path).utf8).write(to: file)
+        // The portal notices a new file in its own time: asked from a throwaway connection until it knows the app.
+        try await poll(within: .seconds(30)) {
+            let probe = try await connect()
+            defer { Task { await probe.close() } }
+            let registered = try? await probe.call(
+                MethodCall(
+                    destination: Self.portalName, path: ObjectPath("/org/freedesktop/portal/desktop")!,
+                    interface: "org.freedesktop.host.portal.Registry", member: "Register",
+                    arguments: [.string("org.notula.Notula"), [String: Variant]().dbusValue]))
+            return registered != nil
+        } otherwise: {
+            CommandFailed(
+                command: ["xdg-desktop-portal"], status: 0, errorOutput: "never found org.notula.Notula.desktop in \(folder.path)")
+        }
+        return file
     }
 }

@@ -59,8 +59,11 @@ public final class Gnome48Host: SessionProcesses, GnomeShell {
         try FileManager.default.copyItem(
             at: sources.appendingPathComponent("gnome48-host/unsafe-mode@notula.test"),
             to: extensions.appendingPathComponent("unsafe-mode@notula.test"))
+        // Made before the portal starts, so that it watches it: a `.desktop` file put there later is known at once.
+        try FileManager.default.createDirectory(
+            at: home.appendingPathComponent(".local/share/applications"), withIntermediateDirectories: true)
         try FileManager.default.createDirectory(at: helpers, withIntermediateDirectories: true)
-        for script in ["gnome-shell-host/answer-remote-desktop.py", "gnome-shell-host/typing-target.py"] {
+        for script in ["gnome-shell-host/answer-dialog.py", "gnome-shell-host/typing-target.py"] {
             let source = sources.appendingPathComponent(script)
             try FileManager.default.copyItem(at: source, to: helpers.appendingPathComponent(source.lastPathComponent))
         }

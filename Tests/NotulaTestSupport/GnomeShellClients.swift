@@ -3,15 +3,17 @@ import Foundation
 
 /// The user answering xdg-desktop-portal-gnome's remote-desktop dialog, through AT-SPI, as the session's user: with
 /// the answering script of the Shell's version (43's dialog and 48's differ).
-public final class RemoteDesktopAnswer {
+public final class DialogAnswer {
     public enum Choice: String { case allow, cancel }
 
     private let process: Process
     private let exited: AsyncStream<Int32>
 
-    init(_ choice: Choice, script: URL, in session: any SessionProcesses) throws {
+    /// - Parameter dialog: the application showing it and its confirming button; nil: the RemoteDesktop portal's Share.
+    init(_ choice: Choice, script: URL, in session: any SessionProcesses, dialog: (application: String, confirm: String)? = nil) throws {
+        let naming = dialog.map { [$0.application, $0.confirm] } ?? []
         process = try session.sessionProcess(
-            ["/usr/bin/python3", script.path, choice.rawValue, "60"], log: "answer-\(choice.rawValue)-\(UUID().uuidString)")
+            ["/usr/bin/python3", script.path, choice.rawValue, "60"] + naming, log: "answer-\(choice.rawValue)-\(UUID().uuidString)")
         let (exited, status) = AsyncStream.makeStream(of: Int32.self)
         self.exited = exited
         process.terminationHandler = { status.yield($0.terminationStatus) }
@@ -24,7 +26,7 @@ public final class RemoteDesktopAnswer {
     /// - Throws: `CommandFailed` when no dialog came (see the host's `answer-*.log`).
     public func answered() async throws {
         for await status in exited {
-            guard status == 0 else { throw CommandFailed(command: ["answer-remote-desktop.py"], status: status, errorOutput: "") }
+            guard status == 0 else { throw CommandFailed(command: ["answer-dialog.py"], status: status, errorOutput: "") }
             return
         }
     }
@@ -57,8 +59,8 @@ extension GnomeShellHost {
     }
 
     /// Starts answering the next "Remote desktop" dialog with `choice`, whenever it shows.
-    public func answerRemoteDesktopDialog(_ choice: RemoteDesktopAnswer.Choice) throws -> RemoteDesktopAnswer {
-        try RemoteDesktopAnswer(choice, script: Self.helpers.appendingPathComponent("answer-remote-desktop.py"), in: session)
+    public func answerRemoteDesktopDialog(_ choice: DialogAnswer.Choice) throws -> DialogAnswer {
+        try DialogAnswer(choice, script: Self.helpers.appendingPathComponent("answer-dialog.py"), in: session)
     }
 }
 
@@ -66,7 +68,7 @@ extension GnomeShellHost {
 public protocol GnomeDesktop: Sendable {
     func connect() async throws -> Bus
     func openTypingTarget() async throws -> TypingTarget
-    func answerRemoteDesktopDialog(_ choice: RemoteDesktopAnswer.Choice) throws -> RemoteDesktopAnswer
+    func answerRemoteDesktopDialog(_ choice: DialogAnswer.Choice) throws -> DialogAnswer
 }
 
 extension GnomeShellHost: GnomeDesktop {}

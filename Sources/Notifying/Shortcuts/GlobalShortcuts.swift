@@ -94,7 +94,8 @@ public final class GlobalShortcuts: Sendable {
             _ = try await bus.call(
                 portal("Register", on: Self.registry, [.string(appID), [String: Variant]().dbusValue]), timeout: callTimeout)
         } catch {
-            // Only GNOME 48's portal (xdg-desktop-portal 1.19+) has the registry; the others know a host app without it.
+            // Only newer portals (xdg-desktop-portal 1.19+) have the registry; the others know a host app without it.
+            log("The portal did not register Notula's app id \(appID): \(error.message)")
         }
     }
 

@@ -1,15 +1,18 @@
 #!/usr/bin/python3
-"""Answers xdg-desktop-portal-gnome's remote-desktop dialog (GNOME 43's "Remote desktop", 48's "Remote Desktop") as a
-user would, through AT-SPI: `allow` switches on every switch that is off ("Allow remote interaction", without which
-Share stays insensitive; 48's "Remember This Selection" is on already) and clicks Share; `cancel` clicks Cancel. Waits
-for the dialog (up to argv[2] seconds, polling the accessibility tree, which announces no such window reliably); exit
-0 once clicked, 1 when no dialog came."""
+"""Answers a portal's dialog as a user would, through AT-SPI: by default xdg-desktop-portal-gnome's remote-desktop
+dialog (GNOME 43's "Remote desktop", 48's "Remote Desktop"); argv[3] and argv[4] name another application and its
+confirming button (GNOME 48's "Add Keyboard Shortcuts": gnome-control-center-global-shortcuts-provider, Add).
+`allow` switches on every switch that is off ("Allow remote interaction", without which Share stays insensitive;
+48's "Remember This Selection" is on already) and clicks the confirming button; `cancel` clicks Cancel. Waits for the
+dialog (up to argv[2] seconds, polling the accessibility tree, which announces no such window reliably); exit 0 once
+clicked, 1 when no dialog came."""
 import sys
 import time
 
 import pyatspi
 
 answer, within = sys.argv[1], float(sys.argv[2])
+application, confirm = (sys.argv[3], sys.argv[4]) if len(sys.argv) > 4 else ('xdg-desktop-portal-gnome', 'Share')
 # pyatspi 2.46 names no ROLE_SWITCH; a switch shows as a check box or a toggle button.
 TOGGLES = {pyatspi.ROLE_CHECK_BOX, pyatspi.ROLE_TOGGLE_BUTTON}
 
@@ -37,9 +40,9 @@ def button(window, label):
 
 def dialog():
     for app in pyatspi.Registry.getDesktop(0):
-        if app is not None and app.name == 'xdg-desktop-portal-gnome':
+        if app is not None and app.name == application:
             for window in app:
-                if window is not None and button(window, 'Share'):
+                if window is not None and button(window, confirm):
                     return window
     return None
 
@@ -59,7 +62,7 @@ while True:
         break
     if time.monotonic() > end:
         seen = ['%s: %s' % (app.name, [w.name for w in app]) for app in pyatspi.Registry.getDesktop(0) if app is not None]
-        print('answer-remote-desktop: no Remote Desktop dialog within %s s; on the desktop: %s' % (within, seen), flush=True)
+        print('answer-dialog: no %s dialog within %s s; on the desktop: %s' % (application, within, seen), flush=True)
         sys.exit(1)
     time.sleep(0.1)
 
@@ -71,14 +74,14 @@ if answer == 'allow':
             if node.getRole() in TOGGLES and not node.getState().contains(pyatspi.STATE_CHECKED) \
                     and node.queryAction().nActions > 0:
                 act(node, ('toggle', 'click', 'activate', 'press'))
-                print('answer-remote-desktop: switched on "%s"' % node.name, flush=True)
+                print('answer-dialog: switched on "%s"' % node.name, flush=True)
         except Exception as error:
-            print('answer-remote-desktop: could not switch "%s": %s' % (node.name, error), flush=True)
-    share = button(window, 'Share')
+            print('answer-dialog: could not switch "%s": %s' % (node.name, error), flush=True)
+    share = button(window, confirm)
     # Share turns sensitive once remote interaction is allowed.
     while not share.getState().contains(pyatspi.STATE_SENSITIVE) and time.monotonic() < end:
         time.sleep(0.05)
     act(share, ('click', 'activate', 'press'))
 else:
     act(button(window, 'Cancel'), ('click', 'activate', 'press'))
-print('answer-remote-desktop: %s' % answer, flush=True)
+print('answer-dialog: %s' % answer, flush=True)
