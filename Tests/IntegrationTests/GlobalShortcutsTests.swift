@@ -12,6 +12,14 @@ struct GlobalShortcutsTests {
     private static let toggle: [DesktopKeys.Key] = [.control, .alt, .n]
     private static let holdToTalk: [DesktopKeys.Key] = [.control, .alt, .m]
 
+    @Test func withoutThePortalNothingIsBoundAndTheJournalSaysSoOnce() async throws {
+        let service = try await ServiceUnderTest.start()
+        try await service.waitForLog("No GlobalShortcuts portal on this desktop")
+        try await service.recorder(.start)
+        try await service.recorder(.discard)
+        #expect(service.log.components(separatedBy: "GlobalShortcuts").count == 2, "\(service.log)")
+    }
+
     @Test func onKDEHoldingTheKeyRecordsAndReleasingItSendsTheTextToTheUsersOutput() async throws {
         let host = try desktop(await PlasmaHost.shared())
         let place = try modelPlace()
