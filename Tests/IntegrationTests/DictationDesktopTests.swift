@@ -217,14 +217,7 @@ struct DictationDesktopTests {
         let place = try modelPlace()
         defer { try? FileManager.default.removeItem(at: place) }
         let target = try await host.openTypingTarget(.qt5)
-        // The display by its full path: notulad's runtime folder is not the session's.
-        let display = try #require(host.environment["XDG_RUNTIME_DIR"]) + "/wayland-0"
-        let service = try await ServiceUnderTest.start(
-            environment: [
-                "VOSK_MODEL_PATH": place.path, "XDG_SESSION_TYPE": "wayland", "XDG_CURRENT_DESKTOP": "KDE", "WAYLAND_DISPLAY": display,
-                "DISPLAY": "",
-            ],
-            settings: [#""locale": "ko-KR""#], on: PrivateBus(attachedTo: host.busAddress))
+        let service = try await serviceOnKDE(host, modelPlace: place)
 
         let (memo, signals) = try await dictate("annyeong haseyo, notula imnida", to: "type", into: service)
         let outcome = try await deliveryOutcome(in: signals)
@@ -235,6 +228,18 @@ struct DictationDesktopTests {
         #expect(text.unicodeScalars.contains { $0.value >= 0xAC00 }, "a Hangul transcript: \(text)")
         try await target.waitForText(text + " ")
     }
+}
+
+/// notulad on KWin's session bus, told it is in a KDE Wayland session, transcribing Korean, with `settings` besides.
+func serviceOnKDE(_ host: PlasmaHost, modelPlace place: URL, settings: [String] = []) async throws -> ServiceUnderTest {
+    // The display by its full path: notulad's runtime folder is not the session's.
+    let display = try #require(host.environment["XDG_RUNTIME_DIR"]) + "/wayland-0"
+    return try await ServiceUnderTest.start(
+        environment: [
+            "VOSK_MODEL_PATH": place.path, "XDG_SESSION_TYPE": "wayland", "XDG_CURRENT_DESKTOP": "KDE", "WAYLAND_DISPLAY": display,
+            "DISPLAY": "",
+        ],
+        settings: [#""locale": "ko-KR""#] + settings, on: PrivateBus(attachedTo: host.busAddress))
 }
 
 /// What the window held instead of the memo's text.

@@ -25,13 +25,7 @@ struct GlobalShortcutsTests {
         let place = try modelPlace()
         defer { try? FileManager.default.removeItem(at: place) }
         let target = try await host.openTypingTarget(.qt5)
-        let display = try #require(host.environment["XDG_RUNTIME_DIR"]) + "/wayland-0"
-        let service = try await ServiceUnderTest.start(
-            environment: [
-                "VOSK_MODEL_PATH": place.path, "XDG_SESSION_TYPE": "wayland", "XDG_CURRENT_DESKTOP": "KDE", "WAYLAND_DISPLAY": display,
-                "DISPLAY": "",
-            ],
-            settings: [#""locale": "ko-KR""#, #""output": "type""#], on: PrivateBus(attachedTo: host.busAddress))
+        let service = try await serviceOnKDE(host, modelPlace: place, settings: [#""output": "type""#])
         try await service.waitForLog("Shortcuts bound")
         print(service.log.split(separator: "\n").filter { $0.contains("Shortcuts bound") }.joined())
         let keys = try await DesktopKeys.openPortal(on: try await host.connect())
