@@ -18,6 +18,7 @@ struct GlobalShortcutsTests {
         try await service.recorder(.start)
         try await service.recorder(.discard)
         #expect(service.log.components(separatedBy: "GlobalShortcuts").count == 2, "\(service.log)")
+        #expect(!service.log.contains("app id"), "no registry to speak of without a portal")
     }
 
     @Test func onKDEHoldingTheKeyRecordsAndReleasingItSendsTheTextToTheUsersOutput() async throws {

@@ -94,7 +94,9 @@ public final class GlobalShortcuts: Sendable {
             _ = try await bus.call(
                 portal("Register", on: Self.registry, [.string(appID), [String: Variant]().dbusValue]), timeout: callTimeout)
         } catch {
-            // Only newer portals (xdg-desktop-portal 1.19+) have the registry; the others know a host app without it.
+            // No portal, or one without the registry (before xdg-desktop-portal 1.19), which knows a host app without it:
+            // the bus says so, and there is nothing to tell. The registry's own refusal is worth a line.
+            guard !error.name.rawValue.hasPrefix("org.freedesktop.DBus.Error.") else { return }
             log("The portal did not register Notula's app id \(appID): \(error.message)")
         }
     }
