@@ -86,23 +86,46 @@ final class ShortConnection {
             pa_stream_disconnect(stream)
             pa_stream_unref(stream)
         }
-        guard pa_stream_connect_playback(stream, nil, nil, pa_stream_flags_t(0), nil, nil) == 0,
+        // The whole sound is written while the stream is corked, then played with no prebuffering: the stream's first
+        // underflow is its end. (A drain is answered only after the sink's whole buffer, seconds on a null sink.)
+        let bytes = UInt32(sound.samples.count * MemoryLayout<Int16>.size)
+        let serverChooses = UInt32.max
+        var buffering = pa_buffer_attr(maxlength: serverChooses, tlength: bytes, prebuf: 0, minreq: serverChooses, fragsize: serverChooses)
+        let flags = pa_stream_flags_t(PA_STREAM_ADJUST_LATENCY.rawValue | PA_STREAM_START_CORKED.rawValue)
+        guard pa_stream_connect_playback(stream, nil, &buffering, flags, nil, nil) == 0,
             wait(until: { pa_stream_get_state(stream) == PA_STREAM_READY })
         else { return false }
         let written = sound.samples.withUnsafeBytes { bytes in
             pa_stream_write(stream, bytes.baseAddress, bytes.count, nil, 0, PA_SEEK_RELATIVE) == 0
         }
-        guard written else { return false }
         let answer = Answer()
-        let begun = pa_stream_drain(
+        pa_stream_set_underflow_callback(stream, { _, userdata in Answer.of(userdata).done = true }, answer.pointer)
+        guard written, let uncorked = pa_stream_cork(stream, 0, nil, nil) else { return false }
+        pa_operation_unref(uncorked)
+        let length = Int64(sound.samples.count / sound.channels) * 1_000_000 / Int64(sound.rate)
+        guard withExtendedLifetime(answer, { wait(until: { answer.done }, patience: 2 * length + Self.patienceMicroseconds) }) else {
+            return false
+        }
+        // The last sample has left the stream for the sink; it is heard once the sink's own buffer has played it.
+        usleep(UInt32(min(sinkLatency(of: stream), Self.mostSinkLatencyMicroseconds)))
+        return true
+    }
+
+    /// A sink's buffer longer than this is not waited for (a null sink's is seconds long, and plays nowhere).
+    private static let mostSinkLatencyMicroseconds: UInt64 = 250_000
+
+    /// The sink's latency and the transport's to it, as the server tells now; 0 when it does not.
+    private func sinkLatency(of stream: OpaquePointer) -> UInt64 {
+        let answer = Answer()
+        let begun = pa_stream_update_timing_info(
             stream,
             { _, success, userdata in
                 let answer = Answer.of(userdata)
                 answer.succeeded = success != 0
                 answer.done = true
             }, answer.pointer)
-        return finish(begun, answer, patience: Int64(sound.samples.count / sound.channels) * 1_000_000 / Int64(sound.rate))
-            && answer.succeeded
+        guard finish(begun, answer), answer.succeeded, let timing = pa_stream_get_timing_info(stream) else { return 0 }
+        return UInt64(timing.pointee.sink_usec) + UInt64(timing.pointee.transport_usec)
     }
 
     /// Waits for `operation`'s answer, `patience` more than for a request (the length of a sound played).
