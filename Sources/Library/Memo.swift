@@ -38,6 +38,36 @@ public struct Memo: Sendable, Equatable {
         self.failure = nil
     }
 
+    /// Words a title takes from the text, and characters at most (for languages written without spaces).
+    static let titleWords = 6
+    static let titleCharacters = 60
+
+    /// Whether the user named it: its title is no longer the one its start time gave (in this zone: a title from
+    /// another zone counts as the user's, so it is never replaced).
+    public var isRenamed: Bool { title != Self.defaultTitle(created: created, timeZone: .current) }
+
+    /// Titles it from the first words of `written` — at most six, cut at a word boundary, "…" when there were more —
+    /// unless the user renamed it; a text with no words leaves the title alone.
+    public mutating func takeTitle(from written: String) {
+        guard !isRenamed, let title = Self.title(from: written) else { return }
+        self.title = title
+    }
+
+    static func title(from written: String) -> String? {
+        let words = written.split(whereSeparator: \.isWhitespace)
+        guard !words.isEmpty else { return nil }
+        var title = words.prefix(titleWords).joined(separator: " ")
+        var cut = words.count > titleWords
+        if title.count > titleCharacters {
+            title = String(title.prefix(titleCharacters))
+            cut = true
+        }
+        guard cut else { return title }
+        // A cut ends on a word, not on the punctuation that followed it.
+        while let last = title.last, last.isPunctuation { title.removeLast() }
+        return title + "…"
+    }
+
     /// "Memo 2026-11-29 21:47": the start time in the user's zone, until the user renames it.
     public static func defaultTitle(created: Int64, timeZone: TimeZone) -> String {
         var calendar = Calendar(identifier: .gregorian)

@@ -20,6 +20,8 @@ public enum MemoChange: Sendable, Equatable {
     case title
     /// Its status (and with it its duration) moved on: transcribing, done, failed, recovered.
     case progress
+    /// It has its text, and with it a title from its first words unless the user named it.
+    case transcribed
 }
 
 /// Hears the library's changes synchronously, on its executor, in the order they happen: so that a

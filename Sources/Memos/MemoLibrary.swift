@@ -109,11 +109,12 @@ public actor MemoLibrary: Processing {
             await models.settled(locale)
             guard !Task.isCancelled else { throw RecordingError.failed("The recording was discarded.") }
             let transcript = try await transcriber.text(of: recording, file: audio.file, in: nil)
-            try advance(id) {
+            try advance(id, .transcribed) {
                 $0.status = .done
                 $0.transcript = transcript.text
                 $0.words = transcript.words
                 $0.written = transcript.written
+                $0.takeTitle(from: transcript.written)
             }
         } catch {
             failures[id] = error
@@ -223,8 +224,8 @@ public actor MemoLibrary: Processing {
 
     /// `change` for the flow, where a memo deleted meanwhile is no failure of the recording, and a library that
     /// cannot be written is: the row keeps its last state, which the next start repairs.
-    func advance(_ id: String, _ body: (inout Memo) -> Void) throws(RecordingError) {
-        do throws(LibraryError) { try change(id, .progress, body) } catch .noSuchMemo {
+    func advance(_ id: String, _ what: MemoChange = .progress, _ body: (inout Memo) -> Void) throws(RecordingError) {
+        do throws(LibraryError) { try change(id, what, body) } catch .noSuchMemo {
             return
         } catch {
             Log.warning("Memo \(id) not updated: \(error)")

@@ -97,6 +97,32 @@ struct TranscriptionTests {
         let memo = try await recordAndSend(service, playing: nil)
         let reply = try await service.memo(.getTranscript, of: memo)
         #expect(reply.body == [.string(""), .array(element: "(ddsd)", [])])
+        guard case .string(let title) = try await service.property(.title, of: memo) else { throw MissingOutput() }
+        #expect(title.hasPrefix("Memo "), "no words, no title from them: \(title)")
+    }
+
+    @Test func aMemoIsTitledFromItsFirstWordsAndARenamedOneKeepsItsName() async throws {
+        let place = try modelPlace()
+        defer { try? FileManager.default.removeItem(at: place) }
+        let service = try await ServiceUnderTest.start(environment: ["VOSK_MODEL_PATH": place.path], settings: [#""locale": "ko-KR""#])
+        let first = try await recordAndSend(service, playing: try speech("annyeong haseyo, notula imnida"))
+        let written = try await service.memo(.export, of: first, [.string("txt")]).argument(0, as: String.self)
+        guard case .string(let title) = try await service.property(.title, of: first) else { throw MissingOutput() }
+        #expect(title.unicodeScalars.contains { $0.value >= 0xAC00 }, "a Hangul title: \(title)")
+        let words = written.split(whereSeparator: \.isWhitespace)
+        #expect(title == words.prefix(6).joined(separator: " ") + (words.count > 6 ? "…" : ""), "from [\(written)]")
+
+        // Named by the user while it records: the name stays.
+        let signals = try await service.recorderSignals()
+        try await service.recorder(.start)
+        let second = try #require(try await service.library(.list, [.uint32(0), .uint32(1)]).argument(0, as: [ObjectPath].self).first)
+        try await service.call(
+            second, "org.freedesktop.DBus.Properties", "Set",
+            [.string(NotulaBus.memoInterface.rawValue), .string("Title"), .variant(.string("Ward round, bed 4"))])
+        try await service.sink?.play(try speech("annyeong haseyo"))
+        _ = try await service.recorder(.process)
+        for await message in signals where message.isSignal(.processed) { break }
+        #expect(try await service.property(.title, of: second) == .string("Ward round, bed 4"))
     }
 
     @Test func withoutTheEngineRecordingStillWorksAndSendSaysWhatToInstall() async throws {

@@ -25,7 +25,8 @@ struct MemoFlowTests {
         #expect(await library.text(of: RecordingID(id)) == memo.written, "what is delivered is the written text")
         #expect(await library.current == nil, "a sent recording is no longer the one Delete refuses")
         #expect(folder.calls.all == [.locale(RecordingID(id)), .settled("nl-NL"), .text(RecordingID(id), file: file, locale: nil)])
-        #expect(folder.events.all.dropFirst() == [.countChanged(1), .changed(id, .progress), .changed(id, .progress)])
+        #expect(folder.events.all.dropFirst() == [.countChanged(1), .changed(id, .progress), .changed(id, .transcribed)])
+        #expect(memo.title == memo.written, "titled from its few words")
     }
 
     @Test("A recording discarded while it is transcribed: the transcription stops, and its row and audio are gone")

@@ -17,7 +17,7 @@ struct MemoRecoveryTests {
         try Self.leaveRow(id, left, locale: "ko-KR", audioFile: file, in: folder)
 
         let library = try await folder.library(locale: "nl-NL", outcome: .text("안녕하세요", []))
-        #expect(await folder.events.wait { $0.contains(.changed(id, .progress)) })
+        #expect(await folder.events.wait { $0.contains(.changed(id, .transcribed)) })
 
         let memo = try await library.transcribedMemo(id)
         #expect(memo.status == .recovered)
