@@ -19,6 +19,7 @@ public enum Service {
     /// Runs until SIGTERM/SIGINT or until the bus goes away; returns the exit status.
     public static func run(_ options: ServiceOptions) async -> Int32 {
         if options.verbose { Log.enableDebug() }
+        let signals = StopSignals()
         let paths = Paths()
         let settings = Settings.load(from: paths.settingsFile)
         let bus: Bus
@@ -158,7 +159,7 @@ public enum Service {
             await models.installIfMissing(locale.current)
         }
 
-        let reason = await StopReason.first(on: bus, losses: losses)
+        let reason = await StopReason.first(on: bus, losses: losses, signals: signals)
         Log.info(reason.description)
         await keepRecording(recorder)
         await outputMute.restoreAtExit()

@@ -28,16 +28,9 @@ enum StopReason: Sendable, CustomStringConvertible {
         }
     }
 
-    /// Waits for the first of SIGTERM/SIGINT, the loss of the name, or the loss of the bus.
-    static func first(on bus: Bus, losses: AsyncStream<Message>) async -> StopReason {
-        let (reasons, reason) = AsyncStream.makeStream(of: StopReason.self)
-        let signalSources = [SIGTERM, SIGINT].map { number in
-            Glibc.signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { reason.yield(.signal(number)) }
-            source.resume()
-            return source
-        }
+    /// Waits for the first of SIGTERM/SIGINT (heard since `signals` began), the loss of the name, or the loss of the bus.
+    static func first(on bus: Bus, losses: AsyncStream<Message>, signals: StopSignals) async -> StopReason {
+        let reason = signals.reason
         let nameLost = Task {
             for await _ in losses {
                 reason.yield(.replaced)
@@ -49,11 +42,34 @@ enum StopReason: Sendable, CustomStringConvertible {
             reason.yield(.busLost)
         }
         defer {
-            signalSources.forEach { $0.cancel() }
+            signals.cancel()
             nameLost.cancel()
             busLost.cancel()
         }
-        for await first in reasons { return first }
+        for await first in signals.reasons { return first }
         return .busLost
     }
+}
+
+/// SIGTERM and SIGINT, heard from the service's first moment: one sent while it starts (a session that ends at once,
+/// a test that stops it as soon as it answers) stops it once it has started, rather than killing it or being lost.
+struct StopSignals {
+    let reasons: AsyncStream<StopReason>
+    let reason: AsyncStream<StopReason>.Continuation
+    private let sources: [any DispatchSourceSignal]
+
+    init() {
+        let (reasons, reason) = AsyncStream.makeStream(of: StopReason.self)
+        self.reasons = reasons
+        self.reason = reason
+        sources = [SIGTERM, SIGINT].map { number in
+            Glibc.signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { reason.yield(.signal(number)) }
+            source.resume()
+            return source
+        }
+    }
+
+    func cancel() { sources.forEach { $0.cancel() } }
 }

@@ -37,5 +37,9 @@ case .invalid(let message):
     Log.error("\(message)\n\(ServiceOptions.usage)")
     exit(64)
 case .run(let options):
-    exit(await Service.run(options))
+    let status = await Service.run(options)
+    // What must outlive the process is written by now. exit()'s handlers and the libraries' destructors would run
+    // beside threads that may still be in those libraries (a model download starting, a decode): a crash at exit.
+    fflush(nil)
+    _exit(status)
 }
