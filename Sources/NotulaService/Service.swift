@@ -55,6 +55,7 @@ public enum Service {
         let locale = LocaleChoice(
             initial: settings.locale ?? PreferredLocale.fromEnvironment(environment, supported: known.supportedLocales),
             settingsFile: paths.settingsFile)
+        realignKeptLocale(settings.locale, to: known, choice: locale, environment: environment)
         let notifier = Notifier(
             isolation: bus, server: BusNotificationServer(bus: bus), texts: .forEnvironment(environment), log: { Log.info($0) })
         let output = OutputChoice(settings, settingsFile: paths.settingsFile)
@@ -168,6 +169,20 @@ public enum Service {
         await notifier.settle()
         await sleepWatch?.close()
         return reason.exitStatus
+    }
+
+    /// A locale kept by hand (`de`, `de_AT`) or one the cached catalog no longer serves becomes the closest supported
+    /// one, kept as a pick would keep it, and the journal says so.
+    private static func realignKeptLocale(_ kept: String?, to known: ModelStore.Known, choice: LocaleChoice, environment: [String: String])
+    {
+        guard let kept else { return }
+        let supported = known.supportedLocales
+        let realigned = PreferredLocale.realigned(
+            kept, supported: supported, catalogKnown: !known.catalog.supportedLocales.isEmpty, environment: environment)
+        guard realigned != kept else { return }
+        Log.info(
+            "The locale kept in settings.json, \(kept.prefix(40)), is not one a model serves: transcribing in \(realigned), the closest")
+        choice.pick(realigned)
     }
 
     /// A recording in progress is kept, paused, with a complete WAV file, rather than lost with the

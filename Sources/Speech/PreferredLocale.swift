@@ -26,4 +26,16 @@ public enum PreferredLocale {
         guard base != "C", base != "POSIX" else { return nil }
         return LanguageTag(parsing: String(base))
     }
+
+    /// The locale kept in settings.json, realigned to those a model serves: `de` or `de_AT` written by hand become the
+    /// supported tag of their language (`de-DE`), as a pick would; a kept locale whose language no model serves gives
+    /// the locale `fromEnvironment` guesses — but only when `catalogKnown`: before the catalog is known, the kept one
+    /// may be served once it is, and stays.
+    /// - Returns: `kept` when it is supported (or cannot be judged yet); otherwise the closest supported tag.
+    public static func realigned(_ kept: String, supported: [String], catalogKnown: Bool, environment: [String: String]) -> String {
+        guard !supported.contains(kept) else { return kept }
+        if let closest = LanguageTags.bestMatch(for: kept, among: supported) { return closest }
+        guard catalogKnown, !supported.isEmpty else { return kept }
+        return fromEnvironment(environment, supported: supported)
+    }
 }
