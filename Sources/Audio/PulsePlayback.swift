@@ -26,8 +26,8 @@ public final class PulsePlayback: Sendable {
 
     private let applicationName: String
     private let queue = DispatchQueue(label: "org.notula.playback")
-    /// The stop flag of the playback in progress.
-    private let flags = Mutex<StopFlag?>(nil)
+    /// The controls of the playback in progress.
+    private let current = Mutex<PlaybackControl?>(nil)
 
     public init(applicationName: String = "Notula") {
         self.applicationName = applicationName
@@ -35,28 +35,44 @@ public final class PulsePlayback: Sendable {
 
     /// Starts playing `file`, stopping what plays now; `ended` is called once, on the playback thread.
     public func play(_ file: String, ended: @escaping @Sendable (PlaybackEnd) -> Void) {
-        let stopFlag = StopFlag()
-        replaceCurrent(with: stopFlag)
+        let control = PlaybackControl()
+        replaceCurrent(with: control)
         queue.async { [applicationName] in
-            ended(Self.play(file, name: applicationName, until: stopFlag))
+            ended(Self.play(file, name: applicationName, control: control))
         }
     }
 
     /// Stops the playback in progress, if any, within about 100 ms.
     public func stop() { replaceCurrent(with: nil) }
 
-    private func replaceCurrent(with flag: StopFlag?) {
-        flags.withLock { current in
+    /// Holds the playback in progress where the speakers are, within about 100 ms, or lets it go on from there.
+    public func hold(_ held: Bool) { current.withLock { $0?.paused.store(held, ordering: .relaxed) } }
+
+    /// Goes on from `seconds` into the recording (past its end: the end).
+    public func seek(to seconds: Double) {
+        let byte = Int64(max(0, seconds) * Double(RecordingFormat.bytesPerSecond)) / Int64(RecordingFormat.bytesPerSample)
+        current.withLock { $0?.seekTo.store(byte * Int64(RecordingFormat.bytesPerSample), ordering: .relaxed) }
+    }
+
+    /// Seconds of the recording the speakers have played; 0 with nothing playing.
+    public var position: Double {
+        let bytes = current.withLock { $0?.played.load(ordering: .relaxed) } ?? 0
+        return Double(bytes) / Double(RecordingFormat.bytesPerSecond)
+    }
+
+    private func replaceCurrent(with control: PlaybackControl?) {
+        current.withLock { current in
             current?.stopped.store(true, ordering: .relaxed)
-            current = flag
+            current = control
         }
     }
 
-    /// Writes the samples of `file` to a new playback stream until its end or until stopped.
+    /// Writes the samples of `file` to a new playback stream until its end or until stopped, holding while paused
+    /// and going on from where a seek says.
     ///
-    /// The corresponding C functions are `pa_simple_new`, `pa_simple_write`, `pa_simple_drain`
-    /// and `pa_simple_flush`.
-    private static func play(_ file: String, name: String, until flag: StopFlag) -> PlaybackEnd {
+    /// The corresponding C functions are `pa_simple_new`, `pa_simple_write`, `pa_simple_drain`, `pa_simple_flush`
+    /// and `pa_simple_get_latency`.
+    private static func play(_ file: String, name: String, control: PlaybackControl) -> PlaybackEnd {
         let descriptor = open(file, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return .failed("Cannot read \(file): \(String(cString: strerror(errno)))") }
         defer { close(descriptor) }
@@ -68,8 +84,34 @@ public final class PulsePlayback: Sendable {
             return .failed("Cannot play through the sound server (\(PulseError(code: error).message))")
         }
         defer { pa_simple_free(stream) }
+        /// Bytes of samples the server holds that the speakers have not played yet.
+        func unplayed() -> Int64 {
+            let microseconds = pa_simple_get_latency(stream, &error)
+            let bytes = Int64(microseconds) * Int64(RecordingFormat.bytesPerSecond) / 1_000_000
+            return bytes - bytes % Int64(RecordingFormat.bytesPerSample)
+        }
+        /// Where the next read starts, in bytes of samples.
+        var written: Int64 = 0
+        func goOn(from byte: Int64) -> Bool {
+            _ = pa_simple_flush(stream, &error)
+            written = max(0, byte)
+            control.played.store(written, ordering: .relaxed)
+            return lseek(descriptor, off_t(Int64(headerBytes) + written), SEEK_SET) >= 0
+        }
         var chunk = [UInt8](repeating: 0, count: chunkBytes)
-        while !flag.stopped.load(ordering: .relaxed) {
+        while !control.stopped.load(ordering: .relaxed) {
+            let target = control.seekTo.exchange(-1, ordering: .relaxed)
+            if target >= 0, !goOn(from: target) { return .failed("Cannot seek in \(file)") }
+            if control.paused.load(ordering: .relaxed) {
+                // What the server held is played again at the resume: the speakers stopped where the user heard them stop.
+                if !goOn(from: written - unplayed()) { return .failed("Cannot seek in \(file)") }
+                while control.paused.load(ordering: .relaxed), !control.stopped.load(ordering: .relaxed),
+                    control.seekTo.load(ordering: .relaxed) < 0
+                {
+                    usleep(20_000)
+                }
+                continue
+            }
             let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
             guard count > 0 else {
                 guard count == 0 else { return .failed("Cannot read \(file): \(String(cString: strerror(errno)))") }
@@ -79,13 +121,20 @@ public final class PulsePlayback: Sendable {
             guard chunk.withUnsafeBytes({ pa_simple_write(stream, $0.baseAddress, whole, &error) }) == 0 else {
                 return .failed("Lost the sound server while playing (\(PulseError(code: error).message))")
             }
+            written += Int64(whole)
+            control.played.store(max(0, written - unplayed()), ordering: .relaxed)
         }
         _ = pa_simple_flush(stream, &error)
         return .stopped
     }
 }
 
-/// Set to end one playback.
-final class StopFlag: Sendable {
+/// What the service asks of one playback, and how far it has played: set from any thread, read by the playback's.
+final class PlaybackControl: Sendable {
     let stopped = Atomic(false)
+    let paused = Atomic(false)
+    /// The byte of the samples to go on from, or −1.
+    let seekTo = Atomic<Int64>(-1)
+    /// Bytes of samples the speakers have played.
+    let played = Atomic<Int64>(0)
 }

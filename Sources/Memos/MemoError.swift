@@ -17,6 +17,8 @@ public enum MemoError: Error, Sendable, Equatable, CustomStringConvertible {
     case stillTranscribing
     /// The memo's transcription failed, and why.
     case transcriptionFailed(RecordingError)
+    /// The memo is not the one playing: nothing to pause, resume or seek.
+    case notPlaying(String)
     /// The memo's audio file is no longer there.
     case audioGone(memo: String, file: String)
     /// A file of the memo could not be deleted.
@@ -41,6 +43,7 @@ public enum MemoError: Error, Sendable, Equatable, CustomStringConvertible {
         case .stillRecording: "The memo is still being recorded"
         case .stillTranscribing: "The memo is still being transcribed; its Status becomes done when the text is ready"
         case .transcriptionFailed(let failure): failure.message
+        case .notPlaying(let id): "Memo \(id) is not playing: Play it first"
         case .audioGone(let memo, let file): "The audio of memo \(memo) is gone: \(file)"
         case .cannotDelete(let file, let reason): "Cannot delete \(file): \(reason)"
         case .libraryFailed(let error): "The memo library failed: \(error)"

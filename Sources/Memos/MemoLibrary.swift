@@ -27,6 +27,8 @@ public actor MemoLibrary: Processing {
     let playback = PulsePlayback()
     /// The memo playing now.
     public internal(set) var playing: String?
+    /// Whether the memo playing is held where it is (`Pause`).
+    public internal(set) var playbackPaused = false
     /// Counts playbacks, so that the end of one replaced by another is not taken for the end of both.
     var playbackGeneration = 0
     /// The memo of the recording in progress, from its capture's start until it is processed or

@@ -15,8 +15,31 @@ extension MemoLibrary {
         playback.play(memo.audioFile) { end in
             Task { await self.playbackEnded(generation, id: id, end) }
         }
+        playbackPaused = false
         setPlaying(id)
         Log.info("Playing memo \(id)")
+    }
+
+    /// Holds the memo's playback where the speakers are (`pause`), or lets it go on from there.
+    /// - Throws: `notPlaying` when it is not the memo playing.
+    public func holdPlayback(_ id: String, _ held: Bool) throws(MemoError) {
+        guard playing == id else { throw .notPlaying(id) }
+        guard playbackPaused != held else { return }
+        playback.hold(held)
+        playbackPaused = held
+        tell(.playingChanged(id))
+    }
+
+    /// Goes on from `seconds` into the memo's audio (its end, past it), playing or held as it was.
+    /// - Throws: `notPlaying` when it is not the memo playing.
+    public func seekPlayback(_ id: String, to seconds: Double) throws(MemoError) {
+        guard playing == id else { throw .notPlaying(id) }
+        playback.seek(to: seconds)
+    }
+
+    /// Seconds of the memo's audio played so far; 0 when it is not the one playing.
+    public func playbackPosition(_ id: String) -> Double {
+        playing == id ? playback.position : 0
     }
 
     /// Stops the memo's playback; does nothing when it is not the one playing.
@@ -33,6 +56,7 @@ extension MemoLibrary {
 
     private func setPlaying(_ id: String?) {
         playing = id
+        if id == nil { playbackPaused = false }
         tell(.playingChanged(id))
     }
 }

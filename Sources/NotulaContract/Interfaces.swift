@@ -68,7 +68,7 @@ extension NotulaBus {
         public typealias Signal = NoSignal
 
         public enum Property: String, CaseIterable, Sendable {
-            case count = "Count", playing = "Playing"
+            case count = "Count", playing = "Playing", playbackState = "PlaybackState"
         }
     }
 
@@ -78,6 +78,7 @@ extension NotulaBus {
 
         public enum Method: MemberName, CaseIterable, Sendable {
             case getTranscript = "GetTranscript", export = "Export", play = "Play", stopPlayback = "StopPlayback"
+            case pause = "Pause", resume = "Resume", seek = "Seek"
             case delete = "Delete"
         }
 
@@ -85,7 +86,7 @@ extension NotulaBus {
 
         public enum Property: String, CaseIterable, Sendable {
             case title = "Title", created = "Created", locale = "Locale", status = "Status", audioFile = "AudioFile"
-            case duration = "Duration"
+            case duration = "Duration", position = "Position"
         }
     }
 }

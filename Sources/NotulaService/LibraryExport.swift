@@ -34,7 +34,7 @@ struct LibraryExport: MemoListener {
             case .changed(let id, .transcribed): memoChanged(id, [.status, .duration, .title], on: bus)
             case .removed(let id): bus.announceRemoved(at: MemoLibrary.path(of: id), [NotulaBus.memoInterface])
             case .countChanged: libraryChanged([.count], on: bus)
-            case .playingChanged: libraryChanged([.playing], on: bus)
+            case .playingChanged: libraryChanged([.playing, .playbackState], on: bus)
             }
         }
     }

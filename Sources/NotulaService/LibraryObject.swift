@@ -44,6 +44,9 @@ enum LibraryObject {
                 NotulaBus.Library.property(.playing, "o") {
                     .objectPath(library.assumeIsolated { $0.playing.map(MemoLibrary.path(of:)) } ?? .root)
                 },
+                NotulaBus.Library.property(.playbackState, "s") {
+                    .string(library.assumeIsolated { $0.playing == nil ? "stopped" : $0.playbackPaused ? "paused" : "playing" })
+                },
             ])
     }
 }

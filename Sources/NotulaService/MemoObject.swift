@@ -22,6 +22,9 @@ enum MemoObject {
                 NotulaBus.Memo.property(.locale, "s", emitsChanged: .const) { .string(row.locale) },
                 NotulaBus.Memo.property(.status, "s") { .string(row.status.rawValue) },
                 NotulaBus.Memo.property(.audioFile, "s", emitsChanged: .const) { .string(row.audioFile) },
+                NotulaBus.Memo.property(.position, "d", emitsChanged: .false) {
+                    .double(library.assumeIsolated { $0.playbackPosition(row.id) })
+                },
             ])
     }
 
@@ -62,6 +65,25 @@ enum MemoObject {
                 library.assumeIsolated { $0.stopPlayback(id) }
                 return .now([])
             },
+            NotulaBus.Memo.method(.pause) { message throws(BusError) in
+                let id = try id(message)
+                try onLibrary(library) { library throws(MemoError) in try library.holdPlayback(id, true) }
+                return .now([])
+            },
+            NotulaBus.Memo.method(.resume) { message throws(BusError) in
+                let id = try id(message)
+                try onLibrary(library) { library throws(MemoError) in try library.holdPlayback(id, false) }
+                return .now([])
+            },
+            NotulaBus.Memo.method(.seek, inputs: [Argument("seconds", "d")]) { message throws(BusError) in
+                let id = try id(message)
+                let seconds: Double = try message.argument(0)
+                guard seconds.isFinite, seconds >= 0 else {
+                    throw BusError.invalidArgs("Seek takes the seconds from the memo's start: a number 0 or more, not \(seconds)")
+                }
+                try onLibrary(library) { library throws(MemoError) in try library.seekPlayback(id, to: seconds) }
+                return .now([])
+            },
             NotulaBus.Memo.method(.delete) { message throws(BusError) in
                 let id = try id(message)
                 try onLibrary(library) { library throws(MemoError) in try library.delete(id) }
@@ -100,7 +122,7 @@ extension BusError {
         switch error {
         case .noSuchMemo: self.init(.unknownObject, error.message)
         case .badSearchQuery, .emptyTitle: self.init(.invalidArgs, error.message)
-        case .recordingInProgress, .stillRecording, .stillTranscribing: self.init(.invalidState, error.message)
+        case .recordingInProgress, .stillRecording, .stillTranscribing, .notPlaying: self.init(.invalidState, error.message)
         case .transcriptionFailed(let failure): self.init(failure)
         case .audioGone, .cannotDelete, .libraryFailed: self.init(.notulaFailed, error.message)
         }

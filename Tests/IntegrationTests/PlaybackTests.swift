@@ -5,7 +5,7 @@ import NotulaContract
 import NotulaTestSupport
 import Testing
 
-@Suite("Playing memos through PulseAudio", .serialized)
+@Suite("Playing memos through PulseAudio", .serialized, .timeLimit(.minutes(3)))
 struct PlaybackTests {
     /// A service whose playback goes to a null sink of the test's own, with one memo of speech.
     private func serviceWithSpokenMemo(speaker: NullSink) async throws -> (ServiceUnderTest, ObjectPath) {
@@ -33,22 +33,7 @@ struct PlaybackTests {
     func playsToTheSink() async throws {
         let speaker = try NullSink()
         let (service, memo) = try await serviceWithSpokenMemo(speaker: speaker)
-        let heard = FileManager.default.temporaryDirectory.appendingPathComponent("notula-heard-\(UUID().uuidString).raw")
-        defer { try? FileManager.default.removeItem(at: heard) }
-        _ = FileManager.default.createFile(atPath: heard.path, contents: nil)
-        let listener = Process()
-        listener.executableURL = URL(fileURLWithPath: "/usr/bin/parec")
-        listener.arguments = ["--device=\(speaker.monitor)", "--format=s16le", "--rate=16000", "--channels=1", "--latency-msec=20"]
-        listener.environment = ProcessInfo.processInfo.environment
-        listener.standardOutput = try FileHandle(forWritingTo: heard)
-        try listener.run()
-        defer {
-            if listener.isRunning {
-                kill(listener.processIdentifier, SIGKILL)
-                listener.waitUntilExit()
-            }
-        }
-
+        let heard = try SinkRecording(speaker)
         let changes = try await service.signals(of: NotulaBus.libraryPath, interface: NotulaBus.libraryInterface)
         var iterator = changes.makeAsyncIterator()
         #expect(
@@ -56,12 +41,7 @@ struct PlaybackTests {
         _ = try await service.memo(.play, of: memo)
         #expect(try await nextPlaying(&iterator) == memo)
         #expect(try await nextPlaying(&iterator) == .root)
-        // parec does not end on SIGTERM while its stream is connected; what it wrote is on disk either way.
-        kill(listener.processIdentifier, SIGKILL)
-        listener.waitUntilExit()
-
-        let bytes = try Data(contentsOf: heard)
-        let samples = bytes.withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
+        let samples = try heard.samples()
         let loud = samples.filter { abs(Int($0)) > 1000 }.count
         #expect(loud > 8000, "only \(loud) loud samples of \(samples.count) reached the sink")
     }
@@ -110,5 +90,86 @@ struct PlaybackTests {
         #expect(ContinuousClock.now - asked < .seconds(1), "Ctrl-C did not stop the playback")
         interrupted.waitUntilExit()
         #expect(interrupted.terminationStatus == 0)
+    }
+
+    @Test("Pause holds the playback and its Position, Seek goes on from that second of the WAV, Resume plays on")
+    func pauseSeekResume() async throws {
+        let speaker = try NullSink()
+        let (service, memo) = try await serviceWithSpokenMemo(speaker: speaker)
+        guard case .string(let file) = try await service.property(.audioFile, of: memo) else { throw MissingOutput() }
+        let wav = try WAVReader(path: file).samples
+        let heard = try SinkRecording(speaker)
+        let changes = try await service.signals(of: NotulaBus.libraryPath, interface: NotulaBus.libraryInterface)
+        var iterator = changes.makeAsyncIterator()
+        let refused = await #expect(throws: BusError.self) { try await service.memo(.pause, of: memo) }
+        #expect(refused?.name == .invalidState)
+
+        _ = try await service.memo(.play, of: memo)
+        #expect(try await nextPlaying(&iterator) == memo)
+        _ = try await service.memo(.pause, of: memo)
+        #expect(try await service.property(.playbackState) == .string("paused"))
+        let held = try await position(of: memo, in: service)
+        // Half a second of the speakers while paused: silent, and the position where it was.
+        let pausedFrom = try heard.samples().count
+        try await heard.waitUntilHeard(samples: pausedFrom + 8_000)
+        let whilePaused = try heard.samples()[pausedFrom..<(pausedFrom + 8_000)]
+        #expect(whilePaused.allSatisfy { abs(Int($0)) < 100 }, "sound while paused")
+        #expect(try await position(of: memo, in: service) == held)
+
+        _ = try await service.memo(.seek, of: memo, [.double(1.0)])
+        try await poll(within: .seconds(5), until: { try await position(of: memo, in: service) == 1.0 }) { MissingOutput() }
+        _ = try await service.memo(.resume, of: memo)
+        #expect(try await service.property(.playbackState) == .string("playing"))
+        // Pause and Resume were announced with the memo still Playing; the end names none.
+        while let playing = try await nextPlaying(&iterator), playing != .root {}
+
+        // What the speakers played after the resume is the WAV from its second second: the 100 ms from 1.01 s, as the
+        // first sample a stream plays after a flush may come out as silence.
+        let fromOneSecond = Array(wav[16_160..<17_760])
+        let played = try heard.samples()
+        let found = played.indices.dropLast(fromOneSecond.count).contains { start in
+            fromOneSecond.indices.allSatisfy { played[start + $0] == fromOneSecond[$0] }
+        }
+        #expect(found, "the WAV from 1.0 s never reached the speakers")
+        #expect(try await service.property(.playbackState) == .string("stopped"))
+    }
+
+    private func position(of memo: ObjectPath, in service: ServiceUnderTest) async throws -> Double {
+        guard case .double(let seconds) = try await service.property(.position, of: memo) else { throw MissingOutput() }
+        return seconds
+    }
+}
+
+/// What a sink's monitor hears from now on, as parec writes it to a file.
+private final class SinkRecording {
+    private let file = FileManager.default.temporaryDirectory.appendingPathComponent("notula-heard-\(UUID().uuidString).raw")
+    private let listener = Process()
+
+    init(_ speaker: NullSink) throws {
+        _ = FileManager.default.createFile(atPath: file.path, contents: nil)
+        listener.executableURL = URL(fileURLWithPath: "/usr/bin/parec")
+        listener.arguments = ["--device=\(speaker.monitor)", "--format=s16le", "--rate=16000", "--channels=1", "--latency-msec=20"]
+        listener.environment = ProcessInfo.processInfo.environment
+        listener.standardOutput = try FileHandle(forWritingTo: file)
+        try listener.run()
+    }
+
+    /// The samples heard so far.
+    func samples() throws -> [Int16] {
+        try Data(contentsOf: file).withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
+    }
+
+    /// Returns once `count` samples were heard: the sink's own clock, for what must hold over time.
+    func waitUntilHeard(samples count: Int) async throws {
+        try await poll(within: .seconds(10), until: { try self.samples().count >= count }) { MissingOutput() }
+    }
+
+    // parec does not end on SIGTERM while its stream is connected; what it wrote is on disk either way.
+    deinit {
+        if listener.isRunning {
+            kill(listener.processIdentifier, SIGKILL)
+            listener.waitUntilExit()
+        }
+        try? FileManager.default.removeItem(at: file)
     }
 }
