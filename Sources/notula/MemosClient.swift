@@ -97,7 +97,7 @@ struct MemosClient {
     }
 
     /// Plays the memo and returns when its playback ends: at its end, when another memo plays,
-    /// or at Ctrl-C, which stops it.
+    /// or at Ctrl-C, which stops it. At a terminal, keys steer it meanwhile (`PlaybackKeys`).
     func play(_ path: ObjectPath) async throws(BusError) {
         let changes = try await bus.signals(
             matching: MatchRule(
@@ -112,7 +112,10 @@ struct MemosClient {
             }
         }
         defer { interrupt.cancel() }
+        let length = try await summary(path).duration
         _ = try await call(path, .play)
+        let keys = PlaybackKeys.start(on: bus, memo: path, length: length)
+        defer { keys?.end() }
         for await message in changes {
             let changed = try? message.argument(1, as: [String: Variant].self)
             if let playing = try? changed?[NotulaBus.Library.Property.playing.rawValue]?.get(ObjectPath.self), playing != path { return }

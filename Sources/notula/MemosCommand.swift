@@ -12,7 +12,8 @@ struct MemosCommand {
           memos list [--json]           every memo, newest first
           memos search QUERY [--json]   memos whose title or transcript match (words, "phrases", prefix*)
           memos show ID                 a memo's details and transcript
-          memos play ID                 play a memo's audio to its end (Ctrl-C stops it)
+          memos play ID                 play a memo's audio to its end (Ctrl-C stops it; at a terminal,
+                                        space pauses and resumes, the left and right arrows go 5 s back and on)
           memos export ID --format txt|srt|vtt|json [-o FILE]
           memos rename ID TITLE
           memos delete ID               delete a memo and its audio

@@ -134,6 +134,45 @@ struct PlaybackTests {
         #expect(try await service.property(.playbackState) == .string("stopped"))
     }
 
+    @Test("notula memos play at a terminal: space pauses and resumes, → goes on 5 s, here past the end")
+    func keysAtATerminal() async throws {
+        let speaker = try NullSink()
+        let (service, memo) = try await serviceWithSpokenMemo(speaker: speaker)
+        let changes = try await service.signals(of: NotulaBus.libraryPath, interface: NotulaBus.libraryInterface)
+        var iterator = changes.makeAsyncIterator()
+        // script gives the command a terminal, and passes what the test writes to it as keys.
+        let command = Process()
+        command.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        let notula = binaryDirectory.appendingPathComponent("notula").path
+        command.arguments = ["-qfec", "\(notula) memos play \(memo.rawValue.split(separator: "/").last!)", "/dev/null"]
+        command.environment = service.environment
+        let keys = Pipe()
+        let screen = Pipe()
+        command.standardInput = keys
+        command.standardOutput = screen
+        try command.run()
+        defer {
+            if command.isRunning {
+                kill(command.processIdentifier, SIGKILL)
+                command.waitUntilExit()
+            }
+        }
+
+        #expect(try await nextPlaying(&iterator) == memo)
+        keys.fileHandleForWriting.write(Data(" ".utf8))
+        try await poll(within: .seconds(5), until: { try await service.property(.playbackState) == .string("paused") }) { MissingOutput() }
+        keys.fileHandleForWriting.write(Data(" ".utf8))
+        try await poll(within: .seconds(5), until: { try await service.property(.playbackState) == .string("playing") }) { MissingOutput() }
+        let asked = ContinuousClock.now
+        keys.fileHandleForWriting.write(Data([0x1b, 0x5b, 0x43]))
+        while let playing = try await nextPlaying(&iterator), playing != .root {}
+        #expect(ContinuousClock.now - asked < .seconds(2), "→ did not go past the end of a memo of a few seconds")
+        command.waitUntilExit()
+        #expect(command.terminationStatus == 0)
+        let shown = String(decoding: screen.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(shown.contains("paused ") && shown.contains("(space: pause, ←/→: 5 s)"), "\(shown)")
+    }
+
     private func position(of memo: ObjectPath, in service: ServiceUnderTest) async throws -> Double {
         guard case .double(let seconds) = try await service.property(.position, of: memo) else { throw MissingOutput() }
         return seconds
