@@ -110,8 +110,13 @@ public enum Service {
         outputMute.restoreLeftMuted()
         let muting = settings.muteOutput == true ? PanelReporter { outputMute.heard($0.state) } : nil
         let cues = settings.sounds == false ? nil : Cues(environment: environment, log: { Log.info($0) })
+        // A user who said no in the desktop's dialog is not asked again at every start.
         let shortcuts =
-            settings.globalShortcuts == false ? nil : GlobalShortcuts(bus: bus, appID: "org.notula.Notula", log: { Log.info($0) })
+            settings.globalShortcuts == false
+            ? nil
+            : GlobalShortcuts(
+                bus: bus, appID: "org.notula.Notula", log: { Log.info($0) },
+                declined: { Settings.update(at: paths.settingsFile) { $0.globalShortcuts = false } })
         let panels: [any Reporting] =
             [tray.reporter]
             + [mediaPlayer?.reporter, mediaPause?.reporter, muting, cues?.reporter, shortcuts?.reporter].compactMap { $0 }

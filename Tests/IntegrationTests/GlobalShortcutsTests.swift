@@ -51,6 +51,27 @@ struct GlobalShortcutsTests {
         try await target.waitForText(text + " ")
     }
 
+    /// Before the test that accepts: GNOME keeps shortcuts it bound for the app id, and would not ask again.
+    @Test func onGNOME48ANoInTheDialogIsNotAskedAgainAtTheNextStart() async throws {
+        let host = try desktop(await Gnome48Host.shared())
+        let desktopFile = try await host.installNotulaDesktopFile()
+        defer { try? FileManager.default.removeItem(at: desktopFile) }
+        let answer = try host.answerShortcutsDialog(.cancel)
+        let environment = ["XDG_SESSION_TYPE": "wayland", "XDG_CURRENT_DESKTOP": "GNOME", "WAYLAND_DISPLAY": "wayland-0"]
+        let service = try await ServiceUnderTest.start(environment: environment, on: PrivateBus(attachedTo: host.busAddress))
+        try await answer.answered()
+        try await service.waitForLog("the user said no")
+        let settings = try String(contentsOf: service.home.appendingPathComponent("config/notula/settings.json"), encoding: .utf8)
+        #expect(settings.contains(#""globalShortcuts" : false"#), "\(settings)")
+
+        #expect(service.stop() == 0)
+        let again = try await ServiceUnderTest.start(
+            environment: environment, on: PrivateBus(attachedTo: host.busAddress), home: service.home)
+        try await again.recorder(.start)
+        try await again.recorder(.discard)
+        #expect(!again.log.contains("hortcut"), "\(again.log)")
+    }
+
     @Test func onGNOME48TheUserAddsTheShortcutsOnceAndHoldingTheKeySendsAMemo() async throws {
         let host = try desktop(await Gnome48Host.shared())
         let place = try modelPlace()
@@ -58,7 +79,7 @@ struct GlobalShortcutsTests {
         // Only while this test runs: with it, every notulad on this Shell binds its shortcuts, and asks.
         let desktopFile = try await host.installNotulaDesktopFile()
         defer { try? FileManager.default.removeItem(at: desktopFile) }
-        let answer = try host.acceptShortcutsDialog()
+        let answer = try host.answerShortcutsDialog(.allow)
         let service = try await ServiceUnderTest.start(
             environment: [
                 "VOSK_MODEL_PATH": place.path, "XDG_SESSION_TYPE": "wayland", "XDG_CURRENT_DESKTOP": "GNOME",

@@ -35,10 +35,10 @@ extension Gnome48Host {
         try DialogAnswer(choice, script: helpers.appendingPathComponent("answer-dialog.py"), in: self)
     }
 
-    /// Starts accepting the next "Add Keyboard Shortcuts" dialog (GlobalShortcuts' `BindShortcuts`), whenever it shows.
-    public func acceptShortcutsDialog() throws -> DialogAnswer {
+    /// Starts answering the next "Add Keyboard Shortcuts" dialog (GlobalShortcuts' `BindShortcuts`), whenever it shows.
+    public func answerShortcutsDialog(_ choice: DialogAnswer.Choice) throws -> DialogAnswer {
         try DialogAnswer(
-            .allow, script: helpers.appendingPathComponent("answer-dialog.py"), in: self,
+            choice, script: helpers.appendingPathComponent("answer-dialog.py"), in: self,
             dialog: ("gnome-control-center-global-shortcuts-provider", "Add"))
     }
 

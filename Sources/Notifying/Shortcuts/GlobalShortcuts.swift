@@ -42,14 +42,21 @@ public final class GlobalShortcuts: Sendable {
     private let appID: String
     private let callTimeout: Duration
     private let log: @Sendable (String) -> Void
+    private let declined: @Sendable () -> Void
     private let state = Mutex(RecordingState.idle)
 
-    /// - Parameter appID: the name of Notula's `.desktop` file, which GNOME wants registered for the bind.
-    public init(bus: Bus, appID: String, callTimeout: Duration = .seconds(10), log: @escaping @Sendable (String) -> Void) {
+    /// - Parameters:
+    ///   - appID: the name of Notula's `.desktop` file, which GNOME wants registered for the bind.
+    ///   - declined: told when the user cancelled the desktop's dialog, so that the next start does not ask again.
+    public init(
+        bus: Bus, appID: String, callTimeout: Duration = .seconds(10), log: @escaping @Sendable (String) -> Void,
+        declined: @escaping @Sendable () -> Void
+    ) {
         self.bus = bus
         self.appID = appID
         self.callTimeout = callTimeout
         self.log = log
+        self.declined = declined
     }
 
     /// Keeps the recorder's state, which decides what a press does.
@@ -59,11 +66,11 @@ public final class GlobalShortcuts: Sendable {
     /// anything else may use the portal — then binds the shortcuts and follows their presses, in a task of their own
     /// for as long as the service runs. Without the portal: one log line.
     public func start(_ controls: PanelControls) async {
-        await register()
-        Task { await bindAndFollow(controls) }
+        let registered = await register()
+        Task { await bindAndFollow(controls, registered: registered) }
     }
 
-    private func bindAndFollow(_ controls: PanelControls) async {
+    private func bindAndFollow(_ controls: PanelControls, registered: Bool) async {
         let requests = PortalRequest(bus: bus, interface: Self.interface, callTimeout: callTimeout)
         guard
             (try? await bus.call(
@@ -82,27 +89,31 @@ public final class GlobalShortcuts: Sendable {
         }
         let session: ObjectPath
         do throws(PortalStepFailure) {
-            session = try await bind(with: requests)
+            session = try await bind(with: requests, registered: registered)
         } catch {
             return log("The desktop did not bind Notula's shortcuts (\(Self.describe(error)))")
         }
         await follow(presses, of: session, controls: controls, on: bus)
     }
 
-    private func register() async {
+    /// - Returns: true when the registry took the app id: a bind then comes back empty only because the user said no.
+    @discardableResult
+    private func register() async -> Bool {
         do {
             _ = try await bus.call(
                 portal("Register", on: Self.registry, [.string(appID), [String: Variant]().dbusValue]), timeout: callTimeout)
+            return true
         } catch {
             // No portal, or one without the registry (before xdg-desktop-portal 1.19), which knows a host app without it:
             // the bus says so, and there is nothing to tell. The registry's own refusal is worth a line.
-            guard !error.name.rawValue.hasPrefix("org.freedesktop.DBus.Error.") else { return }
+            guard !error.name.rawValue.hasPrefix("org.freedesktop.DBus.Error.") else { return false }
             log("The portal did not register Notula's app id \(appID): \(error.message)")
+            return false
         }
     }
 
     /// Creates the session with the shortcuts, and asks to bind those it does not list yet.
-    private func bind(with requests: PortalRequest) async throws(PortalStepFailure) -> ObjectPath {
+    private func bind(with requests: PortalRequest, registered: Bool) async throws(PortalStepFailure) -> ObjectPath {
         let created = try await requests.call(
             "CreateSession", [],
             options: ["session_handle_token": Variant(Self.sessionToken), "shortcuts": Variant(Self.offered)], answerWithin: callTimeout)
@@ -112,10 +123,16 @@ public final class GlobalShortcuts: Sendable {
         guard let session = handle else { throw .unreachable(BusError.invalidArgs("CreateSession answered no session_handle")) }
         var bound = try await listed(in: session, with: requests)
         if bound.count < Shortcut.allCases.count {
-            let (_, results) = try await requests.answer(
+            let (code, results) = try await requests.answer(
                 to: "BindShortcuts", [.objectPath(session), Self.offered.dbusValue, .string("")], answerWithin: Self.dialogPatience)
             bound = Self.shortcuts(in: results)
             if bound.isEmpty { bound = try await listed(in: session, with: requests) }
+            // The user said no in the desktop's dialog (GNOME 48 answers that with 2 as well, but only a registered app
+            // is shown a dialog there): not asked again at every start.
+            if bound.isEmpty, code == 1 || (code == 2 && registered) {
+                declined()
+                throw .refused(1)
+            }
         }
         guard !bound.isEmpty else { throw .refused(2) }
         log("Shortcuts bound: " + bound.map { "\($0.id) (\($0.trigger.isEmpty ? "no key yet" : $0.trigger))" }.joined(separator: ", "))
@@ -176,7 +193,9 @@ public final class GlobalShortcuts: Sendable {
         switch failure {
         case .unreachable(let error): error.message
         case .unanswered: "no answer"
-        case .refused(let code): code == 1 ? "the user cancelled" : "refused"
+        case .refused(let code):
+            code == 1
+                ? "the user said no; they are not asked for again: \"globalShortcuts\": true in settings.json asks once more" : "refused"
         }
     }
 }
