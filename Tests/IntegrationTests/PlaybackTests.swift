@@ -108,11 +108,13 @@ struct PlaybackTests {
         #expect(try await nextPlaying(&iterator) == memo)
         _ = try await service.memo(.pause, of: memo)
         #expect(try await service.property(.playbackState) == .string("paused"))
+        // A quarter second for the hold to reach the speakers (Pause answers at once; the playback's thread holds
+        // within 100 ms); then half a second of them: silent, and the position where it was.
+        let settled = try heard.samples().count + 4_000
+        try await heard.waitUntilHeard(samples: settled)
         let held = try await position(of: memo, in: service)
-        // Half a second of the speakers while paused: silent, and the position where it was.
-        let pausedFrom = try heard.samples().count
-        try await heard.waitUntilHeard(samples: pausedFrom + 8_000)
-        let whilePaused = try heard.samples()[pausedFrom..<(pausedFrom + 8_000)]
+        try await heard.waitUntilHeard(samples: settled + 8_000)
+        let whilePaused = try heard.samples()[settled..<(settled + 8_000)]
         #expect(whilePaused.allSatisfy { abs(Int($0)) < 100 }, "sound while paused")
         #expect(try await position(of: memo, in: service) == held)
 
