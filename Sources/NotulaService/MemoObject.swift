@@ -13,7 +13,8 @@ enum MemoObject {
         Interface(
             NotulaBus.memoInterface, methods: methods,
             properties: [
-                NotulaBus.Memo.property(.title, "s", getter: { .string(row.title) }) { value throws(BusError) in
+                // Invalidated, never sent: a title holds the first words said, or the user's, and signals are broadcast.
+                NotulaBus.Memo.property(.title, "s", emitsChanged: .invalidates, getter: { .string(row.title) }) { value throws(BusError) in
                     guard case .string(let title) = value else { throw BusError.invalidArgs("Title is a string") }
                     try onLibrary(library) { library throws(MemoError) in try library.rename(row.id, to: title) }
                 },
