@@ -4,6 +4,25 @@ public enum DesktopPortal {
     public static let path = ObjectPath("/org/freedesktop/portal/desktop")!
     public static let request: InterfaceName = "org.freedesktop.portal.Request"
     public static let session: InterfaceName = "org.freedesktop.portal.Session"
+
+    /// A `u` property of the portal's `interface` (`version`, `AvailableDeviceTypes`).
+    public static func property(
+        _ property: String, of interface: InterfaceName, on bus: Bus, timeout: Duration
+    ) async throws(BusError) -> UInt32 {
+        let reply = try await bus.call(
+            MethodCall(
+                destination: name, path: path, interface: "org.freedesktop.DBus.Properties", member: "Get",
+                arguments: [.string(interface.rawValue), .string(property)]),
+            timeout: timeout)
+        return try reply.argument(0, as: Variant.self).get(UInt32.self)
+    }
+
+    /// The session a `CreateSession` answered with: an object path, or a string holding one, as some portals send it.
+    public static func sessionHandle(in results: [String: Variant]) -> ObjectPath? {
+        guard let handle = results["session_handle"] else { return nil }
+        if let path = try? handle.get(ObjectPath.self) { return path }
+        return (try? handle.get(String.self)).flatMap(ObjectPath.init)
+    }
 }
 
 /// Why a portal step did not succeed, before it is put in words for the user.

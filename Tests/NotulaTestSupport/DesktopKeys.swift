@@ -43,7 +43,7 @@ public actor DesktopKeys {
         let requests = PortalRequest(bus: bus, interface: remoteDesktop, callTimeout: .seconds(10))
         let created = try await requests.call(
             "CreateSession", [], options: ["session_handle_token": Variant(PortalRequest.makeToken())], answerWithin: .seconds(10))
-        guard let handle = try? created["session_handle"]?.get(String.self), let session = ObjectPath(handle) else {
+        guard let session = DesktopPortal.sessionHandle(in: created) else {
             throw PortalSessionMissing(results: "\(created)")
         }
         _ = try await requests.call(

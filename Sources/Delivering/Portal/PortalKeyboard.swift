@@ -84,7 +84,7 @@ public actor PortalKeyboard: TextTarget {
 
     /// Whether the portal also shares the session's clipboard (GNOME 48; not xdg-desktop-portal 1.16, GNOME 43's).
     public static func offersClipboard(on bus: Bus, timeout: Duration = .seconds(5)) async -> Bool {
-        (try? await RemoteDesktopPortal.property("version", of: PortalClipboard.interface, on: bus, timeout: timeout)) != nil
+        (try? await DesktopPortal.property("version", of: PortalClipboard.interface, on: bus, timeout: timeout)) != nil
     }
 
     /// Leaves `text` on the session's clipboard for the user to paste, in the kept session or a new one (which asks
@@ -204,12 +204,15 @@ public actor PortalKeyboard: TextTarget {
     /// CreateSession, SelectDevices (the keyboard, remembered where the portal can), Start: the desktop asks the user.
     private func startSession() async throws(PortalStepFailure) -> ObjectPath {
         let version: UInt32
-        do { version = try await RemoteDesktopPortal.property("version", on: bus, timeout: requests.callTimeout) } catch {
+        do {
+            version = try await DesktopPortal.property(
+                "version", of: RemoteDesktopPortal.remoteDesktop, on: bus, timeout: requests.callTimeout)
+        } catch {
             throw .unreachable(error)
         }
         let created = try await requests.call(
             "CreateSession", [], options: ["session_handle_token": Variant(PortalRequest.makeToken())], answerWithin: requests.callTimeout)
-        guard let handle = created["session_handle"].flatMap(Self.objectPath) else {
+        guard let handle = DesktopPortal.sessionHandle(in: created) else {
             throw .unreachable(BusError.invalidArgs("CreateSession answered without a session_handle"))
         }
         try await watchClosing(of: handle)
@@ -268,11 +271,6 @@ public actor PortalKeyboard: TextTarget {
         clipboard = nil
         closedWatch?.cancel()
         closedWatch = nil
-    }
-
-    private static func objectPath(_ variant: Variant) -> ObjectPath? {
-        if let path = try? variant.get(ObjectPath.self) { return path }
-        return (try? variant.get(String.self)).flatMap(ObjectPath.init)
     }
 
     private static func deliveryError(_ failure: PortalStepFailure, consentTimeout: Duration) -> DeliveryError {

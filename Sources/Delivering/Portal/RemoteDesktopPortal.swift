@@ -13,18 +13,6 @@ enum RemoteDesktopPortal {
     /// `persist_mode` 2: the permission lasts until the user revokes it, not only while notulad runs.
     static let persistUntilRevoked: UInt32 = 2
 
-    /// A `u` property of the RemoteDesktop interface (`version`, `AvailableDeviceTypes`), or of `interface`.
-    static func property(
-        _ property: String, of interface: InterfaceName = remoteDesktop, on bus: Bus, timeout: Duration
-    ) async throws(BusError) -> UInt32 {
-        let reply = try await bus.call(
-            MethodCall(
-                destination: name, path: path, interface: "org.freedesktop.DBus.Properties", member: "Get",
-                arguments: [.string(interface.rawValue), .string(property)]),
-            timeout: timeout)
-        return try reply.argument(0, as: Variant.self).get(UInt32.self)
-    }
-
     /// Whether the session bus has a RemoteDesktop portal that can type: the name has an owner or can be
     /// activated, and the portal offers a keyboard among its devices.
     static func offersKeyboard(on bus: Bus, timeout: Duration) async -> Bool {
@@ -33,7 +21,7 @@ enum RemoteDesktopPortal {
                 let activatable = try await bus.callDaemon("ListActivatableNames").argument(0, as: [String].self)
                 guard activatable.contains(name.rawValue) else { return false }
             }
-            return try await property("AvailableDeviceTypes", on: bus, timeout: timeout) & keyboard != 0
+            return try await DesktopPortal.property("AvailableDeviceTypes", of: remoteDesktop, on: bus, timeout: timeout) & keyboard != 0
         } catch {
             return false
         }

@@ -72,11 +72,7 @@ public final class GlobalShortcuts: Sendable {
 
     private func bindAndFollow(_ controls: PanelControls, registered: Bool) async {
         let requests = PortalRequest(bus: bus, interface: Self.interface, callTimeout: callTimeout)
-        guard
-            (try? await bus.call(
-                portal("Get", on: "org.freedesktop.DBus.Properties", [.string(Self.interface.rawValue), .string("version")]),
-                timeout: callTimeout)) != nil
-        else {
+        guard (try? await DesktopPortal.property("version", of: Self.interface, on: bus, timeout: callTimeout)) != nil else {
             return log("No GlobalShortcuts portal on this desktop: no shortcut is bound (the README gives the compositor's own recipes)")
         }
         let presses: AsyncStream<Message>
@@ -97,7 +93,6 @@ public final class GlobalShortcuts: Sendable {
     }
 
     /// - Returns: true when the registry took the app id: a bind then comes back empty only because the user said no.
-    @discardableResult
     private func register() async -> Bool {
         do {
             _ = try await bus.call(
@@ -117,10 +112,9 @@ public final class GlobalShortcuts: Sendable {
         let created = try await requests.call(
             "CreateSession", [],
             options: ["session_handle_token": Variant(Self.sessionToken), "shortcuts": Variant(Self.offered)], answerWithin: callTimeout)
-        let handle =
-            (try? created["session_handle"]?.get(ObjectPath.self))
-            ?? (try? created["session_handle"]?.get(String.self)).flatMap(ObjectPath.init)
-        guard let session = handle else { throw .unreachable(BusError.invalidArgs("CreateSession answered no session_handle")) }
+        guard let session = DesktopPortal.sessionHandle(in: created) else {
+            throw .unreachable(BusError.invalidArgs("CreateSession answered no session_handle"))
+        }
         var bound = try await listed(in: session, with: requests)
         if bound.count < Shortcut.allCases.count {
             let (code, results) = try await requests.answer(
