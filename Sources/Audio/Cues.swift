@@ -36,12 +36,7 @@ public final class Cues: Sendable {
     /// Plays `cue` and returns once the server has played it (or could not): at most the sound's
     /// length and a few seconds for a server that does not answer.
     public func playToEnd(_ cue: Cue) async {
-        await withCheckedContinuation { done in
-            queue.async {
-                self.playNow(cue)
-                done.resume()
-            }
-        }
+        await queue.perform { self.playNow(cue) }
     }
 
     /// The cues of the flow's news: a pause the user made, the text ready, a failure.

@@ -34,17 +34,12 @@ public final class OutputMute: Sendable {
 
     /// Unmutes what this notulad muted, at its exit: returns once tried.
     public func restoreAtExit() async {
-        await withCheckedContinuation { done in
-            queue.async {
-                self.unmute()
-                done.resume()
-            }
-        }
+        await queue.perform { self.unmute() }
     }
 
     /// Told of each state: muting when a recording begins, unmuting when it ends.
     public func heard(_ state: RecordingState) {
-        let now = state == .recording || state == .paused
+        let now = state.isCapturing
         let changed = capturing.withLock { capturing in
             defer { capturing = now }
             return capturing != now

@@ -63,13 +63,7 @@ final class ShortConnection {
     /// Mutes or unmutes `sink`; false when the server refused or did not answer.
     func setMuted(_ sink: String, _ muted: Bool) -> Bool {
         let answer = Answer()
-        let begun = pa_context_set_sink_mute_by_name(
-            context, sink, muted ? 1 : 0,
-            { _, success, userdata in
-                let answer = Answer.of(userdata)
-                answer.succeeded = success != 0
-                answer.done = true
-            }, answer.pointer)
+        let begun = pa_context_set_sink_mute_by_name(context, sink, muted ? 1 : 0, Answer.tellSuccess, answer.pointer)
         return finish(begun, answer) && answer.succeeded
     }
 
@@ -117,13 +111,7 @@ final class ShortConnection {
     /// The sink's latency and the transport's to it, as the server tells now; 0 when it does not.
     private func sinkLatency(of stream: OpaquePointer) -> UInt64 {
         let answer = Answer()
-        let begun = pa_stream_update_timing_info(
-            stream,
-            { _, success, userdata in
-                let answer = Answer.of(userdata)
-                answer.succeeded = success != 0
-                answer.done = true
-            }, answer.pointer)
+        let begun = pa_stream_update_timing_info(stream, Answer.tellSuccess, answer.pointer)
         guard finish(begun, answer), answer.succeeded, let timing = pa_stream_get_timing_info(stream) else { return 0 }
         return UInt64(timing.pointee.sink_usec) + UInt64(timing.pointee.transport_usec)
     }
@@ -164,5 +152,11 @@ final class ShortConnection {
         var succeeded = false
         var pointer: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
         static func of(_ pointer: UnsafeMutableRawPointer?) -> Answer { Unmanaged<Answer>.fromOpaque(pointer!).takeUnretainedValue() }
+        /// The callback of an operation that only succeeds or fails, a context's or a stream's alike.
+        static let tellSuccess: @convention(c) (OpaquePointer?, Int32, UnsafeMutableRawPointer?) -> Void = { _, success, userdata in
+            let answer = Answer.of(userdata)
+            answer.succeeded = success != 0
+            answer.done = true
+        }
     }
 }
