@@ -39,7 +39,7 @@ public final class MediaPause: Sendable {
     public var reporter: PanelReporter { PanelReporter { [self] in heard($0) } }
 
     private func heard(_ snapshot: RecorderSnapshot) {
-        let capturing = snapshot.state == .recording || snapshot.state == .paused
+        let capturing = snapshot.state.isCapturing
         state.withLock { state in
             guard capturing != state.capturing else { return }
             state.capturing = capturing

@@ -4,7 +4,7 @@
 extension Recorder {
     /// The capture's file of `id` is full: the recording in progress is a new one from here on.
     func continueAsNewMemo(_ id: RecordingID) {
-        guard recording == id, state == .recording || state == .paused else { return }
+        guard recording == id, state.isCapturing else { return }
         let next = makeRecordingID()
         recording = next
         steps.yield(.split(id, next: next))
@@ -33,7 +33,7 @@ extension Recorder {
     /// as a full disk pauses it, and a resume meets the limit and tries again. Sent meanwhile, the
     /// recording is processed under the second id, with the first part's file.
     func splitFailed(_ id: RecordingID, as next: RecordingID, _ error: RecordingError) {
-        guard recording == next, state == .recording || state == .paused else {
+        guard recording == next, state.isCapturing else {
             return reporter.failed(error, locale: failureLocale)
         }
         recording = id

@@ -138,7 +138,7 @@ public actor Recorder {
 
     /// Ends the capture and hands the recording on; returns the recording it becomes a memo of.
     public func process() throws(RecordingError) -> RecordingID {
-        guard state == .recording || state == .paused, let recording else {
+        guard state.isCapturing, let recording else {
             throw .invalidState(current: state, action: .process)
         }
         timer.pause(at: clock.now())

@@ -13,7 +13,7 @@ extension Recorder {
     /// One being processed is left to its processing, not awaited: the caller decides what becomes of it.
     /// - Returns: the kept recording, or nil when none was in progress (or its capture never started).
     public func keepForExit() async -> KeptRecording? {
-        guard state == .recording || state == .paused, let recording else {
+        guard state.isCapturing, let recording else {
             // Idle: what a discard queued (deleting the file) is carried out before the exit.
             if state == .idle { await settle() }
             return nil

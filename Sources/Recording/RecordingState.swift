@@ -1,6 +1,9 @@
 /// Where the recording flow is.
 public enum RecordingState: String, Sendable, CaseIterable {
     case idle, recording, paused, processing
+
+    /// A recording is under way: its input open or paused, not yet sent or discarded.
+    public var isCapturing: Bool { self == .recording || self == .paused }
 }
 
 /// What a user (or a script, or a notification button) asks of the flow.
