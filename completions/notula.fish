@@ -17,6 +17,20 @@ function __notula_locales
     end
 end
 
+# The names of `notula models list --all` ("ko-KR vosk-model-small-ko-0.22 small …"); those of the locale $argv[1] when given.
+function __notula_models
+    notula models list --all 2>/dev/null | while read -l tag name rest
+        if test -z "$argv[1]"; or test "$tag" = "$argv[1]"
+            echo $name
+        end
+    end
+end
+
+# The locale typed after `notula models SUBCOMMAND`.
+function __notula_typed_locale
+    echo (commandline -opc)[4]
+end
+
 # The memos of `notula memos list --json`, newest first: id, a tab, title.
 function __notula_memos
     notula memos list --json 2>/dev/null | string replace -rf '^ *"(id|title)" : "(.*)",?$' '$1 $2' | while read -l key value
@@ -59,9 +73,14 @@ complete -c notula -n '__notula_typed locale' -a '(__notula_locales)'
 
 __notula_offer '__notula_typed models; or __notula_typed "help models"' \
     list\t'every supported locale and its state' install\t'download and install a model' \
-    remove\t'delete a model Notula installed' cancel\t'stop the download in flight'
+    use\t'the model recordings in a locale use' remove\t'delete a model Notula installed' cancel\t'stop the download in flight'
+complete -c notula -n '__notula_typed "models list"' -l all -d 'every model of every locale'
 complete -c notula -n '__notula_typed "models install"' -a '(__notula_locales available)'
-complete -c notula -n '__notula_typed "models remove"' -a '(__notula_locales installed)'
+complete -c notula -n '__notula_typed "models remove"; or __notula_typed "models use"' -a '(__notula_locales installed)'
+complete -c notula -n '__notula_typed "models install ?*"; or __notula_typed "models remove ?*"; and not __fish_seen_argument -l model' \
+    -l model -r -d 'one model of the locale, by name'
+complete -c notula -n '__notula_typed "models install ?* --model"; or __notula_typed "models remove ?* --model"; or __notula_typed "models use ?*"' \
+    -a '(__notula_models (__notula_typed_locale))'
 
 __notula_offer '__notula_typed memos; or __notula_typed "help memos"' \
     list\t'every memo, newest first' search\t'memos whose title or transcript match' \

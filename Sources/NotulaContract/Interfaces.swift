@@ -44,6 +44,7 @@ extension NotulaBus {
 
         public enum Method: MemberName, CaseIterable, Sendable {
             case install = "Install", cancel = "Cancel", remove = "Remove", refresh = "Refresh"
+            case installModel = "InstallModel", useModel = "UseModel", removeModel = "RemoveModel"
         }
 
         public enum Signal: MemberName, CaseIterable, Sendable {
@@ -54,6 +55,7 @@ extension NotulaBus {
         public enum Property: String, CaseIterable, Sendable {
             case supportedLocales = "SupportedLocales", installedLocales = "InstalledLocales"
             case downloadingLocale = "DownloadingLocale", downloadProgress = "DownloadProgress"
+            case availableModels = "AvailableModels", modelsInUse = "ModelsInUse", measuredMemory = "MeasuredMemory"
         }
     }
 

@@ -43,14 +43,16 @@ public enum Service {
             all: InstalledModels.defaultPlaces(environment: environment), notula: paths.models, downloads: paths.downloads)
         let libraryCandidates = VoskLibrary.defaultCandidates(environment: environment, executableDirectory: executableDirectory())
         reportEngine(libraryCandidates)
-        let engine = SpeechEngine(libraryCandidates: libraryCandidates, modelPlaces: places.all)
+        let (modelChoices, modelMemory) = (ModelChoices(settings.models ?? [:]), ModelMemory())
+        let engine = SpeechEngine(
+            libraryCandidates: libraryCandidates, modelPlaces: places.all, choices: modelChoices, memory: modelMemory)
         let catalogAddress =
             environment["NOTULA_MODEL_CATALOG"].flatMap { $0.isEmpty ? nil : $0 } ?? settings.modelCatalog ?? ModelCatalog.address
         // Fetched by notulad run again for the purpose: libcurl and its TLS libraries never enter the service.
         let catalogSource = CatalogSource(
             address: catalogAddress, cacheFolder: paths.cache, fetcher: .helper(executable: "/proc/self/exe"))
         let known = ModelStore.Known(
-            catalog: catalogSource.cached() ?? ModelCatalog(entries: []), installed: InstalledModels.scan(places: places.all))
+            catalog: catalogSource.cached() ?? ModelCatalog(entries: []), installed: InstalledModels.all(places: places.all))
         // A first start guesses from the user's locale, without keeping the guess: a catalog fetched later may guess better.
         let locale = LocaleChoice(
             initial: settings.locale ?? PreferredLocale.fromEnvironment(environment, supported: known.supportedLocales),
@@ -74,7 +76,8 @@ public enum Service {
         let models = ModelStore(
             isolation: bus, places: places, known: known, catalogSource: catalogSource, transcriber: transcriber,
             listener: ModelSignals(bus: bus, notifier: notifier),
-            loads: { path throws(SpeechError) in try checkLoads(path, libraryCandidates) })
+            loads: { path throws(SpeechError) in try checkLoads(path, libraryCandidates) }, choices: modelChoices,
+            keepChoices: { chosen in Settings.update(at: paths.settingsFile) { $0.models = chosen } })
         let memos: MemoLibrary
         do {
             memos = try MemoLibrary(
@@ -140,7 +143,7 @@ public enum Service {
                     inputOpen: { capture.isInputOpen }, models: models,
                     bus: bus)
             ])
-        await bus.export(NotulaBus.modelsPath, interfaces: [ModelsObject.interface(models)])
+        await bus.export(NotulaBus.modelsPath, interfaces: [ModelsObject.interface(models, memory: modelMemory)])
         let sleepWatch = await SleepWatch.start(pausing: recorder)
         let panelControls = PanelWiring.controls(recorder, locale: locale, models: models, bus: bus)
         await tray.start(panelControls)

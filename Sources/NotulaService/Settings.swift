@@ -43,13 +43,15 @@ public struct Settings: Codable, Sendable, Equatable {
     public var sounds: Bool?
     /// Whether "Toggle recording" and "Hold to talk" are bound through the desktop's GlobalShortcuts portal; true when absent.
     public var globalShortcuts: Bool?
+    /// The model recordings use per locale (`UseModel`): locale → model name; a locale's best model on disk when absent.
+    public var models: [String: String]?
 
     public init(
         source: String? = nil, locale: String? = nil, modelIdleSeconds: Double? = nil, modelCatalog: String? = nil, mpris: Bool? = nil,
         longestMemoSeconds: Double? = nil, output: String? = nil, typing: String? = nil, spaceAfterText: Bool? = nil,
         silenceSeconds: Double? = nil, live: Bool? = nil, vadSilenceThreshold: Double? = nil, vadSilenceSeconds: Double? = nil,
         pauseMedia: Bool? = nil, muteOutput: Bool? = nil, sounds: Bool? = nil,
-        globalShortcuts: Bool? = nil
+        globalShortcuts: Bool? = nil, models: [String: String]? = nil
     ) {
         self.source = source
         self.locale = locale
@@ -68,6 +70,7 @@ public struct Settings: Codable, Sendable, Equatable {
         self.muteOutput = muteOutput
         self.sounds = sounds
         self.globalShortcuts = globalShortcuts
+        self.models = models
     }
 
     /// A model kept for up to a year unused; longer is no setting anyone means (and past 10^20 s no `Duration` holds it).
@@ -114,7 +117,8 @@ public struct Settings: Codable, Sendable, Equatable {
             vadSilenceSeconds: fields.vadSilenceSeconds?.value(of: "vadSilenceSeconds", within: AudioReaders.silenceRange, warnAbout),
             pauseMedia: fields.pauseMedia?.value(of: "pauseMedia", warnAbout),
             muteOutput: fields.muteOutput?.value(of: "muteOutput", warnAbout), sounds: fields.sounds?.value(of: "sounds", warnAbout),
-            globalShortcuts: fields.globalShortcuts?.value(of: "globalShortcuts", warnAbout))
+            globalShortcuts: fields.globalShortcuts?.value(of: "globalShortcuts", warnAbout),
+            models: fields.models?.value(of: "models", warnAbout))
     }
 
     /// Changes one field in the file, keeping the others; a failure is logged, as the running service goes on
@@ -157,6 +161,7 @@ private struct Fields: Decodable {
     var muteOutput: Field<Bool>?
     var sounds: Field<Bool>?
     var globalShortcuts: Field<Bool>?
+    var models: Field<[String: String]>?
 }
 
 /// One field's value, or the fact that it is not of its type (`null` is an absent field).
@@ -170,10 +175,21 @@ private enum Field<Value: Decodable>: Decodable {
 
     func value(of name: String, _ warn: (String, String) -> Void) -> Value? {
         guard case .value(let value) = self else {
-            warn(name, "is not \(Value.self == Bool.self ? "true or false" : Value.self == Double.self ? "a number" : "a string")")
+            warn(name, "is not \(Self.expected)")
             return nil
         }
         return value
+    }
+}
+
+extension Field {
+    private static var expected: String {
+        switch Value.self {
+        case is Bool.Type: "true or false"
+        case is Double.Type: "a number"
+        case is [String: String].Type: "an object of strings"
+        default: "a string"
+        }
     }
 }
 

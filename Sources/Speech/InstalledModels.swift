@@ -8,11 +8,14 @@ public struct InstalledModel: Sendable, Hashable {
     public let path: String
     /// The folder's name: `vosk-model-small-en-us-0.15`.
     public let name: String
+    /// Read from the name, as Vosk names its kinds: `small`, `big-lgraph` (an `lgraph` part), else `big`.
+    public let kind: ModelKind
 
     public init(locale: String, path: String, name: String) {
         self.locale = locale
         self.path = path
         self.name = name
+        kind = ModelFolderName(name)?.kind ?? .small
     }
 }
 
@@ -45,20 +48,31 @@ public enum InstalledModels {
         return places.filter { seen.insert($0).inserted }
     }
 
-    /// One model per language and region, the best there is, sorted by locale.
+    /// One model per language and region, the best there is, sorted by locale: each locale's first in `all(places:)`.
     ///
     /// The first of `places` that has a model of a locale wins, so that `$VOSK_MODEL_PATH` overrides the rest;
     /// within a place, a small model wins, then the highest version (see `ModelFolderName.isPreferred(to:)`).
     /// - Parameter places: Folders to look in, best first; see `defaultPlaces(environment:)`. Missing or
     ///   unreadable ones are skipped.
     public static func scan(places: [String]) -> [InstalledModel] {
-        var chosen: [String: InstalledModel] = [:]
-        for place in places {
-            for model in models(in: place) where chosen[model.locale] == nil {
-                chosen[model.locale] = model
-            }
-        }
-        return chosen.values.sorted { $0.locale < $1.locale }
+        var seen: Set<String> = []
+        return all(places: places).filter { seen.insert($0.locale).inserted }
+    }
+
+    /// Every model in `places`, a name found twice taken from the first place; sorted by locale, and within a locale
+    /// best first: by the order of `places`, then as `ModelFolderName.isPreferred(to:)` ranks them.
+    public static func all(places: [String]) -> [InstalledModel] {
+        var names: Set<String> = []
+        let found = places.flatMap(models(in:)).filter { names.insert($0.name).inserted }
+        let rank = Dictionary(uniqueKeysWithValues: found.enumerated().map { ($1.name, $0) })
+        return found.sorted { $0.locale != $1.locale ? $0.locale < $1.locale : rank[$0.name, default: 0] < rank[$1.name, default: 0] }
+    }
+
+    /// The model recordings in `locale` use: the one `chosen` names when it is installed, else the best there is.
+    /// - Parameter installed: Models as `all(places:)` gives them.
+    public static func inUse(for locale: String, among installed: [InstalledModel], chosen: String?) -> InstalledModel? {
+        let ofLocale = installed.filter { $0.locale == locale }
+        return ofLocale.first { $0.name == chosen } ?? ofLocale.first
     }
 
     /// Every model directly in `place`, the preferred first for each locale.

@@ -44,7 +44,12 @@ public struct ModelCatalog: Sendable, Hashable {
         Set(installable.compactMap(\.locale)).sorted()
     }
 
-    /// The entries Notula would install: small and current.
+    /// Every current transcription model with a language, whatever its kind: what a user may choose among.
+    public var choosable: [CatalogEntry] {
+        entries.filter { !$0.isObsolete && $0.kind != .speaker && $0.locale != nil }
+    }
+
+    /// The entries Notula installs by itself: small and current.
     private var installable: [CatalogEntry] {
         entries.filter { $0.kind == .small && !$0.isObsolete }
     }

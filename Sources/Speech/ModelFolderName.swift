@@ -16,6 +16,9 @@ public struct ModelFolderName: Sendable, Hashable {
     public let isSmall: Bool
     /// The first part after the language that starts with a digit, or a `v` and a digit: `0.15`, `v3`.
     public let version: String?
+    /// `small`; `big-lgraph` for a big model with a small graph (an `lgraph` part: `vosk-model-en-us-0.22-lgraph`); else `big`.
+    public var kind: ModelKind { isSmall ? .small : hasSmallGraph ? .bigLgraph : .big }
+    private let hasSmallGraph: Bool
 
     /// Reads a folder name; `nil` when it is not a transcription model's.
     public init?(_ name: String) {
@@ -40,6 +43,7 @@ public struct ModelFolderName: Sendable, Hashable {
         self.name = name
         self.locale = locale
         version = parts.first(where: Self.isVersion)
+        hasSmallGraph = parts.contains("lgraph")
     }
 
     /// Whether this model is to be preferred to `other` of the same language: a small one (predictable memory

@@ -6,10 +6,13 @@ public struct Transcript: Sendable, Equatable {
     public var text: String
     /// Every recognised word, in order.
     public var words: [Word]
+    /// The name of the model that decoded it: `vosk-model-small-ko-0.22`; empty until known.
+    public var model: String
 
-    public init(text: String = "", words: [Word] = []) {
+    public init(text: String = "", words: [Word] = [], model: String = "") {
         self.text = text
         self.words = words
+        self.model = model
     }
 
     /// Adds the next utterance at the end; an empty one changes nothing.

@@ -72,21 +72,24 @@ struct ModelsClient {
         """
     }
 
-    /// Installs the model of `tag`, showing the download's progress on `progressBar`, and returns once it is
-    /// installed. Interrupting the command cancels the download.
+    /// `models list --all`: a line per model a user may choose, `ModelLines` says how.
+    func listAll() async throws(BusError) -> [String] {
+        return ModelLines.render(
+            try await availableModels(), inUse: try await property(.modelsInUse, as: [String: String].self),
+            memory: try await property(.measuredMemory, as: [String: UInt64].self))
+    }
+
+    /// Installs the model of `tag` (the one named `model`, else its small one), showing the download's progress on
+    /// `progressBar`, and returns once it is installed. Interrupting the command cancels the download.
     /// - Throws: The service's error for a tag no model serves; `Failed` with the service's message when the
     ///   download fails or is cancelled.
-    func install(_ tag: String, progressBar: ProgressBar) async throws(BusError) -> String {
+    func install(_ tag: String, model: String? = nil, progressBar: ProgressBar) async throws(BusError) -> String {
         let events = try await bus.signals(
             matching: MatchRule(sender: NotulaBus.name, path: NotulaBus.modelsPath, interface: Models.name),
             MatchRule(sender: NotulaBus.name, path: NotulaBus.modelsPath, interface: Self.properties, member: "PropertiesChanged"))
-        try await call(.install, [.string(tag)])
-        // The service's own spelling of the tag, which its signals carry.
-        let wanted = tag.replacing("_", with: "-").lowercased()
-        let locale = try await property(.supportedLocales, as: [String].self).first { $0.lowercased() == wanted } ?? tag
-        if try await property(.installedLocales, as: [String].self).contains(locale) {
-            return "The model for \(locale) is installed"
-        }
+        if let model { try await call(.installModel, [.string(tag), .string(model)]) } else { try await call(.install, [.string(tag)]) }
+        let locale = try await servicesSpelling(of: tag)
+        if try await isInstalled(locale, model) { return "The model \(model ?? "") for \(locale) is installed" }
         let interrupt = cancelOnInterrupt()
         defer { interrupt.cancel() }
         for await message in events {
@@ -112,8 +115,36 @@ struct ModelsClient {
         throw BusError(.disconnected, "Lost the connection to the session bus")
     }
 
-    func remove(_ tag: String) async throws(BusError) {
-        try await call(.remove, [.string(tag)])
+    func remove(_ tag: String, model: String? = nil) async throws(BusError) {
+        if let model { try await call(.removeModel, [.string(tag), .string(model)]) } else { try await call(.remove, [.string(tag)]) }
+    }
+
+    /// Makes `model` the one recordings in `tag` use.
+    /// - Returns: What a person is told: the choice, and whether the model is downloading.
+    func use(_ tag: String, model: String) async throws(BusError) -> String {
+        try await call(.useModel, [.string(tag), .string(model)])
+        let locale = try await servicesSpelling(of: tag)
+        guard try await !isInstalled(locale, model) else { return "Recordings in \(locale) use \(model)" }
+        return
+            "Recordings in \(locale) use \(model) once it is downloaded: `notula models install \(locale) --model \(model)` shows the progress"
+    }
+
+    private func availableModels() async throws(BusError) -> [ModelLines.Model] {
+        try await property(.availableModels, as: [DBusStruct<String, String, String, UInt64, Bool>].self).map(ModelLines.Model.init)
+    }
+
+    /// The service's own spelling of the tag, which its signals carry.
+    private func servicesSpelling(of tag: String) async throws(BusError) -> String {
+        let wanted = tag.replacing("_", with: "-").lowercased()
+        return try await property(.supportedLocales, as: [String].self).first { $0.lowercased() == wanted } ?? tag
+    }
+
+    /// Whether `model` of `locale` is on disk; any model of it when nil.
+    private func isInstalled(_ locale: String, _ model: String?) async throws(BusError) -> Bool {
+        guard let model else { return try await property(.installedLocales, as: [String].self).contains(locale) }
+        return try await availableModels().contains {
+            $0.locale == locale && $0.name == model && $0.installed
+        }
     }
 
     func cancel() async throws(BusError) {

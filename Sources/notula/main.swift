@@ -41,9 +41,14 @@ let usage = """
       locale TAG        transcribe in TAG (a BCP 47 tag: en-US, nl-NL, ko-KR); its model is
                         downloaded when missing
       models list       every supported locale: installed, downloading (with how far), or available
+      models list --all  every model of every locale: its kind (small, big, big-lgraph), its size on disk or
+                        to download, the one in use, and the memory it took when last loaded
       models install TAG  download and install the model of TAG, with a progress bar;
                         Ctrl-C cancels the download
-      models remove TAG  delete the model Notula installed for TAG
+      models install TAG --model NAME  the same for the model NAME of TAG (models list --all names them)
+      models use TAG NAME  transcribe TAG with the model NAME from now on; downloaded when missing
+      models remove TAG  delete the models Notula installed for TAG
+      models remove TAG --model NAME  delete only that one
       models cancel     stop the download in flight
     \(MemosCommand.usage)
       help COMMAND      print the usage of COMMAND (a command, or a command and its subcommand: models
@@ -98,7 +103,9 @@ let isValid: Bool =
     case ("status", _): Set(operands).isSubset(of: ["--follow", "--json"]) && Set(operands).count == operands.count
     case ("locale", 0), ("locale", 1): true
     case ("models", 1): ["list", "cancel"].contains(operands[0])
-    case ("models", 2): ["install", "remove"].contains(operands[0])
+    case ("models", 2): ["install", "remove"].contains(operands[0]) || operands == ["list", "--all"]
+    case ("models", 3): operands[0] == "use"
+    case ("models", 4): ["install", "remove"].contains(operands[0]) && operands[2] == "--model"
     case ("memos", _): MemosCommand.isValid(operands)
     case ("send", 1): sendOutputs[operands[0]] != nil
     case ("dictate", 0): true
@@ -129,9 +136,10 @@ do throws(BusError) {
         print(format.line(try await recorder.status(), at: monotonicMicroseconds()))
     case ("locale", nil): print(try await models.locale())
     case ("locale", let tag?): print(try await models.setLocale(tag))
-    case ("models", "list"): try await models.list().forEach { print($0) }
-    case ("models", "install"): print(try await models.install(operands[1], progressBar: ProgressBar()))
-    case ("models", "remove"): try await models.remove(operands[1])
+    case ("models", "list"): try await (operands.count == 2 ? models.listAll() : models.list()).forEach { print($0) }
+    case ("models", "install"): print(try await models.install(operands[1], model: operands.dropFirst(3).first, progressBar: ProgressBar()))
+    case ("models", "use"): print(try await models.use(operands[1], model: operands[2]))
+    case ("models", "remove"): try await models.remove(operands[1], model: operands.dropFirst(3).first)
     case ("models", _): try await models.cancel()
     case ("memos", _): try await MemosCommand(client: MemosClient(bus: bus)).run(operands)
     case ("send", let flag?): print(try await recorder.processTo(sendOutputs[flag]!))

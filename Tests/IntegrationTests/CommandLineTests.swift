@@ -29,7 +29,8 @@ struct CommandLineTests {
         noBus["DBUS_SESSION_BUS_ADDRESS"] = "unix:path=/nonexistent/bus"
         let commands = [
             "status", "status --follow", "status --json", "toggle", "start", "pause", "resume", "send", "discard", "locale", "models",
-            "models list", "models install", "models remove", "models cancel", "memos", "memos list", "memos search", "memos show",
+            "models list", "models install", "models use", "models remove", "models cancel", "memos", "memos list", "memos search",
+            "memos show",
             "memos play", "memos export", "memos rename", "memos delete", "help",
         ]
         for command in commands {
@@ -44,9 +45,14 @@ struct CommandLineTests {
             try run(notula, ["models", "--help"], environment: noBus).output == """
                 Usage:
                   notula models list       every supported locale: installed, downloading (with how far), or available
+                  notula models list --all  every model of every locale: its kind (small, big, big-lgraph), its size on disk or
+                                           to download, the one in use, and the memory it took when last loaded
                   notula models install TAG  download and install the model of TAG, with a progress bar;
                                            Ctrl-C cancels the download
-                  notula models remove TAG  delete the model Notula installed for TAG
+                  notula models install TAG --model NAME  the same for the model NAME of TAG (models list --all names them)
+                  notula models use TAG NAME  transcribe TAG with the model NAME from now on; downloaded when missing
+                  notula models remove TAG  delete the models Notula installed for TAG
+                  notula models remove TAG --model NAME  delete only that one
                   notula models cancel     stop the download in flight
 
                 """)

@@ -9,6 +9,8 @@ final class ModelShop {
     struct Offer {
         var lang = "ko"
         var name = "vosk-model-small-ko-0.22"
+        /// The catalog's `type`: small, big, big-lgraph.
+        var type = "small"
         var archive: URL
         /// Another MD5 than the archive's, to serve a corrupted download.
         var md5: String?
@@ -31,7 +33,7 @@ final class ModelShop {
         let entries = try offers.map { offer in
             let size = try FileManager.default.attributesOfItem(atPath: offer.archive.path)[.size] as? Int ?? 0
             return [
-                "lang": offer.lang, "lang_text": "Korean", "name": offer.name, "obsolete": "false", "type": "small",
+                "lang": offer.lang, "lang_text": "Korean", "name": offer.name, "obsolete": "false", "type": offer.type,
                 "url": offer.url ?? server.url(for: "/vosk/models/\(offer.name).zip"), "size": size, "size_text": "\(size / 1_000_000)MiB",
                 "md5": try offer.md5 ?? md5(of: offer.archive), "version": "0.22",
             ] as [String: Any]
@@ -52,19 +54,22 @@ final class ModelShop {
 enum ModelArchives {
     /// The Korean test model zipped as Vosk zips its models: one top folder named after the model. Stored, not
     /// deflated: the test is of the installation, not of zlib's speed. Made once for the whole run.
-    static let korean: Result<URL, any Error> = Result {
+    static let korean: Result<URL, any Error> = Result { try koreanModel(as: "vosk-model-small-ko-0.22") }
+
+    /// The Korean test model zipped as the model `name`: the same files under another name (and so another kind).
+    static func koreanModel(as name: String) throws -> URL {
         let model = try #require(ProcessInfo.processInfo.environment["NOTULA_TEST_MODEL"], "NOTULA_TEST_MODEL names the Korean model")
         let archive = FileManager.default.temporaryDirectory.appendingPathComponent("notula-ko-\(UUID().uuidString).zip")
         try python(
             """
             import os, sys, zipfile
-            model, archive = sys.argv[1], sys.argv[2]
+            model, archive, folder = sys.argv[1], sys.argv[2], sys.argv[3]
             with zipfile.ZipFile(archive, "w", zipfile.ZIP_STORED) as z:
                 for root, dirs, files in os.walk(model, followlinks=True):
                     for name in sorted(files):
                         path = os.path.join(root, name)
-                        z.write(path, os.path.join("vosk-model-small-ko-0.22", os.path.relpath(path, model)))
-            """, model, archive.path)
+                        z.write(path, os.path.join(folder, os.path.relpath(path, model)))
+            """, model, archive.path, name)
         return archive
     }
 

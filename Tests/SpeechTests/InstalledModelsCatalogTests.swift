@@ -185,3 +185,45 @@ private struct ScratchTree {
         try? FileManager.default.removeItem(atPath: root)
     }
 }
+
+@Suite("Several models of one locale, and the one in use")
+struct SeveralModelsTests {
+    @Test func everyModelIsListedEachNameOnceBestFirstWithItsKind() throws {
+        let root = try ScratchTree()
+        defer { root.remove() }
+        try root.model("a/vosk-model-en-us-0.22-lgraph")
+        try root.model("a/vosk-model-small-en-us-0.15")
+        try root.model("b/vosk-model-en-us-0.22")
+        try root.model("b/vosk-model-small-en-us-0.15")
+        try root.model("b/vosk-model-small-ko-0.22")
+
+        let all = InstalledModels.all(places: [root.path("a"), root.path("b")])
+
+        #expect(
+            all.map(\.name) == [
+                "vosk-model-small-en-us-0.15", "vosk-model-en-us-0.22-lgraph", "vosk-model-en-us-0.22", "vosk-model-small-ko-0.22",
+            ])
+        #expect(all.map(\.kind) == [.small, .bigLgraph, .big, .small])
+        #expect(all[0].path == root.path("a/vosk-model-small-en-us-0.15"), "a name found twice is the first place's")
+        #expect(
+            InstalledModels.scan(places: [root.path("a"), root.path("b")]).map(\.name) == [
+                "vosk-model-small-en-us-0.15", "vosk-model-small-ko-0.22",
+            ])
+    }
+
+    @Test func theChosenModelIsInUseWhileItIsThereElseTheBest() throws {
+        let root = try ScratchTree()
+        defer { root.remove() }
+        try root.model("a/vosk-model-small-en-us-0.15")
+        try root.model("a/vosk-model-en-us-0.22")
+        let all = InstalledModels.all(places: [root.path("a")])
+
+        #expect(InstalledModels.inUse(for: "en-US", among: all, chosen: "vosk-model-en-us-0.22")?.name == "vosk-model-en-us-0.22")
+        #expect(InstalledModels.inUse(for: "en-US", among: all, chosen: nil)?.name == "vosk-model-small-en-us-0.15")
+        #expect(
+            InstalledModels.inUse(for: "en-US", among: all, chosen: "vosk-model-en-us-0.42-gigaspeech")?.name
+                == "vosk-model-small-en-us-0.15")
+        #expect(InstalledModels.inUse(for: "en-US", among: all, chosen: "vosk-model-small-ko-0.22")?.name == "vosk-model-small-en-us-0.15")
+        #expect(InstalledModels.inUse(for: "nl-NL", among: all, chosen: nil) == nil)
+    }
+}

@@ -131,13 +131,13 @@ struct ModelStoreTests {
         let heard = await shelf.heard.untilDownloadEnds()
 
         let name = StoreOnAShelf.name("ko")
-        #expect(heard.events.first == .localesChanged(installed: false, supported: true), "the catalog fetched")
-        guard case .downloadStarted("ko-KR", name, _) = heard.events.dropFirst().first else {
+        #expect(heard.events.prefix(2) == [.catalogChanged, .localesChanged(installed: false, supported: true)], "the catalog fetched")
+        guard case .downloadStarted("ko-KR", name, _) = heard.events.dropFirst(2).first else {
             Issue.record("heard \(heard.events)")
             return
         }
         #expect(
-            heard.events.dropFirst(2) == [
+            heard.events.dropFirst(3) == [
                 .localesChanged(installed: true, supported: false), .downloadFinished(locale: "ko-KR", model: name),
                 .downloadEnded(locale: "ko-KR"),
             ])
@@ -155,8 +155,8 @@ struct ModelStoreTests {
         try await shelf.store.install("ko-KR")
         let heard = await shelf.heard.untilDownloadEnds()
 
-        #expect(heard.events.count == 4)
-        guard case .downloadFailed("ko-KR", let reason) = heard.events.dropFirst(2).first else {
+        #expect(heard.events.count == 5)
+        guard case .downloadFailed("ko-KR", let reason) = heard.events.dropFirst(3).first else {
             Issue.record("heard \(heard.events)")
             return
         }

@@ -9,7 +9,7 @@ import Speech
 /// The store shares the bus's executor, so each handler reaches it synchronously (`assumeIsolated` states that,
 /// and checks it); while the catalog is being fetched, `Install` is answered once the store has waited for it.
 enum ModelsObject {
-    static func interface(_ store: ModelStore) -> Interface {
+    static func interface(_ store: ModelStore, memory: ModelMemory) -> Interface {
         Interface(
             NotulaBus.modelsInterface,
             methods: [
@@ -21,8 +21,7 @@ enum ModelsObject {
                             return []
                         }
                     }
-                    try store.assumeIsolated { store in Result { () throws(ModelError) in try store.install(tag) } }.mapError(BusError.init)
-                        .get()
+                    try now(store) { store throws(ModelError) in try store.install(tag) }
                     return .now([])
                 },
                 NotulaBus.Models.method(.cancel) { _ throws(BusError) in
@@ -31,8 +30,28 @@ enum ModelsObject {
                 },
                 NotulaBus.Models.method(.remove, inputs: [Argument("locale", "s")]) { call throws(BusError) in
                     let tag = try call.argument(0, as: String.self)
-                    try store.assumeIsolated { store in Result { () throws(ModelError) in try store.remove(tag) } }.mapError(BusError.init)
-                        .get()
+                    try now(store) { store throws(ModelError) in try store.remove(tag) }
+                    return .now([])
+                },
+                NotulaBus.Models.method(.installModel, inputs: [Argument("locale", "s"), Argument("model", "s")]) { call throws(BusError) in
+                    let (tag, model) = (try call.argument(0, as: String.self), try call.argument(1, as: String.self))
+                    guard !store.assumeIsolated({ $0.isFetchingCatalog }) else {
+                        return .later { () throws(BusError) in
+                            do throws(ModelError) { try await store.installOnceFetched(tag, model: model) } catch { throw BusError(error) }
+                            return []
+                        }
+                    }
+                    try now(store) { store throws(ModelError) in try store.install(tag, model: model) }
+                    return .now([])
+                },
+                NotulaBus.Models.method(.useModel, inputs: [Argument("locale", "s"), Argument("model", "s")]) { call throws(BusError) in
+                    let (tag, model) = (try call.argument(0, as: String.self), try call.argument(1, as: String.self))
+                    try now(store) { store throws(ModelError) in try store.use(tag, model: model) }
+                    return .now([])
+                },
+                NotulaBus.Models.method(.removeModel, inputs: [Argument("locale", "s"), Argument("model", "s")]) { call throws(BusError) in
+                    let (tag, model) = (try call.argument(0, as: String.self), try call.argument(1, as: String.self))
+                    try now(store) { store throws(ModelError) in try store.remove(tag, model: model) }
                     return .now([])
                 },
                 NotulaBus.Models.method(.refresh) { _ throws(BusError) in
@@ -51,6 +70,27 @@ enum ModelsObject {
                 },
                 NotulaBus.Models.property(.downloadingLocale, "s") { .string(store.assumeIsolated { $0.downloadingLocale }) },
                 NotulaBus.Models.property(.downloadProgress, "d") { .double(store.assumeIsolated { $0.downloadProgress }) },
+                NotulaBus.Models.property(.availableModels, "a(ssstb)") {
+                    .array(
+                        element: "(ssstb)",
+                        store.assumeIsolated { $0.availableModels }.map {
+                            .structure([
+                                .string($0.locale), .string($0.name), .string($0.kind.rawValue), .uint64($0.bytes), .boolean($0.installed),
+                            ])
+                        })
+                },
+                NotulaBus.Models.property(.measuredMemory, "a{st}", emitsChanged: .false) {
+                    .dictionary(
+                        key: "s", value: "t",
+                        memory.all.sorted { $0.key < $1.key }.map { DictionaryEntry(key: .string($0.key), value: .uint64($0.value)) })
+                },
+                NotulaBus.Models.property(.modelsInUse, "a{ss}") {
+                    .dictionary(
+                        key: "s", value: "s",
+                        store.assumeIsolated { $0.modelsInUse }.sorted { $0.key < $1.key }.map {
+                            DictionaryEntry(key: .string($0.key), value: .string($0.value))
+                        })
+                },
             ],
             signals: [
                 NotulaBus.Models.signal(.downloadStarted, [Argument("locale", "s"), Argument("model", "s"), Argument("total_bytes", "t")]),
@@ -59,6 +99,11 @@ enum ModelsObject {
                 NotulaBus.Models.signal(.downloadFailed, [Argument("locale", "s"), Argument("message", "s")]),
             ])
     }
+}
+
+/// Runs a store request in the call's job: the store shares the bus's executor.
+private func now(_ store: ModelStore, _ request: @Sendable (isolated ModelStore) throws(ModelError) -> Void) throws(BusError) {
+    try store.assumeIsolated { store in Result { () throws(ModelError) in try request(store) } }.mapError(BusError.init).get()
 }
 
 /// The model store's events as the Models object's signals and property changes, and downloads that start or end
@@ -83,7 +128,9 @@ struct ModelSignals: ModelListener {
             banner(.failed(locale: locale, reason: reason))
         case .downloadEnded: changed([.downloadingLocale, .downloadProgress])
         case .localesChanged(let installed, let supported):
-            changed((installed ? [.installedLocales] : []) + (supported ? [.supportedLocales] : []))
+            changed((installed ? [.installedLocales, .availableModels, .modelsInUse] : []) + (supported ? [.supportedLocales] : []))
+        case .catalogChanged: changed([.availableModels])
+        case .inUseChanged: changed([.modelsInUse])
         }
     }
 
@@ -105,7 +152,7 @@ struct ModelSignals: ModelListener {
 extension BusError {
     init(_ error: ModelError) {
         switch error {
-        case .unsupportedLocale, .notInCatalog, .notInstalled: self = .invalidArgs(error.message)
+        case .unsupportedLocale, .notInCatalog, .notInstalled, .noSuchModel: self = .invalidArgs(error.message)
         case .notInstalledByNotula: self.init(.accessDenied, error.message)
         case .failed: self.init(.notulaFailed, error.message)
         }

@@ -15,10 +15,11 @@ public final class ModelInstallation: Sendable {
     private let download: HTTPDownload
     private let cancelled = Atomic<Bool>(false)
 
-    /// The most a model may unpack to: several times the largest small model, so that no archive fills the disk.
-    public static let maximumUnpackedBytes: Int64 = 2_000_000_000
-    /// The largest archive downloaded, whatever the catalog says: several times the largest small model's.
-    public static let maximumArchiveBytes: Int64 = 2_000_000_000
+    /// The most a model may unpack to, so that no archive fills the disk: several times the largest small model,
+    /// and for a big one twice the largest Vosk publishes (`vosk-model-en-us-0.42-gigaspeech`, 2.3 GB zipped).
+    public static func maximumUnpackedBytes(of kind: ModelKind) -> Int64 { kind == .small ? 2_000_000_000 : 10_000_000_000 }
+    /// The largest archive downloaded, whatever the catalog says.
+    public static func maximumArchiveBytes(of kind: ModelKind) -> Int64 { kind == .small ? 2_000_000_000 : 5_000_000_000 }
     /// What a download and its unpack leave free on their disks: an hour of recording (115 MB) and the memo
     /// library's room, so that a model never makes a recording on the same disk pause as disk-full.
     public static let keptFreeBytes: Int64 = 128_000_000
@@ -34,10 +35,11 @@ public final class ModelInstallation: Sendable {
             throw .failed("The catalog's model '\(entry.name)' does not have the name of a Vosk model folder.")
         }
         let size = Int64(entry.size)
-        guard size <= Self.maximumArchiveBytes else {
+        let largest = Self.maximumArchiveBytes(of: entry.kind)
+        guard size <= largest else {
             throw .failed(
                 "The catalog gives the model \(entry.name) \(DownloadError.text(forByteCount: size)), more than the "
-                    + "\(DownloadError.text(forByteCount: Self.maximumArchiveBytes)) a model may take; it is not downloaded.")
+                    + "\(DownloadError.text(forByteCount: largest)) a model may take; it is not downloaded.")
         }
         self.entry = entry
         self.modelsFolder = modelsFolder
@@ -113,7 +115,7 @@ public final class ModelInstallation: Sendable {
         let topLevel: [String]
         do throws(UnpackError) {
             topLevel = try ArchiveUnpacker.unpack(
-                partialFile, into: unpacking, maximumBytes: Self.maximumUnpackedBytes, keepingFree: Self.keptFreeBytes,
+                partialFile, into: unpacking, maximumBytes: Self.maximumUnpackedBytes(of: entry.kind), keepingFree: Self.keptFreeBytes,
                 isCancelled: { self.isCancelled })
         } catch {
             if error == .cancelled { throw .cancelled }

@@ -44,6 +44,7 @@ extension ModelStore {
             guard fetched != known.catalog else { return .success(()) }
             let before = known.supportedLocales
             known.catalog = fetched
+            listener.modelsChanged(.catalogChanged)
             if known.supportedLocales != before { listener.modelsChanged(.localesChanged(installed: false, supported: true)) }
             return .success(())
         case .failure(let error):

@@ -8,6 +8,8 @@ public enum ModelError: Error, Sendable, Equatable {
     case notInstalled(tag: String, installed: [String])
     /// The model is outside Notula's own folder (Vosk's tools put it there), so Notula leaves it alone.
     case notInstalledByNotula(locale: String, path: String)
+    /// Neither the catalog nor this machine has a model of that name for the locale.
+    case noSuchModel(locale: String, model: String, models: [String])
     /// The catalog could not be fetched, an installation not begun, a model not deleted: the message says why.
     case failed(String)
 
@@ -23,6 +25,8 @@ public enum ModelError: Error, Sendable, Equatable {
             return "No speech model for '\(tag)' is installed. Installed: \(installed.isEmpty ? "none" : installed.joined(separator: ", "))"
         case .notInstalledByNotula(let locale, let path):
             return "The \(locale) model in \(path) was not installed by Notula, which only deletes what is in its own folder."
+        case .noSuchModel(let locale, let model, let models):
+            return "No speech model '\(model)' for \(locale). Its models: \(models.isEmpty ? "none" : models.joined(separator: ", "))"
         case .failed(let message): return message
         }
     }

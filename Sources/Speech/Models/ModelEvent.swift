@@ -10,8 +10,12 @@ public enum ModelEvent: Sendable, Equatable {
     case downloadFailed(locale: String, reason: String)
     /// The installation of `locale` is over and no other is under way: nothing is being downloaded.
     case downloadEnded(locale: String)
-    /// The installed locales, the supported ones, or both, are not what they were.
+    /// The installed models (and so the models in use), the supported locales, or both, are not what they were.
     case localesChanged(installed: Bool, supported: Bool)
+    /// A catalog with other models was fetched: the available models changed.
+    case catalogChanged
+    /// The user chose another model for a locale.
+    case inUseChanged
 }
 
 /// Hears the model store's events, in order, on the store's executor.

@@ -14,6 +14,12 @@ public actor ModelStore {
     private let places: ModelPlaces
     let catalogSource: CatalogSource
     private let transcriber: Transcriber
+    /// The model the user chose per locale, shared with the speech engine.
+    let choices: ModelChoices
+    /// Keeps the choices (in the settings) once changed.
+    private let keepChoices: @Sendable ([String: String]) -> Void
+    /// Sizes on disk of models the catalog does not list, by path: measured once, as a folder walk is not free.
+    private var sizesOnDisk: [String: UInt64] = [:]
     /// Hears every download and change of locales.
     let listener: any ModelListener
     /// Checks that an unpacked model loads before it is installed.
@@ -31,6 +37,7 @@ public actor ModelStore {
     /// The catalog and the models on disk.
     public struct Known: Sendable, Equatable {
         public var catalog: ModelCatalog
+        /// Every model on disk, as `InstalledModels.all(places:)` gives them.
         public var installed: [InstalledModel]
 
         public init(catalog: ModelCatalog, installed: [InstalledModel]) {
@@ -44,6 +51,7 @@ public actor ModelStore {
 
     private struct Installing {
         let locale: String
+        let model: String
         let installation: ModelInstallation
         var progress = 0.0
         /// Transcriptions waiting for this model.
@@ -59,6 +67,7 @@ public actor ModelStore {
     public init(
         isolation: any Actor, places: ModelPlaces, known: Known, catalogSource: CatalogSource, transcriber: Transcriber,
         listener: any ModelListener, loads: @escaping @Sendable (String) throws(SpeechError) -> Void,
+        choices: ModelChoices = ModelChoices([:]), keepChoices: @escaping @Sendable ([String: String]) -> Void = { _ in },
         catalogWait: Duration = .seconds(10)
     ) {
         self.isolation = isolation
@@ -66,6 +75,8 @@ public actor ModelStore {
         self.known = known
         self.catalogSource = catalogSource
         self.transcriber = transcriber
+        self.choices = choices
+        self.keepChoices = keepChoices
         self.listener = listener
         self.loads = loads
         self.catalogWait = catalogWait
@@ -83,7 +94,46 @@ public actor ModelStore {
     /// The locales of the models on disk, looked for again.
     public var installedLocales: [String] {
         rescan()
-        return known.installed.map(\.locale)
+        var seen: Set<String> = []
+        return known.installed.map(\.locale).filter { seen.insert($0).inserted }
+    }
+
+    /// Every model a user may choose: the catalog's current ones and those on disk, by locale and name; the bytes an
+    /// installed one takes on disk, else its download's.
+    public var availableModels: [AvailableModel] {
+        rescan()
+        let installedNames = Set(known.installed.map(\.name))
+        let listed = known.catalog.choosable.compactMap { entry in
+            entry.locale.map {
+                AvailableModel(
+                    locale: $0, name: entry.name, kind: entry.kind, bytes: UInt64(max(0, entry.size)),
+                    installed: installedNames.contains(entry.name))
+            }
+        }
+        let listedNames = Set(listed.map(\.name))
+        let onDiskOnly = known.installed.filter { !listedNames.contains($0.name) }.map {
+            AvailableModel(locale: $0.locale, name: $0.name, kind: $0.kind, bytes: 0, installed: true)
+        }
+        let paths = Dictionary(known.installed.map { ($0.name, $0.path) }, uniquingKeysWith: { first, _ in first })
+        return (listed + onDiskOnly).sorted { ($0.locale, $0.name) < ($1.locale, $1.name) }.map { model in
+            guard let path = paths[model.name] else { return model }
+            return AvailableModel(locale: model.locale, name: model.name, kind: model.kind, bytes: sizeOnDisk(path), installed: true)
+        }
+    }
+
+    /// The model recordings use, per locale with a model on disk: the one chosen, else the best there is.
+    public var modelsInUse: [String: String] {
+        let chosen = choices.all
+        return installedLocales.reduce(into: [:]) { inUse, locale in
+            inUse[locale] = InstalledModels.inUse(for: locale, among: known.installed, chosen: chosen[locale])?.name
+        }
+    }
+
+    private func sizeOnDisk(_ path: String) -> UInt64 {
+        if let size = sizesOnDisk[path] { return size }
+        let size = FolderSize.bytes(of: path)
+        sizesOnDisk[path] = size
+        return size
     }
 
     public var downloadingLocale: String { installing?.locale ?? "" }
@@ -147,7 +197,43 @@ public actor ModelStore {
     public func install(_ tag: String) throws(ModelError) {
         let locale = try supportedLocale(tag)
         guard !installedLocales.contains(locale), installing?.locale != locale else { return }
-        let entry = try catalogEntry(for: locale)
+        try begin(try catalogEntry(for: locale), for: locale)
+    }
+
+    /// Starts installing the catalog's model `name` of `tag` in the background, cancelling any other installation.
+    /// Nothing happens when it is installed or being installed.
+    /// - Throws: `unsupportedLocale` for a tag no model serves, `noSuchModel` when the catalog has no current model of
+    ///   that name for the locale, `failed` for a catalog entry that cannot be installed.
+    public func install(_ tag: String, model name: String) throws(ModelError) {
+        let locale = try supportedLocale(tag)
+        guard !known.installed.contains(where: { $0.locale == locale && $0.name == name }), installing?.model != name else { return }
+        try begin(try catalogEntry(for: locale, named: name), for: locale)
+    }
+
+    /// `install(_:model:)`, after the catalog fetch in flight when the known catalog lacks the model.
+    public func installOnceFetched(_ tag: String, model name: String) async throws(ModelError) {
+        if (try? catalogEntry(for: supportedLocale(tag), named: name)) == nil { await catalogSettled() }
+        try install(tag, model: name)
+    }
+
+    /// Makes `name` the model recordings in `tag` use, kept in the settings; installed first when it is not on disk
+    /// (until then recordings use the best model there is).
+    /// - Throws: `unsupportedLocale`, `noSuchModel` when neither this machine nor the catalog has it, `failed` when its
+    ///   installation cannot begin; nothing is chosen then.
+    public func use(_ tag: String, model name: String) throws(ModelError) {
+        let locale = try supportedLocale(tag)
+        if !known.installed.contains(where: { $0.locale == locale && $0.name == name }) {
+            try install(locale, model: name)
+        }
+        guard choices[locale] != name else { return }
+        choices[locale] = name
+        keepChoices(choices.all)
+        Log.info("Recordings in \(locale) use the model \(name) from now on")
+        listener.modelsChanged(.inUseChanged)
+        transcriber.prepareIfPicked(locale)
+    }
+
+    private func begin(_ entry: CatalogEntry, for locale: String) throws(ModelError) {
         let installation: ModelInstallation
         do throws(InstallError) {
             installation = try ModelInstallation(entry: entry, modelsFolder: places.notula, downloadsFolder: places.downloads)
@@ -159,7 +245,7 @@ public actor ModelStore {
             // Their model is not coming: they go on, and fail saying so.
             superseded.waiters.values.forEach { $0.resume() }
         }
-        installing = Installing(locale: locale, installation: installation)
+        installing = Installing(locale: locale, model: entry.name, installation: installation)
         Log.info("Installing \(entry.name) for \(locale) from \(entry.url.absoluteString)")
         listener.modelsChanged(.downloadStarted(locale: locale, model: entry.name, bytes: UInt64(max(0, entry.size))))
         let throttle = ProgressThrottle()
@@ -186,18 +272,34 @@ public actor ModelStore {
         installing?.installation.cancel()
     }
 
-    /// Deletes the model Notula installed for `tag`.
-    /// - Throws: `notInstalled` when none is installed; `notInstalledByNotula` for a model outside Notula's
-    ///   folder; `failed` when it cannot be deleted.
+    /// Deletes the models Notula installed for `tag`.
+    /// - Throws: `notInstalled` when none is installed; `notInstalledByNotula` when every model of the locale is
+    ///   outside Notula's folder; `failed` when one cannot be deleted.
     public func remove(_ tag: String) throws(ModelError) {
         let wanted = tag.replacing("_", with: "-").lowercased()
         let installed = installedLocales
-        guard let model = known.installed.first(where: { $0.locale.lowercased() == wanted }) else {
-            throw .notInstalled(tag: tag, installed: installed)
+        let models = known.installed.filter { $0.locale.lowercased() == wanted }
+        guard let first = models.first else { throw .notInstalled(tag: tag, installed: installed) }
+        let notulas = models.filter { $0.path.hasPrefix(places.notula + "/") }
+        guard !notulas.isEmpty else { throw .notInstalledByNotula(locale: first.locale, path: first.path) }
+        for model in notulas { try delete(model) }
+    }
+
+    /// Deletes the model `name` of `tag`, which Notula installed; a locale whose chosen model it was goes back to
+    /// the best one left.
+    /// - Throws: `noSuchModel` when it is not on disk; `notInstalledByNotula` outside Notula's folder; `failed` when
+    ///   it cannot be deleted.
+    public func remove(_ tag: String, model name: String) throws(ModelError) {
+        let locale = try supportedLocale(tag)
+        let ofLocale = known.installed.filter { $0.locale == locale }
+        guard let model = ofLocale.first(where: { $0.name == name }) else {
+            throw .noSuchModel(locale: locale, model: name, models: ofLocale.map(\.name))
         }
-        guard model.path.hasPrefix(places.notula + "/") else {
-            throw .notInstalledByNotula(locale: model.locale, path: model.path)
-        }
+        guard model.path.hasPrefix(places.notula + "/") else { throw .notInstalledByNotula(locale: locale, path: model.path) }
+        try delete(model)
+    }
+
+    private func delete(_ model: InstalledModel) throws(ModelError) {
         // Renamed first, so that the model disappears at once rather than file by file.
         let doomed = places.notula + "/.removing-" + model.name
         guard rename(model.path, doomed) == 0 else {
@@ -205,6 +307,11 @@ public actor ModelStore {
         }
         try? FileManager.default.removeItem(atPath: doomed)
         Log.info("Removed the \(model.locale) model \(model.path)")
+        if choices[model.locale] == model.name {
+            choices[model.locale] = nil
+            keepChoices(choices.all)
+            listener.modelsChanged(.inUseChanged)
+        }
         rescan()
     }
 
@@ -226,6 +333,16 @@ public actor ModelStore {
 
     private func stopWaiting(_ waiter: Int) {
         installing?.waiters.removeValue(forKey: waiter)?.resume()
+    }
+
+    /// The catalog's current model `name` of `locale`.
+    private func catalogEntry(for locale: String, named name: String) throws(ModelError) -> CatalogEntry {
+        let choosable = known.catalog.choosable.filter { $0.locale == locale }
+        guard let entry = choosable.first(where: { $0.name == name }) else {
+            let onDisk = known.installed.filter { $0.locale == locale }.map(\.name)
+            throw .noSuchModel(locale: locale, model: name, models: Array(Set(choosable.map(\.name) + onDisk)).sorted())
+        }
+        return entry
     }
 
     /// The catalog's model of the locale `tag` names.
@@ -266,7 +383,7 @@ public actor ModelStore {
 
     /// Looks at the model folders again; the listener hears of a change.
     func rescan() {
-        let found = InstalledModels.scan(places: places.all)
+        let found = InstalledModels.all(places: places.all)
         guard found != known.installed else { return }
         let supportedBefore = known.supportedLocales
         known.installed = found

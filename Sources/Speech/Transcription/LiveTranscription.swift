@@ -4,6 +4,8 @@ import Recording
 struct LiveTranscription {
     let recording: RecordingID
     let locale: String
+    /// The name of the model that decodes it.
+    let model: String
     /// Nil when the model could not be loaded at the start, or decoding failed: the file is transcribed instead.
     var recognition: BlockRecognition?
 
@@ -23,6 +25,8 @@ struct LiveTranscription {
 
     /// The transcript of everything appended, or nil when the recording must be transcribed from its file.
     func finish() -> Transcript? {
-        try? recognition?.finish()
+        guard var transcript = try? recognition?.finish() else { return nil }
+        transcript.model = model
+        return transcript
     }
 }

