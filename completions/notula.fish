@@ -85,9 +85,13 @@ complete -c notula -n '__notula_typed "models install ?* --model"; or __notula_t
 __notula_offer '__notula_typed memos; or __notula_typed "help memos"' \
     list\t'every memo, newest first' search\t'memos whose title or transcript match' \
     show\t"a memo's details and transcript" play\t"play a memo's audio" export\t'write a transcript' \
-    rename\t'give a memo a title' delete\t'delete a memo and its audio'
+    rename\t'give a memo a title' transcribe\t"decode a memo's audio again" delete\t'delete a memo and its audio'
 complete -c notula -n '__notula_typed "memos list"; or __notula_typed "memos search ?*"' -l json -d 'one JSON array'
-complete -c notula -n '__notula_typed "memos show"; or __notula_typed "memos play"; or __notula_typed "memos export"; or __notula_typed "memos rename"; or __notula_typed "memos delete"' -a '(__notula_memos)'
+complete -c notula -n '__notula_typed "memos show"; or __notula_typed "memos play"; or __notula_typed "memos export"; or __notula_typed "memos rename"; or __notula_typed "memos transcribe"; or __notula_typed "memos delete"' -a '(__notula_memos)'
+complete -c notula -n '__notula_typed "memos transcribe ?*"; and not __fish_seen_argument -l locale' -l locale -r -d 'the locale to decode it in'
+complete -c notula -n '__notula_typed "memos transcribe ?*"; and not __fish_seen_argument -l model' -l model -r -d 'the model to decode it with'
+complete -c notula -n '__notula_typed "memos transcribe * --locale"' -a '(__notula_locales installed)'
+complete -c notula -n '__notula_typed "memos transcribe * --model"' -a '(__notula_models)'
 complete -c notula -n '__notula_typed "memos export ?*"; and not __notula_typed "memos export * --format*"' -l format -d 'txt, srt, vtt or json'
 complete -c notula -n '__notula_typed "memos export * --format"' -a 'txt srt vtt json'
 complete -c notula -n '__notula_typed "memos export * --format ?*"; and not __notula_typed "* -o*"' -s o -d 'write to a file'

@@ -22,6 +22,8 @@ public struct Memo: Sendable, Equatable {
     public var written: String
     /// Why transcription failed, for a memo whose status is `failed`.
     public var failure: String?
+    /// The speech model that wrote its text: `vosk-model-small-ko-0.22`; empty until transcribed.
+    public var model: String
 
     /// A memo whose recording starts now, titled after its start time.
     public init(id: String, created: Int64, locale: String, audioFile: String, timeZone: TimeZone = .current) {
@@ -36,6 +38,7 @@ public struct Memo: Sendable, Equatable {
         self.words = []
         self.written = ""
         self.failure = nil
+        self.model = ""
     }
 
     /// Words a title takes from the text, and characters at most (for languages written without spaces).
@@ -47,10 +50,12 @@ public struct Memo: Sendable, Equatable {
     public var isRenamed: Bool { title != Self.defaultTitle(created: created, timeZone: .current) }
 
     /// Titles it from the first words of `written` — at most six, cut at a word boundary, "…" when there were more —
-    /// unless the user renamed it; a text with no words leaves the title alone.
-    public mutating func takeTitle(from written: String) {
-        guard !isRenamed, let title = Self.title(from: written) else { return }
-        self.title = title
+    /// unless the user renamed it; a text with no words leaves the date title.
+    /// - Parameter previous: the text it had: a title taken from it is not the user's, and is replaced too.
+    public mutating func takeTitle(from written: String, replacing previous: String = "") {
+        let titledByPrevious = Self.title(from: previous).map { $0 == title } ?? false
+        guard !isRenamed || titledByPrevious else { return }
+        title = Self.title(from: written) ?? Self.defaultTitle(created: created, timeZone: .current)
     }
 
     static func title(from written: String) -> String? {

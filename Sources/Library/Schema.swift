@@ -67,6 +67,8 @@ enum Schema {
         END;
         INSERT INTO memo_text(memo_text) VALUES ('rebuild');
         """,
+        // Which model wrote a memo's text: several may serve one locale, and a memo can be transcribed again.
+        "ALTER TABLE memo ADD COLUMN model TEXT NOT NULL DEFAULT '';",
     ]
 
     /// Brings the database up to the latest version, each migration in its own transaction.

@@ -37,6 +37,9 @@ public actor MemoLibrary: Processing {
     /// The capture's news, handled one at a time in the order it came (`CaptureNews`).
     nonisolated let captureNews: AsyncStream<CaptureNews>.Continuation
     private let captureNewsStream: AsyncStream<CaptureNews>
+    /// Memos to transcribe again, taken one at a time (`MemoRetranscription`).
+    nonisolated let retranscriptions: AsyncStream<Retranscription>.Continuation
+    private let retranscriptionStream: AsyncStream<Retranscription>
 
     /// - Parameter executor: the executor the library runs on, which must outlive it.
     public init(
@@ -49,6 +52,7 @@ public actor MemoLibrary: Processing {
         self.recordingsFolder = recordingsFolder
         self.transcriptsFolder = transcriptsFolder
         (captureNewsStream, captureNews) = AsyncStream.makeStream(of: CaptureNews.self)
+        (retranscriptionStream, retranscriptions) = AsyncStream.makeStream(of: Retranscription.self)
         do throws(LibraryError) {
             store = try MemoStore(path: databasePath)
             reader = LibraryReader(try MemoStore(readingFrom: databasePath))
@@ -68,6 +72,7 @@ public actor MemoLibrary: Processing {
         } catch { throw MemoError(error) }
         for memo in recovered { Task { await transcribeRecovered(memo) } }
         Task { for await news in captureNewsStream { take(news) } }
+        Task { for await job in retranscriptionStream { await retranscribe(job) } }
     }
 
     // MARK: The flow
@@ -113,10 +118,7 @@ public actor MemoLibrary: Processing {
             let transcript = try await transcriber.text(of: recording, file: audio.file, in: nil)
             try advance(id, .transcribed) {
                 $0.status = .done
-                $0.transcript = transcript.text
-                $0.words = transcript.words
-                $0.written = transcript.written
-                $0.takeTitle(from: transcript.written)
+                $0.take(transcript)
             }
         } catch {
             failures[id] = error
@@ -201,7 +203,10 @@ public actor MemoLibrary: Processing {
     private func failure(of memo: Memo) -> MemoError? {
         if let failure = failures[memo.id] { return .transcriptionFailed(failure) }
         switch memo.status {
-        case .failed: return .transcriptionFailed(.failed(memo.failure ?? "The transcription failed"))
+        // A memo that failed to be transcribed again keeps the text it had.
+        case .failed:
+            return memo.model.isEmpty && memo.transcript.isEmpty
+                ? .transcriptionFailed(.failed(memo.failure ?? "The transcription failed")) : nil
         case .recording: return .stillRecording
         case .transcribing: return .stillTranscribing
         case .done, .recovered: return nil
@@ -219,7 +224,7 @@ public actor MemoLibrary: Processing {
     }
 
     /// Saves a change to a memo and tells it.
-    private func change(_ id: String, _ what: MemoChange, _ body: (inout Memo) -> Void) throws(LibraryError) {
+    func change(_ id: String, _ what: MemoChange, _ body: (inout Memo) -> Void) throws(LibraryError) {
         try store.update(id, body)
         tell(.changed(id, what))
     }

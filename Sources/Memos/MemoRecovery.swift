@@ -56,12 +56,7 @@ extension MemoLibrary {
         await models.settled(memo.locale)
         do throws(RecordingError) {
             let transcript = try await transcriber.text(of: RecordingID(memo.id), file: memo.audioFile, in: memo.locale)
-            try advance(memo.id, .transcribed) {
-                $0.transcript = transcript.text
-                $0.words = transcript.words
-                $0.written = transcript.written
-                $0.takeTitle(from: transcript.written)
-            }
+            try advance(memo.id, .transcribed) { $0.take(transcript) }
             Log.info("Recovered memo \(memo.id) transcribed")
         } catch {
             Log.warning("Recovered memo \(memo.id) is not transcribed: \(error.message)")

@@ -6,9 +6,9 @@ public protocol Transcribing: Sendable {
     func locale(of recording: RecordingID) -> String
     /// The text of a recording whose capture has ended: the one followed live, or else decoded from `file` in
     /// `locale` (nil: the recording's own), as recognised and as written. Cancelling the task stops the decoding.
-    func text(of recording: RecordingID, file: String, in locale: String?) async throws(RecordingError) -> (
-        text: String, words: [Word], written: String
-    )
+    func text(of recording: RecordingID, file: String, in locale: String?) async throws(RecordingError) -> MemoText
+    /// The text of a kept recording decoded again in `locale` by `model`, off the queue that follows recordings.
+    func text(ofFile file: String, in locale: String, model: String) async throws(RecordingError) -> MemoText
 }
 
 /// What the memo service asks of the speech models.

@@ -81,14 +81,15 @@ extension NotulaBus {
         public enum Method: MemberName, CaseIterable, Sendable {
             case getTranscript = "GetTranscript", export = "Export", play = "Play", stopPlayback = "StopPlayback"
             case pause = "Pause", resume = "Resume", seek = "Seek"
-            case delete = "Delete"
+            case transcribe = "Transcribe", delete = "Delete"
         }
 
         public typealias Signal = NoSignal
 
         public enum Property: String, CaseIterable, Sendable {
             case title = "Title", created = "Created", locale = "Locale", status = "Status", audioFile = "AudioFile"
-            case duration = "Duration", position = "Position"
+            case duration = "Duration", position = "Position", model = "Model"
+            case failure = "Failure"
         }
     }
 }

@@ -3,6 +3,7 @@ import Library
 import Memos
 import NotulaContract
 import Recording
+import Speech
 
 /// The memos on the bus: the object manager, the memos' folder (each memo an object made from its row
 /// when a call names it, so that a library of any size costs no memory) and the Library, with the
@@ -15,8 +16,9 @@ struct LibraryExport: MemoListener {
 
     /// Opens the library and exports its objects in the same job on the bus thread, so that the memos
     /// recovered at start are transcribed, and their news signalled, only once their objects are there.
-    static func open(_ library: isolated MemoLibrary, on bus: Bus, writing: TextWriting) throws(MemoError) {
-        let export = LibraryExport(bus: bus, library: library, memoMethods: MemoObject.methods(library, writing: writing))
+    static func open(_ library: isolated MemoLibrary, on bus: Bus, writing: TextWriting, models: ModelStore) throws(MemoError) {
+        let export = LibraryExport(
+            bus: bus, library: library, memoMethods: MemoObject.methods(library, writing: writing, models: models))
         try library.open(reporting: export)
         bus.assumeIsolated { bus in
             bus.exportObjectManager(at: NotulaBus.rootPath)
@@ -30,8 +32,8 @@ struct LibraryExport: MemoListener {
             switch event {
             case .added(let memo): bus.announceAdded(at: MemoLibrary.path(of: memo.id), [memoObject(memo)])
             case .changed(let id, .title): memoChanged(id, [.title], on: bus)
-            case .changed(let id, .progress): memoChanged(id, [.status, .duration], on: bus)
-            case .changed(let id, .transcribed): memoChanged(id, [.status, .duration, .title], on: bus)
+            case .changed(let id, .progress): memoChanged(id, [.status, .duration, .failure], on: bus)
+            case .changed(let id, .transcribed): memoChanged(id, [.status, .duration, .failure, .title, .locale, .model], on: bus)
             case .removed(let id): bus.announceRemoved(at: MemoLibrary.path(of: id), [NotulaBus.memoInterface])
             case .countChanged: libraryChanged([.count], on: bus)
             case .playingChanged: libraryChanged([.playing, .playbackState], on: bus)

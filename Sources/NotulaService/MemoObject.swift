@@ -2,6 +2,7 @@ import DBus
 import Library
 import Memos
 import NotulaContract
+import Speech
 
 /// `org.notula.Notula1.Memo`: one memo on the bus. Its properties are what every client may
 /// see (InterfacesAdded carries them all): the transcript is not one of them, and travels only
@@ -20,7 +21,9 @@ enum MemoObject {
                 },
                 NotulaBus.Memo.property(.created, "x", emitsChanged: .const) { .int64(row.created) },
                 NotulaBus.Memo.property(.duration, "d") { .double(row.duration) },
-                NotulaBus.Memo.property(.locale, "s", emitsChanged: .const) { .string(row.locale) },
+                NotulaBus.Memo.property(.locale, "s") { .string(row.locale) },
+                NotulaBus.Memo.property(.model, "s") { .string(row.model) },
+                NotulaBus.Memo.property(.failure, "s") { .string(row.status == .failed ? row.failure ?? "" : "") },
                 NotulaBus.Memo.property(.status, "s") { .string(row.status.rawValue) },
                 NotulaBus.Memo.property(.audioFile, "s", emitsChanged: .const) { .string(row.audioFile) },
                 NotulaBus.Memo.property(.position, "d", emitsChanged: .false) {
@@ -31,7 +34,7 @@ enum MemoObject {
 
     /// The methods of every memo object, made once: each finds its memo from the path it was
     /// called on, so that a listing of many memos does not make them again for each.
-    static func methods(_ library: MemoLibrary, writing: TextWriting) -> [Method] {
+    static func methods(_ library: MemoLibrary, writing: TextWriting, models: ModelStore) -> [Method] {
         /// The memo that `message` was sent to, with its text, or why it has none.
         @Sendable func transcribedMemo(_ message: Message) throws(BusError) -> Memo {
             let id = try id(message)
@@ -83,6 +86,21 @@ enum MemoObject {
                     throw BusError.invalidArgs("Seek takes the seconds from the memo's start: a number 0 or more, not \(seconds)")
                 }
                 try onLibrary(library) { library throws(MemoError) in try library.seekPlayback(id, to: seconds) }
+                return .now([])
+            },
+            NotulaBus.Memo.method(.transcribe, inputs: [Argument("locale", "s"), Argument("model", "s")]) { message throws(BusError) in
+                let id = try id(message)
+                let (tag, model): (String, String) = (try message.argument(0), try message.argument(1))
+                let memo = try onLibrary(library) { library throws(MemoError) in try library.transcribable(id) }
+                // The model's installation, when it is missing, begins before the memo is queued to wait for it.
+                let choice = try models.assumeIsolated { models in
+                    Result { () throws(ModelError) in
+                        try models.modelForTranscribing(tag.isEmpty ? memo.locale : tag, model: model.isEmpty ? nil : model)
+                    }
+                }.mapError(BusError.init).get()
+                try onLibrary(library) { library throws(MemoError) in
+                    try library.transcribeAgain(id, in: choice.locale, model: choice.model)
+                }
                 return .now([])
             },
             NotulaBus.Memo.method(.delete) { message throws(BusError) in

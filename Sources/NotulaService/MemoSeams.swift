@@ -14,22 +14,29 @@ struct TextWriting: Sendable {
         let path = replacements.path
         return DictatedText(locale: locale, replacements: replacements.current { Log.warning("\(path): \($0); the line is skipped") })
     }
+
+    /// `transcript` as a memo keeps it, written as `locale` writes.
+    func memoText(_ transcript: Transcript, in locale: String) -> MemoText {
+        let written = writing(in: locale).write(transcript.text.split(separator: " ").map(String.init))
+        return MemoText(text: transcript.text, words: transcript.words, written: written, model: transcript.model)
+    }
 }
 
 /// The transcriber's text, also as written.
 struct WrittenTranscription: Transcribing {
     let transcriber: Transcriber
+    let again: Retranscriber
     let writing: TextWriting
 
     func locale(of recording: RecordingID) -> String { transcriber.locale(of: recording) }
 
-    func text(of recording: RecordingID, file: String, in locale: String?) async throws(RecordingError) -> (
-        text: String, words: [Word], written: String
-    ) {
+    func text(of recording: RecordingID, file: String, in locale: String?) async throws(RecordingError) -> MemoText {
         let transcript = try await transcriber.transcript(of: recording, file: file, in: locale)
-        let written = writing.writing(in: locale ?? transcriber.locale(of: recording))
-            .write(transcript.text.split(separator: " ").map(String.init))
-        return (transcript.text, transcript.words, written)
+        return writing.memoText(transcript, in: locale ?? transcriber.locale(of: recording))
+    }
+
+    func text(ofFile file: String, in locale: String, model: String) async throws(RecordingError) -> MemoText {
+        writing.memoText(try await again.transcript(ofFile: file, in: locale, model: model), in: locale)
     }
 }
 

@@ -83,8 +83,12 @@ public enum Service {
             memos = try MemoLibrary(
                 executor: bus.unownedExecutor, store: paths.library, recordingsFolder: paths.recordings,
                 transcriptsFolder: paths.transcripts,
-                transcriber: WrittenTranscription(transcriber: transcriber, writing: writing), models: models)
-            try await LibraryExport.open(memos, on: bus, writing: writing)
+                transcriber: WrittenTranscription(
+                    transcriber: transcriber,
+                    again: Retranscriber(
+                        engine: SpeechEngine(libraryCandidates: libraryCandidates, modelPlaces: places.all, memory: modelMemory)),
+                    writing: writing), models: models)
+            try await LibraryExport.open(memos, on: bus, writing: writing, models: models)
         } catch {
             Log.error("Cannot open the memo library \(paths.library): \(error)")
             return 1

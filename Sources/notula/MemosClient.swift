@@ -123,6 +123,32 @@ struct MemosClient {
         throw BusError(.disconnected, "Lost the connection to the session bus")
     }
 
+    /// Transcribes the memo again, and returns once its new text is in, with what says so.
+    /// - Throws: the service's refusal; `Failed` with the reason when the new decoding failed (the old text stays).
+    func transcribe(_ path: ObjectPath, locale: String, model: String) async throws(BusError) -> String {
+        let changes = try await bus.signals(
+            matching: MatchRule(sender: NotulaBus.name, path: path, interface: Self.properties, member: "PropertiesChanged"))
+        _ = try await call(path, .transcribe, [.string(locale), .string(model)])
+        for await message in changes {
+            let changed = try? message.argument(1, as: [String: Variant].self)
+            switch try? changed?[Memo.Property.status.rawValue]?.get(String.self) {
+            case "done":
+                let values = try await call(path, Self.properties, "GetAll", [.string(Memo.name.rawValue)]).argument(
+                    0, as: [String: Variant].self)
+                let (locale, model) = (
+                    try values[Memo.Property.locale.rawValue]?.get(String.self), try values[Memo.Property.model.rawValue]?.get(String.self)
+                )
+                return "Memo \(Self.id(of: path)) transcribed again in \(locale ?? "") with \(model ?? "")"
+            case "failed":
+                let failure = try await call(
+                    path, Self.properties, "Get", [.string(Memo.name.rawValue), .string(Memo.Property.failure.rawValue)])
+                throw BusError(.failed, "\(try failure.argument(0, as: Variant.self).get(String.self)) (its text is kept)")
+            default: break
+            }
+        }
+        throw BusError(.disconnected, "Lost the connection to the session bus")
+    }
+
     func invoke(_ method: NotulaBus.Memo.Method, on path: ObjectPath) async throws(BusError) {
         _ = try await call(path, method)
     }

@@ -16,6 +16,10 @@ struct MemosCommand {
                                         space pauses and resumes, the left and right arrows go 5 s back and on)
           memos export ID --format txt|srt|vtt|json [-o FILE]
           memos rename ID TITLE
+          memos transcribe ID [--locale TAG] [--model NAME]
+                                        decode the memo's audio again (in TAG, with the model NAME; by
+                                        default its own locale and the model that locale uses) and
+                                        replace its text once done
           memos delete ID               delete a memo and its audio
                                         (ID: the memo's id, or its last digits while they name one memo)
         """
@@ -30,6 +34,7 @@ struct MemosCommand {
         case ("list", 1): return true
         case ("search", 2): return true
         case ("show", 2), ("play", 2), ("delete", 2), ("rename", 3): return !json
+        case ("transcribe", 2), ("transcribe", 4), ("transcribe", 6): return !json && transcribeOptions(rest) != nil
         case ("export", 4), ("export", 6):
             return !json && rest[2] == "--format" && (rest.count == 4 || rest[4] == "-o")
         default: return false
@@ -54,10 +59,26 @@ struct MemosCommand {
         case "play": try await client.play(try await client.resolve(rest[1]))
         case "delete": try await client.invoke(.delete, on: try await client.resolve(rest[1]))
         case "rename": try await client.rename(try await client.resolve(rest[1]), to: rest[2])
+        case "transcribe":
+            let options = Self.transcribeOptions(rest) ?? [:]
+            print(
+                try await client.transcribe(
+                    try await client.resolve(rest[1]), locale: options["--locale"] ?? "", model: options["--model"] ?? ""))
         default:
             let content = try await client.export(try await client.resolve(rest[1]), format: rest[3])
             if rest.count == 6 { try write(content, to: rest[5]) } else { print(content, terminator: "") }
         }
+    }
+
+    /// `--locale TAG` and `--model NAME` after `transcribe ID`, each at most once; nil for anything else.
+    private static func transcribeOptions(_ rest: [String]) -> [String: String]? {
+        var options: [String: String] = [:]
+        var pairs = rest.dropFirst(2)[...]
+        while let flag = pairs.popFirst() {
+            guard ["--locale", "--model"].contains(flag), options[flag] == nil, let value = pairs.popFirst() else { return nil }
+            options[flag] = value
+        }
+        return options
     }
 
     private func printMemos(_ memos: [MemosClient.Summary], json: Bool, allIDs: [String]) throws(BusError) {

@@ -67,7 +67,7 @@ struct CompletionTests {
             try Data("x".utf8).write(to: path)
         }
 
-        for command in ["show", "play", "export", "rename", "delete"] {
+        for command in ["show", "play", "export", "rename", "transcribe", "delete"] {
             #expect(try shell.offers(after: ["memos", command], environment: environment) == [memo], "\(command)")
         }
         #expect(try shell.offers(after: ["locale"], environment: environment) == ["ko-KR"])

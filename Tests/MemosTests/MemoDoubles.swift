@@ -8,6 +8,7 @@ enum SeamCall: Sendable, Equatable {
     case locale(RecordingID)
     case settled(String)
     case text(RecordingID, file: String, locale: String?)
+    case again(file: String, locale: String, model: String)
 }
 
 /// Transcription that answers with a text given beforehand, or waits until the task is cancelled (a
@@ -20,6 +21,8 @@ struct TranscriberDouble: Transcribing {
     let calls: Recorded<SeamCall>
     let locale: String
     let outcome: Outcome
+    /// What a memo transcribed again gets: a text, or a failure saying why.
+    var again: Result<String, RecordingError> = .success("goedemorgen wereld")
 
     /// The written text the double makes of `text`: told apart from the recognised words.
     static func written(_ text: String) -> String { text.isEmpty ? "" : text.uppercased() + "." }
@@ -29,16 +32,20 @@ struct TranscriberDouble: Transcribing {
         return locale
     }
 
-    func text(of recording: RecordingID, file: String, in locale: String?) async throws(RecordingError) -> (
-        text: String, words: [Word], written: String
-    ) {
+    func text(of recording: RecordingID, file: String, in locale: String?) async throws(RecordingError) -> MemoText {
         calls.append(.text(recording, file: file, locale: locale))
         switch outcome {
-        case .text(let text, let words): return (text, words, Self.written(text))
+        case .text(let text, let words): return MemoText(text: text, words: words, written: Self.written(text), model: "double")
         case .untilCancelled:
             await CancellationGate().wait()
             throw .failed("The recording was discarded.")
         }
+    }
+
+    func text(ofFile file: String, in locale: String, model: String) async throws(RecordingError) -> MemoText {
+        calls.append(.again(file: file, locale: locale, model: model))
+        let text = try again.get()
+        return MemoText(text: text, words: [], written: Self.written(text), model: model)
     }
 }
 

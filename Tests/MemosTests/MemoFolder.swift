@@ -25,11 +25,13 @@ final class MemoFolder: Sendable {
 
     /// The library, opened, transcribing in `locale` with `outcome`.
     func library(
-        locale: String = "nl-NL", outcome: TranscriberDouble.Outcome = .text("hallo wereld", [])
+        locale: String = "nl-NL", outcome: TranscriberDouble.Outcome = .text("hallo wereld", []),
+        again: Result<String, RecordingError> = .success("goedemorgen wereld")
     ) async throws -> MemoLibrary {
         let library = try MemoLibrary(
             executor: executor.asUnownedSerialExecutor(), store: database, recordingsFolder: recordings, transcriptsFolder: transcripts,
-            transcriber: TranscriberDouble(calls: calls, locale: locale, outcome: outcome), models: ModelsDouble(calls: calls))
+            transcriber: TranscriberDouble(calls: calls, locale: locale, outcome: outcome, again: again), models: ModelsDouble(calls: calls)
+        )
         try await library.open(reporting: ListenerDouble(events: events))
         return library
     }

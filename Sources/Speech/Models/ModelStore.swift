@@ -233,6 +233,22 @@ public actor ModelStore {
         transcriber.prepareIfPicked(locale)
     }
 
+    /// The locale and model a kept recording is transcribed again with, installing the model when it is missing.
+    /// - Parameters:
+    ///   - tag: the locale.
+    ///   - name: a model of it; nil for the one recordings in it use, else the catalog's small one.
+    /// - Throws: `unsupportedLocale`, `noSuchModel` when neither this machine nor the catalog has it, `notInCatalog`
+    ///   when no model is named and none is on disk or in the catalog, `failed` when its installation cannot begin.
+    public func modelForTranscribing(_ tag: String, model name: String?) throws(ModelError) -> (locale: String, model: String) {
+        let locale = try supportedLocale(tag)
+        let chosen: String
+        if let named = name ?? modelsInUse[locale] { chosen = named } else { chosen = try catalogEntry(for: locale).name }
+        if !known.installed.contains(where: { $0.locale == locale && $0.name == chosen }) {
+            try install(locale, model: chosen)
+        }
+        return (locale, chosen)
+    }
+
     private func begin(_ entry: CatalogEntry, for locale: String) throws(ModelError) {
         let installation: ModelInstallation
         do throws(InstallError) {

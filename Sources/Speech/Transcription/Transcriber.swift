@@ -209,7 +209,7 @@ public final class Transcriber: CapturedAudioListener {
 }
 
 /// Set once by a task's cancellation handler, read by the transcription queue between blocks.
-private final class CancellationFlag: Sendable {
+final class CancellationFlag: Sendable {
     private let flag = Atomic(false)
     func set() { flag.store(true, ordering: .relaxed) }
     func isSet() -> Bool { flag.load(ordering: .relaxed) }
