@@ -50,7 +50,9 @@ public final class PulsePlayback: Sendable {
 
     /// Goes on from `seconds` into the recording (past its end: the end).
     public func seek(to seconds: Double) {
-        let byte = Int64(max(0, seconds) * Double(RecordingFormat.bytesPerSecond)) / Int64(RecordingFormat.bytesPerSample)
+        // A WAV file holds 4 GiB at most: any number of seconds a peer sends past that is its end, not a trap.
+        let bytes = min(max(0, seconds) * Double(RecordingFormat.bytesPerSecond), Double(UInt32.max))
+        let byte = Int64(bytes) / Int64(RecordingFormat.bytesPerSample)
         current.withLock { $0?.seekTo.store(byte * Int64(RecordingFormat.bytesPerSample), ordering: .relaxed) }
     }
 

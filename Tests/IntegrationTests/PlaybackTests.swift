@@ -118,6 +118,8 @@ struct PlaybackTests {
         #expect(whilePaused.allSatisfy { abs(Int($0)) < 100 }, "sound while paused")
         #expect(try await position(of: memo, in: service) == held)
 
+        // Seconds past any file a peer may send: the end, and the service answers on.
+        _ = try await service.memo(.seek, of: memo, [.double(1e30)])
         _ = try await service.memo(.seek, of: memo, [.double(1.0)])
         try await poll(within: .seconds(5), until: { try await position(of: memo, in: service) == 1.0 }) { MissingOutput() }
         _ = try await service.memo(.resume, of: memo)
