@@ -56,9 +56,14 @@ public final class PulsePlayback: Sendable {
         current.withLock { $0?.seekTo.store(byte * Int64(RecordingFormat.bytesPerSample), ordering: .relaxed) }
     }
 
-    /// Seconds of the recording the speakers have played; 0 with nothing playing.
+    /// Seconds of the recording the speakers have played, or the ones a seek asked for until the playback takes
+    /// them (so that a seek reads back at once); 0 with nothing playing.
     public var position: Double {
-        let bytes = current.withLock { $0?.played.load(ordering: .relaxed) } ?? 0
+        let bytes: Int64 = current.withLock { control in
+            guard let control else { return 0 }
+            let asked = control.seekTo.load(ordering: .relaxed)
+            return asked >= 0 ? asked : control.played.load(ordering: .relaxed)
+        }
         return Double(bytes) / Double(RecordingFormat.bytesPerSecond)
     }
 
