@@ -5,20 +5,22 @@ import NotulaContract
 import NotulaTestSupport
 import Testing
 
+/// A service whose playback goes to a null sink of the test's own, with one memo of speech.
+func serviceWithSpokenMemo(speaker: NullSink, settings: [String] = [], on bus: PrivateBus? = nil) async throws -> (
+    ServiceUnderTest, ObjectPath
+) {
+    let service = try await ServiceUnderTest.start(environment: ["PULSE_SINK": speaker.name], settings: settings, on: bus)
+    let sink = try #require(service.sink)
+    let signals = try await service.recorderSignals()
+    try await service.recorder(.start)
+    try await sink.play(try speech("Playback of a memo goes to the speakers"))
+    let memo = try await service.recorder(.process).argument(0, as: ObjectPath.self)
+    try await service.untilProcessed(signals)
+    return (service, memo)
+}
+
 @Suite("Playing memos through PulseAudio", .serialized, .timeLimit(.minutes(3)))
 struct PlaybackTests {
-    /// A service whose playback goes to a null sink of the test's own, with one memo of speech.
-    private func serviceWithSpokenMemo(speaker: NullSink) async throws -> (ServiceUnderTest, ObjectPath) {
-        let service = try await ServiceUnderTest.start(environment: ["PULSE_SINK": speaker.name])
-        let sink = try #require(service.sink)
-        let signals = try await service.recorderSignals()
-        try await service.recorder(.start)
-        try await sink.play(try speech("Playback of a memo goes to the speakers"))
-        let memo = try await service.recorder(.process).argument(0, as: ObjectPath.self)
-        try await service.untilProcessed(signals)
-        return (service, memo)
-    }
-
     /// The next value of Playing announced in `changes`.
     private func nextPlaying(_ changes: inout AsyncStream<Message>.Iterator) async throws -> ObjectPath? {
         while let message = await changes.next() {
@@ -180,39 +182,5 @@ struct PlaybackTests {
     private func position(of memo: ObjectPath, in service: ServiceUnderTest) async throws -> Double {
         guard case .double(let seconds) = try await service.property(.position, of: memo) else { throw MissingOutput() }
         return seconds
-    }
-}
-
-/// What a sink's monitor hears from now on, as parec writes it to a file.
-private final class SinkRecording {
-    private let file = FileManager.default.temporaryDirectory.appendingPathComponent("notula-heard-\(UUID().uuidString).raw")
-    private let listener = Process()
-
-    init(_ speaker: NullSink) throws {
-        _ = FileManager.default.createFile(atPath: file.path, contents: nil)
-        listener.executableURL = URL(fileURLWithPath: "/usr/bin/parec")
-        listener.arguments = ["--device=\(speaker.monitor)", "--format=s16le", "--rate=16000", "--channels=1", "--latency-msec=20"]
-        listener.environment = ProcessInfo.processInfo.environment
-        listener.standardOutput = try FileHandle(forWritingTo: file)
-        try listener.run()
-    }
-
-    /// The samples heard so far.
-    func samples() throws -> [Int16] {
-        try Data(contentsOf: file).withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
-    }
-
-    /// Returns once `count` samples were heard: the sink's own clock, for what must hold over time.
-    func waitUntilHeard(samples count: Int) async throws {
-        try await poll(within: .seconds(10), until: { try self.samples().count >= count }) { MissingOutput() }
-    }
-
-    // parec does not end on SIGTERM while its stream is connected; what it wrote is on disk either way.
-    deinit {
-        if listener.isRunning {
-            kill(listener.processIdentifier, SIGKILL)
-            listener.waitUntilExit()
-        }
-        try? FileManager.default.removeItem(at: file)
     }
 }
