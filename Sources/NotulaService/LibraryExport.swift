@@ -16,10 +16,13 @@ struct LibraryExport: MemoListener {
 
     /// Opens the library and exports its objects in the same job on the bus thread, so that the memos
     /// recovered at start are transcribed, and their news signalled, only once their objects are there.
-    static func open(_ library: isolated MemoLibrary, on bus: Bus, writing: TextWriting, models: ModelStore) throws(MemoError) {
+    /// - Parameter others: who else hears the library's changes, after the bus's signals.
+    static func open(
+        _ library: isolated MemoLibrary, on bus: Bus, writing: TextWriting, models: ModelStore, alsoTelling others: [any MemoListener]
+    ) throws(MemoError) {
         let export = LibraryExport(
             bus: bus, library: library, memoMethods: MemoObject.methods(library, writing: writing, models: models))
-        try library.open(reporting: export)
+        try library.open(reporting: MemoListeners(listeners: [export] + others))
         bus.assumeIsolated { bus in
             bus.exportObjectManager(at: NotulaBus.rootPath)
             bus.exportSubtree(NotulaBus.memosPath, ObjectSubtree(interfaces: export.memoInterfaces, forEach: export.forEachMemoObject))

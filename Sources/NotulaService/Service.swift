@@ -78,6 +78,12 @@ public enum Service {
             listener: ModelSignals(bus: bus, notifier: notifier),
             loads: { path throws(SpeechError) in try checkLoads(path, libraryCandidates) }, choices: modelChoices,
             keepChoices: { chosen in Settings.update(at: paths.settingsFile) { $0.models = chosen } })
+        // Made before the library opens, which tells it of every memo played from then on.
+        let mediaPlayer =
+            settings.mpris == true
+            ? MediaPlayer(
+                bus: bus, texts: .forEnvironment(environment), trackPath: { MemoLibrary.path(of: $0.rawValue) }, log: { Log.info($0) })
+            : nil
         let memos: MemoLibrary
         do {
             memos = try MemoLibrary(
@@ -88,7 +94,9 @@ public enum Service {
                     again: Retranscriber(
                         engine: SpeechEngine(libraryCandidates: libraryCandidates, modelPlaces: places.all, memory: modelMemory)),
                     writing: writing), models: models)
-            try await LibraryExport.open(memos, on: bus, writing: writing, models: models)
+            try await LibraryExport.open(
+                memos, on: bus, writing: writing, models: models,
+                alsoTelling: mediaPlayer.map { [MediaPlayerFeed(player: $0, library: memos)] } ?? [])
         } catch {
             Log.error("Cannot open the memo library \(paths.library): \(error)")
             return 1
@@ -105,11 +113,6 @@ public enum Service {
             },
             lengthLimit: settings.memoLengthLimit, keptFree: roomKeptForLibrary(paths))
         let tray = TrayItem(bus: bus, texts: .forEnvironment(environment), log: { Log.info($0) })
-        let mediaPlayer =
-            settings.mpris == true
-            ? MediaPlayer(
-                bus: bus, texts: .forEnvironment(environment), trackPath: { MemoLibrary.path(of: $0.rawValue) }, log: { Log.info($0) })
-            : nil
         let mediaPause = settings.pauseMedia == false ? nil : MediaPause(bus: bus, own: MediaPlayer.name, log: { Log.info($0) })
         // Always made: a sink a killed notulad left muted is unmuted even once the setting is off.
         let outputMute = OutputMute(
@@ -151,7 +154,9 @@ public enum Service {
         let sleepWatch = await SleepWatch.start(pausing: recorder)
         let panelControls = PanelWiring.controls(recorder, locale: locale, models: models, bus: bus)
         await tray.start(panelControls)
-        await mediaPlayer?.start(panelControls, elapsed: { recorder.assumeIsolated { $0.snapshot.elapsed } })
+        await mediaPlayer?.start(
+            panelControls, elapsed: { recorder.assumeIsolated { $0.snapshot.elapsed } },
+            memoPlayback: MemoPlaybackWiring.controls(memos))
         await shortcuts?.start(panelControls)
 
         // Once a day at most, in a process of its own for the time of the fetch. Begun before the name is

@@ -1,9 +1,10 @@
 import DBus
 import Recording
 
-/// The recording as an MPRIS media player, `org.mpris.MediaPlayer2.notula`, so that media keys, KDE's lock screen
-/// and GNOME's media controls pause, resume and send it. The name is owned only while a recording is under way
-/// (recording or paused), so that a music player has the media keys the rest of the time.
+/// The recording, or the memo playing, as an MPRIS media player, `org.mpris.MediaPlayer2.notula`, so that media keys,
+/// KDE's lock screen and GNOME's media controls pause, resume and send the one, and pause, seek and stop the other.
+/// A recording under way (recording or paused) comes first. The name is owned only while one of them is under way,
+/// so that a music player has the media keys the rest of the time.
 ///
 /// Shares the bus's executor (as the recorder does): a transition reports to it synchronously; owning and releasing
 /// the name run on a chain of their own, in the order the transitions asked for them.
@@ -20,9 +21,13 @@ public actor MediaPlayer {
     private var controls: PanelControls?
     /// The time recorded, now.
     private var elapsedNow: (@Sendable () -> Duration)?
+    /// What the player's methods run while a memo is its track; set by `start`.
+    private var memoControls: MemoPlaybackControls?
 
-    private(set) var track: MediaPlayerTrack
+    private var track: MediaPlayerTrack
     private var recording: RecordingID?
+    /// The memo playing, if any.
+    private var memo: MemoPlaybackSnapshot?
     private let nameChanges: AsyncStream<Void>.Continuation
     private var ownsName = false
 
@@ -38,27 +43,80 @@ public actor MediaPlayer {
         track = MediaPlayerTrack(state: .idle, elapsed: .zero, texts: texts)
         let (changes, continuation) = AsyncStream.makeStream(of: Void.self)
         nameChanges = continuation
-        Task { for await _ in changes { await self.followRecording() } }
+        Task { for await _ in changes { await self.followPlayback() } }
     }
 
-    /// Exports the player's object; its name follows the recording from now on.
+    /// Exports the player's object; its name follows the recording and the memo playing from now on.
     /// - Parameter elapsed: the time recorded as of the call, for `Position`.
-    public func start(_ controls: PanelControls, elapsed: @escaping @Sendable () -> Duration) async {
+    public func start(
+        _ controls: PanelControls, elapsed: @escaping @Sendable () -> Duration, memoPlayback: MemoPlaybackControls
+    ) async {
         self.controls = controls
         elapsedNow = elapsed
+        memoControls = memoPlayback
         await bus.export(Self.path, interfaces: [MediaPlayerInterfaces.root(), MediaPlayerInterfaces.player(self)])
     }
 
-    func perform(_ action: RecordingAction) throws(BusError) { try controls?.perform(action) }
+    /// The memo that is the player's track: the one playing, unless a recording is under way.
+    var memoShown: MemoPlaybackSnapshot? { track.playbackStatus == .stopped ? memo : nil }
 
-    func position() -> Duration { elapsedNow?() ?? .zero }
+    var playbackStatus: MediaPlayerTrack.PlaybackStatus {
+        guard let memo = memoShown else { return track.playbackStatus }
+        return memo.paused ? .paused : .playing
+    }
+
+    /// Play, Pause, PlayPause and Stop: the memo's playback while a memo is the track, the recorder's otherwise.
+    func press(_ button: MediaButton) throws(BusError) {
+        guard let memo = memoShown, let memoControls else {
+            try controls?.perform(button.recordingAction)
+            return
+        }
+        switch button {
+        case .playPause: memoControls.hold(!memo.paused)
+        case .play: memoControls.hold(false)
+        case .pause: memoControls.hold(true)
+        case .stop: memoControls.stop()
+        }
+    }
+
+    /// `Seek`: relative to where the memo is; a recording cannot seek, as `CanSeek` says.
+    func seek(by offset: Int64) {
+        guard let memo = memoShown, let memoControls else { return }
+        go(to: memo.seekTarget(from: memoControls.position().microseconds, by: offset), memoControls)
+    }
+
+    /// `SetPosition`: ignored for a track that is no longer the one playing, as the specification has it.
+    func setPosition(_ position: Int64, of trackPath: ObjectPath) {
+        guard let memo = memoShown, let memoControls, trackPath == memo.trackPath, let target = memo.setTarget(position) else { return }
+        go(to: target, memoControls)
+    }
+
+    private func go(to microseconds: Int64, _ memoControls: MemoPlaybackControls) {
+        memoControls.seek(.microseconds(microseconds))
+        bus.assumeIsolated {
+            try? $0.emit(
+                path: Self.path, interface: MediaPlayerInterfaces.playerInterface, member: "Seeked", arguments: [.int64(microseconds)])
+        }
+    }
+
+    func position() -> Duration {
+        (memoShown != nil ? memoControls?.position() : elapsedNow?()) ?? .zero
+    }
 
     var metadata: Value {
-        var entries = [DictionaryEntry(key: .string("xesam:title"), value: .variant(.string(track.title)))]
+        if let memo = memoShown {
+            return Self.metadata(trackID: memo.trackPath, title: memo.title, length: memo.length)
+        }
         // No track while idle: the specification's own path for that.
         let id = recording.map(trackPath) ?? ObjectPath("/org/mpris/MediaPlayer2/TrackList/NoTrack")!
-        entries.insert(DictionaryEntry(key: .string("mpris:trackid"), value: .variant(.objectPath(id))), at: 0)
-        return .dictionary(key: "s", value: "v", entries)
+        return Self.metadata(trackID: id, title: track.title, length: nil)
+    }
+
+    private static func metadata(trackID: ObjectPath, title: String, length: Duration?) -> Value {
+        let entries: [(String, Value)] =
+            [("mpris:trackid", .objectPath(trackID))] + (length.map { [("mpris:length", .int64($0.microseconds))] } ?? [])
+            + [("xesam:title", .string(title))]
+        return .dictionary(key: "s", value: "v", entries.map { DictionaryEntry(key: .string($0.0), value: .variant($0.1)) })
     }
 
     // MARK: Reports
@@ -69,16 +127,29 @@ public actor MediaPlayer {
     private func show(_ snapshot: RecorderSnapshot) {
         recording = snapshot.recording
         track = MediaPlayerTrack(state: snapshot.state, elapsed: snapshot.elapsed, texts: texts)
+        trackChanged()
+    }
+
+    /// What the service reports to whenever the memo playing changes, is held or goes on (nil: none plays).
+    /// Called synchronously, on the bus's executor, which the player shares.
+    public nonisolated func memoPlaybackChanged(_ playing: MemoPlaybackSnapshot?) {
+        assumeIsolated {
+            $0.memo = playing
+            $0.trackChanged()
+        }
+    }
+
+    private func trackChanged() {
         bus.assumeIsolated {
             $0.emitPropertiesChanged(
-                path: Self.path, interface: MediaPlayerInterfaces.playerInterface, names: ["PlaybackStatus", "Metadata"])
+                path: Self.path, interface: MediaPlayerInterfaces.playerInterface, names: ["PlaybackStatus", "Metadata", "CanSeek"])
         }
         nameChanges.yield()
     }
 
-    /// Owns the name while a recording is under way, and releases it otherwise.
-    private func followRecording() async {
-        let wanted = track.playbackStatus != .stopped
+    /// Owns the name while a recording or a memo's playback is under way, and releases it otherwise.
+    private func followPlayback() async {
+        let wanted = playbackStatus != .stopped
         guard wanted != ownsName else { return }
         ownsName = wanted
         do throws(BusError) {

@@ -1,0 +1,48 @@
+import FoundationEssentials
+import Library
+import Memos
+import Notifying
+import Recording
+
+/// The memo playing, for the media player: its buttons and seeks run on the library, on the bus thread they share,
+/// and each change of the playback is shown to it.
+enum MemoPlaybackWiring {
+    static func controls(_ library: MemoLibrary) -> MemoPlaybackControls {
+        MemoPlaybackControls(
+            hold: { held in onPlaying(library) { library, id throws(MemoError) in try library.holdPlayback(id, held) } },
+            seek: { target in onPlaying(library) { library, id throws(MemoError) in try library.seekPlayback(id, to: target.seconds) } },
+            position: { .seconds(library.assumeIsolated { library in library.playing.map(library.playbackPosition) ?? 0 }) },
+            stop: { onPlaying(library) { $0.stopPlayback($1) } })
+    }
+
+    /// Runs `body` on the memo playing, if one is; nobody waits for a media key, so a refusal is only logged.
+    private static func onPlaying(_ library: MemoLibrary, _ body: @Sendable (isolated MemoLibrary, String) throws(MemoError) -> Void) {
+        library.assumeIsolated { library in
+            guard let id = library.playing else { return }
+            do throws(MemoError) { try body(library, id) } catch { Log.info("The media player's press on memo \(id): \(error)") }
+        }
+    }
+}
+
+/// Shows the media player each change of the memo playing: another memo, none, held or going on.
+struct MediaPlayerFeed: MemoListener {
+    let player: MediaPlayer
+    let library: MemoLibrary
+
+    func libraryChanged(_ event: MemoEvent) {
+        guard case .playingChanged(let id) = event else { return }
+        player.memoPlaybackChanged(id.flatMap(snapshot))
+    }
+
+    private func snapshot(_ id: String) -> MemoPlaybackSnapshot? {
+        library.assumeIsolated { library in
+            library.summary(id).map { memo in
+                MemoPlaybackSnapshot(
+                    trackPath: MemoLibrary.path(of: id),
+                    // The date, never the memo's title: that holds its first words, and Metadata is broadcast.
+                    title: Memo.defaultTitle(created: memo.created, timeZone: .current),
+                    length: .seconds(memo.duration), paused: library.playbackPaused)
+            }
+        }
+    }
+}
