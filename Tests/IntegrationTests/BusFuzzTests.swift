@@ -47,6 +47,7 @@ struct BusFuzzTests {
         var examples: [String: String] = [:]
         var unanswered: [String] = []
         let started = ContinuousClock.now
+        try await holdSpokenMemo(on: service, sound: sound)
         let edges = edgeCalls(targets.methods, targets.properties, &values)
         for index in 0..<(edges.count + Self.messages) {
             let call =
@@ -107,6 +108,20 @@ struct BusFuzzTests {
         let targets = try await fuzzTargets(of: service, at: paths + memos.prefix(1))
         try await service.recorder(.discard)
         return targets
+    }
+
+    /// A memo of a few seconds of speech, played and held at its start, so that the media player's edge calls (Seek
+    /// by Int64.min, …) reach a memo's playback: the memos of `recordMemos` end before a Pause could hold them.
+    private func holdSpokenMemo(on service: ServiceUnderTest, sound: PrivateSoundServer) async throws {
+        let signals = try await service.recorderSignals()
+        try await service.recorder(.start)
+        let spoken = try run(
+            "/usr/bin/paplay", ["--device=mic", try speech("A memo held while the fuzz runs")], environment: sound.environment)
+        #expect(spoken.status == 0, "\(spoken.errorOutput)")
+        let memo = try await service.recorder(.process).argument(0, as: ObjectPath.self)
+        try await service.untilProcessed(signals)
+        _ = try await service.memo(.play, of: memo)
+        _ = try await service.memo(.pause, of: memo)
     }
 
     /// A call of a member the service exports with arguments of the types it takes (integers at
