@@ -3,14 +3,15 @@ import Foundation
 import Speech
 
 // `make bench`: the memo library's search and list over 100 000 memos, round trips to notulad against the bus's own floor, what the idle service costs, and what
-// transcription costs: a file decoded by ours and by Vosk's Python package, the time from Send to text of recordings
+// transcription costs: a file decoded by ours and by Vosk's Python package, a kept memo transcribed again against the
+// same package, the time from Send to text of recordings
 // decoded while captured, the model's memory and its reload, and how long dictated text takes to reach a real client
 // by each way of delivering it. A report, not a test: it prints figures and ratios
 // from one run.
 //
 // NOTULA_TEST_MODEL names the Korean model's folder; NOTULA_BENCH_QUICK=1 gives a short run for working on the
 // bench itself (the 10 s recording only, 2 rounds of the file, text delivered of 20 and 200 characters only);
-// NOTULA_BENCH_LIBRARY_ONLY=1 runs the library part alone, NOTULA_BENCH_LIVE_ONLY=1 the live text's and audio's, NOTULA_BENCH_DELIVERY_ONLY=1 the dictation delivery alone
+// NOTULA_BENCH_LIBRARY_ONLY=1 runs the library part alone, NOTULA_BENCH_LIVE_ONLY=1 the live text's and audio's, NOTULA_BENCH_AGAIN_ONLY=1 a memo transcribed again, NOTULA_BENCH_DELIVERY_ONLY=1 the dictation delivery alone
 // (it needs neither notulad nor a model).
 
 if ProcessInfo.processInfo.environment["NOTULA_BENCH_DELIVERY_ONLY"] == "1" {
@@ -49,6 +50,14 @@ do {
         try? FileManager.default.removeItem(at: home)
         exit(0)
     }
+    if ProcessInfo.processInfo.environment["NOTULA_BENCH_AGAIN_ONLY"] == "1" {
+        print(
+            try await TranscribeAgain.run(
+                speech: try SpeechCorpus(in: home.appendingPathComponent("speech")).speech(lasting: fileSeconds), rounds: quick ? 2 : 3,
+                notulad: notulad, home: home.appendingPathComponent("again"), bus: bus, modelPath: modelPath))
+        try? FileManager.default.removeItem(at: home)
+        exit(0)
+    }
     progress("filling a library of \(LibrarySearch.memoCount) memos, then searching it")
     let libraryHome = home.appendingPathComponent("library")
     let (libraryReport, queries) = try LibrarySearch.run(home: libraryHome)
@@ -80,6 +89,12 @@ do {
     print(
         try FileTranscription.run(
             try corpus.speech(lasting: fileSeconds), rounds: fileRounds, library: library, modelPath: modelPath))
+
+    print()
+    print(
+        try await TranscribeAgain.run(
+            speech: try corpus.speech(lasting: fileSeconds), rounds: quick ? 2 : 3, notulad: notulad,
+            home: home.appendingPathComponent("again"), bus: bus, modelPath: modelPath))
 
     print()
     print(
