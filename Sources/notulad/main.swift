@@ -1,6 +1,7 @@
 import Downloading
 import NotulaService
 import Recording
+import Speech
 
 #if canImport(Glibc)
     import Glibc
@@ -26,6 +27,9 @@ signal(SIGPIPE, SIG_IGN)
 // A block of 1 MiB or more (libdbus's buffer for a peer's 30 MiB message) goes back to the system when freed:
 // glibc's moving threshold would keep such blocks in the heap, the peak growing by a message every few messages.
 _ = mallopt(mmapThreshold, 1 << 20)
+
+// notulad run again by itself to decode with libwhisper, whose assertions abort the process that runs them.
+if let status = WhisperHelperServer.serve(CommandLine.arguments) { exit(status) }
 
 // notulad run again by itself to fetch a document, so that libcurl is loaded only in that short-lived child.
 if let status = await DocumentFetcher.serve(CommandLine.arguments) { exit(status) }

@@ -39,17 +39,18 @@ public enum DocumentFetcher: Sendable {
         guard arguments.count == 4, arguments[1] == helperArgument, let maximumBytes = Int(arguments[3]) else { return nil }
         do throws(DownloadError) {
             let bytes = try await HTTPDownload.fetch(arguments[2], maximumBytes: maximumBytes)
-            return writeAll(bytes) ? 0 : 1
+            return writeStandardOutput(bytes) ? 0 : 1
         } catch {
             let encoded = (try? JSONEncoder().encode(error)).map { [UInt8]($0) } ?? []
-            return writeAll(encoded) ? failureStatus : 1
+            return writeStandardOutput(encoded) ? failureStatus : 1
         }
     }
 
     /// The helper's exit status when it writes a `DownloadError`.
     static let failureStatus: Int32 = 3
 
-    private static func writeAll(_ bytes: [UInt8]) -> Bool {
+    /// Writes all of `bytes` on standard output, as a helper answers its parent; false when it cannot.
+    public static func writeStandardOutput(_ bytes: [UInt8]) -> Bool {
         var written = 0
         while written < bytes.count {
             let result = bytes.withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress! + written, bytes.count - written) }

@@ -22,8 +22,8 @@ final class FetchHelperProcess: Sendable {
     init(executable: String, arguments: [String]) throws(DownloadError) {
         var outputPipe: [Int32] = [-1, -1]
         var cancelPipe: [Int32] = [-1, -1]
-        guard Self.makePipe(&outputPipe) else { throw Self.failure("pipe", errno) }
-        guard Self.makePipe(&cancelPipe) else {
+        guard ChildPipe.make(&outputPipe) else { throw Self.failure("pipe", errno) }
+        guard ChildPipe.make(&cancelPipe) else {
             let code = errno
             outputPipe.forEach { close($0) }
             throw Self.failure("pipe", code)
@@ -142,19 +142,6 @@ final class FetchHelperProcess: Sendable {
         default:
             throw .setupFailed(reason: "the fetching process \(executable) ended on signal \(status & 0x7f)")
         }
-    }
-
-    /// A pipe whose ends close on exec: the child gets only the copy made its standard output.
-    /// (`pipe2`, which would do it at once, is a GNU extension the Glibc module leaves out.)
-    private static func makePipe(_ ends: inout [Int32]) -> Bool {
-        guard pipe(&ends) == 0 else { return false }
-        guard ends.allSatisfy({ fcntl($0, F_SETFD, FD_CLOEXEC) == 0 }) else {
-            let code = errno
-            ends.forEach { close($0) }
-            errno = code
-            return false
-        }
-        return true
     }
 
     private static func failure(_ call: String, _ code: Int32) -> DownloadError {

@@ -1,0 +1,217 @@
+import Dispatch
+import Downloading
+import FoundationEssentials
+import Glibc
+import Recording
+import Synchronization
+
+/// The parent's side of the Whisper helper: `notulad --whisper-helper`, started when a decoding is asked for, sent
+/// one request at a time, and ended (its standard input closed) after `idleRelease` unused, returning the model's
+/// memory. A helper that dies — a ggml assertion, a model file that crashes libwhisper — fails the decoding it was
+/// doing, with the reason, and the next decoding starts another.
+public final class WhisperHelper: Sendable {
+    private let executable: String
+    private let library: String
+    private let idleRelease: Duration
+    private let queue = DispatchQueue(label: "org.notula.whisper")
+    /// Only touched on `queue`.
+    private let running = Mutex<Running?>(nil)
+    /// The helper's process while it decodes a request, for a cancellation from another thread; 0 otherwise.
+    private let decoding = Atomic<Int32>(0)
+    private let uses = Atomic<Int>(0)
+
+    private struct Running {
+        let pid: pid_t
+        let input: Int32
+        let output: Int32
+        var pending: [UInt8] = []
+    }
+
+    /// - Parameters:
+    ///   - executable: notulad, run again as the helper: `/proc/self/exe`.
+    ///   - library: the libwhisper.so.1 the helper opens.
+    public init(executable: String, library: String, idleRelease: Duration) {
+        self.executable = executable
+        self.library = library
+        self.idleRelease = idleRelease
+    }
+
+    /// Decodes the WAV `file` with the ggml model `model`, in the helper.
+    /// - Throws: `.cancelled` when the task is cancelled (the decoding stops within libwhisper's next step);
+    ///   `.recognitionFailed` saying why when the helper fails or dies; `.engineUnavailable`, `.modelUnavailable` as it says.
+    public func transcribe(file: String, model: String, language: String, prompt: String = "") async throws(SpeechError)
+        -> [WhisperModel.Segment]
+    {
+        let request = WhisperRequest(model: model, file: file, language: language, prompt: prompt)
+        let cancelled = RequestCancellation()
+        let outcome = await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Result<[WhisperModel.Segment], SpeechError>, Never>) in
+                queue.async { [self] in
+                    continuation.resume(returning: Result { () throws(SpeechError) in try ask(request, unless: cancelled) })
+                    scheduleRelease()
+                }
+            }
+        } onCancel: {
+            // Set before the helper is looked at, as `ask` marks it busy before looking at this: one sees the other.
+            cancelled.flag.store(true, ordering: .sequentiallyConsistent)
+            let pid = decoding.load(ordering: .sequentiallyConsistent)
+            if pid > 0 { kill(pid, SIGUSR1) }
+        }
+        return try outcome.get()
+    }
+
+    /// Whether the helper is decoding a request now.
+    public var isDecoding: Bool { decoding.load(ordering: .relaxed) != 0 }
+
+    /// One request and its answer, on `queue`.
+    private func ask(_ request: WhisperRequest, unless cancelled: RequestCancellation) throws(SpeechError) -> [WhisperModel.Segment] {
+        var helper: Running
+        if let current = running.withLock({ $0 }) { helper = current } else { helper = try start() }
+        guard var line = try? JSONEncoder().encode(request).map({ $0 }) else {
+            throw .recognitionFailed("The request could not be encoded.")
+        }
+        line.append(UInt8(ascii: "\n"))
+        decoding.store(helper.pid, ordering: .sequentiallyConsistent)
+        defer { decoding.store(0, ordering: .sequentiallyConsistent) }
+        if cancelled.flag.load(ordering: .sequentiallyConsistent) { throw .cancelled }
+        let answer =
+            Self.write(line, to: helper.input) ? Self.readLine(from: helper.output, pending: &helper.pending, unless: cancelled) : nil
+        if answer == nil, cancelled.flag.load(ordering: .sequentiallyConsistent) {
+            // libwhisper asks its abort callback only between its steps, a second apart while it encodes: past the
+            // grace, the helper goes, and the next decoding starts another.
+            kill(helper.pid, SIGKILL)
+            end(helper)
+            throw .cancelled
+        }
+        guard let answer, let reply = try? JSONDecoder().decode(WhisperAnswer.self, from: Data(answer)) else {
+            let reason = end(helper)
+            throw .recognitionFailed(
+                "The Whisper engine stopped while decoding \(request.file) (\(reason)); the next decoding starts it again.")
+        }
+        running.withLock { $0 = helper }
+        if reply.cancelled == true { throw .cancelled }
+        if let error = reply.error { throw .recognitionFailed(error) }
+        return reply.segments ?? []
+    }
+
+    /// Starts the helper, its standard input and output pipes of ours, ggml told not to start a debugger on an assertion.
+    private func start() throws(SpeechError) -> Running {
+        var input: [Int32] = [-1, -1]
+        var output: [Int32] = [-1, -1]
+        guard ChildPipe.make(&input), ChildPipe.make(&output) else {
+            throw .engineUnavailable("Cannot make the Whisper helper's pipes: \(String(cString: strerror(errno))).")
+        }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, input[0], STDIN_FILENO)
+        posix_spawn_file_actions_adddup2(&actions, output[1], STDOUT_FILENO)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
+        let argv = ([executable, WhisperHelperServer.argument, library] as [String]).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        let environment = Self.environment.map { strdup($0) } + [nil]
+        defer { environment.forEach { free($0) } }
+        var child = pid_t()
+        let status = posix_spawn(&child, executable, &actions, &attributes, argv, environment)
+        close(input[0])
+        close(output[1])
+        guard status == 0 else {
+            close(input[1])
+            close(output[0])
+            throw .engineUnavailable("Cannot start the Whisper helper \(executable): \(String(cString: strerror(status))).")
+        }
+        Log.info("Started the Whisper helper (process \(child))")
+        return Running(pid: child, input: input[1], output: output[0])
+    }
+
+    /// This process's environment, with ggml's assertion kept from starting gdb (it hung for minutes when it did).
+    private static var environment: [String] {
+        var entries: [String] = []
+        var entry = environ
+        while let pointer = entry.pointee {
+            let text = String(cString: pointer)
+            if !text.hasPrefix("GGML_NO_BACKTRACE=") { entries.append(text) }
+            entry += 1
+        }
+        return entries + ["GGML_NO_BACKTRACE=1"]
+    }
+
+    /// Ends the helper (its input closed, then reaped) and says how it ended.
+    @discardableResult
+    private func end(_ helper: Running) -> String {
+        running.withLock { $0 = nil }
+        close(helper.input)
+        close(helper.output)
+        var status: Int32 = 0
+        while waitpid(helper.pid, &status, 0) < 0 && errno == EINTR {}
+        let signal = status & 0x7f
+        let reason = signal != 0 ? "killed by signal \(signal)" : "exit status \((status >> 8) & 0xff)"
+        Log.info("The Whisper helper (process \(helper.pid)) ended: \(reason)")
+        return reason
+    }
+
+    /// Ends the helper after `idleRelease` unless it is used again before.
+    private func scheduleRelease() {
+        let use = uses.add(1, ordering: .relaxed).newValue
+        queue.asyncAfter(deadline: .now() + idleRelease / .seconds(1)) { [self] in
+            guard uses.load(ordering: .relaxed) == use, let helper = running.withLock({ $0 }) else { return }
+            end(helper)
+        }
+    }
+
+    private static func write(_ bytes: [UInt8], to descriptor: Int32) -> Bool {
+        var written = 0
+        while written < bytes.count {
+            let result = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress! + written, bytes.count - written) }
+            if result < 0 && errno == EINTR { continue }
+            guard result > 0 else { return false }
+            written += result
+        }
+        return true
+    }
+
+    /// How long a cancelled decoding may take to answer before its helper is killed.
+    static let cancelGrace: Duration = .milliseconds(300)
+
+    /// The next line the helper writes, without its newline; nil when it ends first, or `cancelGrace` after the
+    /// request was cancelled. `pending` keeps what follows it.
+    private static func readLine(from descriptor: Int32, pending: inout [UInt8], unless cancelled: RequestCancellation) -> [UInt8]? {
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        var cancelledAt: ContinuousClock.Instant?
+        while true {
+            if let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
+                let line = Array(pending[..<newline])
+                pending.removeSubrange(...newline)
+                return line
+            }
+            var watched = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            // Woken every 50 ms to see whether the task was cancelled meanwhile.
+            let ready = poll(&watched, 1, 50)
+            if ready < 0 && errno == EINTR { continue }
+            if ready == 0 {
+                if cancelled.flag.load(ordering: .sequentiallyConsistent) {
+                    let since = cancelledAt ?? .now
+                    cancelledAt = since
+                    if ContinuousClock.now - since > cancelGrace { return nil }
+                }
+                continue
+            }
+            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            // An answer is a few KB a minute of speech; one past 64 MB is no answer.
+            guard count > 0, pending.count < 1 << 26 else { return nil }
+            pending += buffer[..<count]
+        }
+    }
+}
+
+/// Set when the task awaiting a request is cancelled.
+private final class RequestCancellation: Sendable {
+    let flag = Atomic(false)
+}

@@ -1,0 +1,87 @@
+import Downloading
+import FoundationEssentials
+import Glibc
+import Recording
+import Synchronization
+
+/// A request to the helper and its answer, one JSON object a line each way.
+struct WhisperRequest: Codable {
+    let model: String
+    let file: String
+    let language: String
+    let prompt: String
+}
+
+struct WhisperAnswer: Codable {
+    var segments: [WhisperModel.Segment]?
+    var error: String?
+    var cancelled: Bool?
+}
+
+/// The helper's side: `notulad --whisper-helper LIBRARY` decodes the files its parent names, one at a time, with the
+/// model of the last request kept loaded, until its standard input ends. A ggml assertion, or a model file that
+/// crashes libwhisper, ends this process and not notulad. SIGUSR1 stops the decoding in flight.
+public enum WhisperHelperServer {
+    public static let argument = "--whisper-helper"
+
+    /// Set by SIGUSR1, cleared once the request in flight is answered: a signal that comes before the request is read
+    /// still stops it.
+    nonisolated(unsafe) private static var cancelled: sig_atomic_t = 0
+
+    /// When `arguments` ask for the helper, serves requests until standard input ends.
+    /// - Returns: The exit status, or `nil` when the command line is not the helper's: the program then goes on.
+    public static func serve(_ arguments: [String]) -> Int32? {
+        guard arguments.count == 3, arguments[1] == argument else { return nil }
+        signal(SIGUSR1) { _ in WhisperHelperServer.cancelled = 1 }
+        let library: WhisperLibrary
+        do throws(SpeechError) { library = try WhisperLibrary.load(searchingFrom: [arguments[2]]) } catch {
+            _ = answer(WhisperAnswer(error: error.message))
+            return 1
+        }
+        var loaded: WhisperModel?
+        while let line = readLine() {
+            defer { cancelled = 0 }
+            guard let request = try? JSONDecoder().decode(WhisperRequest.self, from: Data(line.utf8)) else {
+                guard answer(WhisperAnswer(error: "The helper was sent a request it cannot read.")) else { return 1 }
+                continue
+            }
+            let outcome = Result { () throws(SpeechError) in
+                if loaded?.path != request.model { loaded = nil }
+                let model: WhisperModel
+                if let current = loaded { model = current } else { model = try WhisperModel(library: library, path: request.model) }
+                loaded = model
+                return try model.transcribe(
+                    try samples(of: request.file), language: request.language, prompt: request.prompt,
+                    isCancelled: { cancelled != 0 })
+            }
+            let reply: WhisperAnswer
+            switch outcome {
+            case .success(let segments): reply = WhisperAnswer(segments: segments)
+            case .failure(.cancelled): reply = WhisperAnswer(error: SpeechError.cancelled.message, cancelled: true)
+            case .failure(let error): reply = WhisperAnswer(error: error.message)
+            }
+            guard answer(reply) else { return 1 }
+        }
+        return 0
+    }
+
+    /// The file's samples as libwhisper takes them: floats in −1…1.
+    private static func samples(of file: String) throws(SpeechError) -> [Float] {
+        var reader = try WAVSamples(path: file)
+        var block = [Int16](repeating: 0, count: 16_000)
+        var samples: [Float] = []
+        while true {
+            let count = try block.withUnsafeMutableBufferPointer { buffer in
+                Result { () throws(SpeechError) in try reader.read(into: buffer) }
+            }.get()
+            guard count > 0 else { return samples }
+            samples += block[..<count].map { Float($0) / 32_768 }
+        }
+    }
+
+    private static func answer(_ reply: WhisperAnswer) -> Bool {
+        guard var bytes = try? JSONEncoder().encode(reply).map({ $0 }) else { return false }
+        bytes.append(UInt8(ascii: "\n"))
+        return DocumentFetcher.writeStandardOutput(bytes)
+    }
+}

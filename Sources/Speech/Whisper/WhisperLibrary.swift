@@ -1,0 +1,85 @@
+import CWhisper
+import Glibc
+import Recording
+
+/// libwhisper 1.8.5, opened at run time (from the pywhispercpp wheel's folder, kept whole: it finds its ggml
+/// libraries through `$ORIGIN/pywhispercpp.libs`). Only 1.8.5 is taken: the structs passed by value are declared
+/// in `CWhisper.h` for that release alone. Loaded only in the helper process (`WhisperHelper`): a ggml assertion
+/// aborts the process that runs it.
+public struct WhisperLibrary: Sendable {
+    /// The one release whose structs `CWhisper.h` declares.
+    public static let version = "1.8.5"
+
+    let contextDefaults: whisper_context_default_params_fn
+    let initFromFile: whisper_init_from_file_with_params_fn
+    let fullDefaults: whisper_full_default_params_fn
+    let full: whisper_full_fn
+    let segmentCount: whisper_full_n_segments_fn
+    let segmentText: whisper_full_get_segment_text_fn
+    let segmentStart: whisper_full_get_segment_t0_fn
+    let segmentEnd: whisper_full_get_segment_t0_fn
+    let free: whisper_free_fn
+
+    /// Where to look, in order: `$NOTULA_WHISPER_LIBRARY`, then `whisper/libwhisper.so.1` beside the executable (where
+    /// the make targets unpack the wheel), then `../lib/notula/whisper/libwhisper.so.1` from there (installed).
+    public static func defaultCandidates(environment: [String: String], executableDirectory: String) -> [String] {
+        let directory = executableDirectory.hasSuffix("/") ? String(executableDirectory.dropLast()) : executableDirectory
+        return [environment["NOTULA_WHISPER_LIBRARY"]].compactMap { $0?.isEmpty == false ? $0 : nil }
+            + [directory + "/whisper/libwhisper.so.1", directory + "/../lib/notula/whisper/libwhisper.so.1"]
+    }
+
+    /// Opens the first of `candidates` that loads, checks its release and sends its log to the journal.
+    /// - Throws: `.engineUnavailable` saying where it looked, or which release it found, or which function it lacks.
+    public static func load(searchingFrom candidates: [String]) throws(SpeechError) -> WhisperLibrary {
+        var looked: [String] = []
+        for candidate in candidates {
+            guard let handle = dlopen(candidate, RTLD_NOW | RTLD_LOCAL) else {
+                looked.append(access(candidate, F_OK) == 0 ? "\(candidate) (\(dlerror().map { String(cString: $0) } ?? ""))" : candidate)
+                continue
+            }
+            return try WhisperLibrary(handle: handle, path: candidate)
+        }
+        throw .engineUnavailable(
+            "libwhisper was not found (looked in: \(looked.joined(separator: ", "))). Run `make`, which unpacks it from the "
+                + "pywhispercpp 1.5.1 wheel, or point NOTULA_WHISPER_LIBRARY at its libwhisper.so.1.")
+    }
+
+    private init(handle: UnsafeMutableRawPointer, path: String) throws(SpeechError) {
+        func symbol<T>(_ name: String, as type: T.Type) throws(SpeechError) -> T {
+            guard let address = dlsym(handle, name) else {
+                throw .engineUnavailable("\(path) has no \(name): it is not libwhisper \(Self.version).")
+            }
+            return unsafeBitCast(address, to: type)
+        }
+        let versionOf = try symbol("whisper_version", as: whisper_version_fn.self)
+        let found = versionOf().map { String(cString: $0) } ?? "unknown"
+        guard found == Self.version else {
+            throw .engineUnavailable(
+                "\(path) is libwhisper \(found); Notula calls only libwhisper \(Self.version), whose structs it knows.")
+        }
+        contextDefaults = try symbol("whisper_context_default_params", as: whisper_context_default_params_fn.self)
+        initFromFile = try symbol("whisper_init_from_file_with_params", as: whisper_init_from_file_with_params_fn.self)
+        fullDefaults = try symbol("whisper_full_default_params", as: whisper_full_default_params_fn.self)
+        full = try symbol("whisper_full", as: whisper_full_fn.self)
+        segmentCount = try symbol("whisper_full_n_segments", as: whisper_full_n_segments_fn.self)
+        segmentText = try symbol("whisper_full_get_segment_text", as: whisper_full_get_segment_text_fn.self)
+        segmentStart = try symbol("whisper_full_get_segment_t0", as: whisper_full_get_segment_t0_fn.self)
+        segmentEnd = try symbol("whisper_full_get_segment_t1", as: whisper_full_get_segment_t0_fn.self)
+        free = try symbol("whisper_free", as: whisper_free_fn.self)
+        let setLog = try symbol("whisper_log_set", as: whisper_log_set_fn.self)
+        setLog({ level, text, _ in Self.journal(level, text) }, nil)
+    }
+
+    /// ggml's log lines at their priority: its progress and timings are debug, its warnings and errors the journal's.
+    private static func journal(_ level: Int32, _ text: UnsafePointer<CChar>?) {
+        guard let text else { return }
+        var line = Substring(String(cString: text))
+        while line.last?.isWhitespace == true { line.removeLast() }
+        guard !line.isEmpty else { return }
+        switch level {
+        case Int32(NOTULA_GGML_LOG_LEVEL_ERROR): Log.error("libwhisper: \(line)")
+        case Int32(NOTULA_GGML_LOG_LEVEL_WARN): Log.warning("libwhisper: \(line)")
+        default: Log.debug("libwhisper: \(line)")
+        }
+    }
+}

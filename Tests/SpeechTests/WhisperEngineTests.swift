@@ -1,0 +1,116 @@
+import Foundation
+import Glibc
+import NotulaTestSupport
+import Speech
+import Testing
+
+/// English sentences spoken by espeak-ng: three that the probe of ../shared/tools/whisper-model found tiny.en writes
+/// exactly, and five of our own.
+private let exactSentences = [
+    "The patient reports mild chest pain since yesterday evening.",
+    "Please schedule a follow-up appointment in two weeks and order a complete blood count.",
+    "We need to finish the quarterly report before the meeting on Thursday afternoon.",
+]
+private let ownSentences = [
+    "Please call the pharmacy about the new prescription.",
+    "The wound is healing well and the stitches can come out on Monday.",
+    "She has no known allergies to any medication.",
+    "Take two tablets every morning with a glass of water.",
+    "The scan shows no sign of a fracture in the left wrist.",
+]
+
+/// The words of `text` as the word error rate counts them: lower case, hyphens as spaces, no punctuation.
+private func words(_ text: String) -> [String] {
+    text.lowercased().replacingOccurrences(of: "-", with: " ").split(separator: " ")
+        .map { $0.filter { $0.isLetter || $0.isNumber || $0 == "'" } }.filter { !$0.isEmpty }
+}
+
+/// Word-level edit distance: substitutions, insertions and deletions.
+private func errors(_ heard: [String], against said: [String]) -> Int {
+    var previous = Array(0...heard.count)
+    for (i, word) in said.enumerated() {
+        var current = [i + 1]
+        for (j, guess) in heard.enumerated() {
+            current.append(min(previous[j + 1] + 1, current[j] + 1, previous[j] + (word == guess ? 0 : 1)))
+        }
+        previous = current
+    }
+    return previous[heard.count]
+}
+
+/// A 16 kHz mono WAV of `text` in espeak-ng's American English voice.
+private func englishSpeech(_ text: String) throws -> String {
+    let raw = FileManager.default.temporaryDirectory.appendingPathComponent("notula-en-\(UUID().uuidString).wav").path
+    let file = raw.replacingOccurrences(of: ".wav", with: "-16k.wav")
+    try output(of: "espeak-ng", "-v", "en-us", "-s", "150", "-w", raw, text)
+    try output(of: "sox", raw, "-r", "16000", "-c", "1", "-b", "16", file)
+    try? FileManager.default.removeItem(atPath: raw)
+    return file
+}
+
+private let tinyEnglish = packageRoot.appendingPathComponent(".build/whisper/ggml-tiny.en.bin").path
+
+private func helper(idle: Duration = .seconds(30)) -> WhisperHelper {
+    // A helper that died is written to as it goes: the write must fail, not end the test runner.
+    signal(SIGPIPE, SIG_IGN)
+    return WhisperHelper(
+        executable: binaryDirectory.appendingPathComponent("notulad").path,
+        library: binaryDirectory.appendingPathComponent("whisper/libwhisper.so.1").path, idleRelease: idle)
+}
+
+@Suite("libwhisper in a helper process: English text, crashes and cancellation", .serialized)
+struct WhisperEngineTests {
+    @Test func tinyEnglishWritesWhatWasSaidWithFewErrors() async throws {
+        let whisper = helper()
+        var (wrong, total) = (0, 0)
+        for sentence in exactSentences + ownSentences {
+            let file = try englishSpeech(sentence)
+            defer { try? FileManager.default.removeItem(atPath: file) }
+            let text = try await whisper.transcribe(file: file, model: tinyEnglish, language: "en").map(\.text).joined(separator: " ")
+            if exactSentences.contains(sentence) { #expect(text == sentence) }
+            wrong += errors(words(text), against: words(sentence))
+            total += words(sentence).count
+        }
+        #expect(Double(wrong) / Double(total) < 0.10, "\(wrong) of \(total) words wrong")
+    }
+
+    @Test func aModelThatCrashesTheEngineFailsThatDecodingAndTheNextOneWorks() async throws {
+        let whisper = helper()
+        let file = try englishSpeech(exactSentences[0])
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("notula-whisper-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { for path in [file, folder.path] { try? FileManager.default.removeItem(atPath: path) } }
+        // The header and the first tensors whole, the rest cut off.
+        let truncated = folder.appendingPathComponent("ggml-truncated.bin")
+        try FileHandle(forReadingAtPath: tinyEnglish)!.readData(ofLength: 20_000_000).write(to: truncated)
+        // All of it in 32-bit floats: it loads, then ggml asserts in the encoder (its convolution takes f16 only).
+        let floats = packageRoot.appendingPathComponent(".build/whisper/ggml-tiny.en-f32.bin").path
+
+        for broken in [truncated.path, floats] {
+            var failure = ""
+            do { _ = try await whisper.transcribe(file: file, model: broken, language: "en") } catch { failure = error.message }
+            #expect(failure.contains(broken == floats ? "killed by signal 6" : "could not load"), "\(failure)")
+            let text = try await whisper.transcribe(file: file, model: tinyEnglish, language: "en").map(\.text)
+            #expect(text == [exactSentences[0]], "a helper started anew, or still there, decodes the next one")
+        }
+    }
+
+    @Test func aCancelledDecodingStopsWithinHalfASecond() async throws {
+        let whisper = helper()
+        let sentence = try englishSpeech(ownSentences.joined(separator: " "))
+        let long = sentence.replacingOccurrences(of: ".wav", with: "-long.wav")
+        defer { for path in [sentence, long] { try? FileManager.default.removeItem(atPath: path) } }
+        // Four times the sentences, 30 s windows encoded whole: seconds of decoding.
+        try output(of: "sox", sentence, sentence, sentence, sentence, long)
+        _ = try await whisper.transcribe(file: sentence, model: tinyEnglish, language: "en")
+
+        let decoding = Task { try await whisper.transcribe(file: long, model: tinyEnglish, language: "en") }
+        try await poll(within: .seconds(10), until: { whisper.isDecoding }) { CancellationError() }
+        let cancelled = ContinuousClock.now
+        decoding.cancel()
+        await #expect(throws: SpeechError.cancelled) { try await decoding.value }
+        #expect(ContinuousClock.now - cancelled < .milliseconds(500))
+        let next = try await whisper.transcribe(file: sentence, model: tinyEnglish, language: "en")
+        #expect(!next.isEmpty, "the helper goes on with the next decoding")
+    }
+}
