@@ -89,7 +89,7 @@ struct ModelsClient {
             MatchRule(sender: NotulaBus.name, path: NotulaBus.modelsPath, interface: Self.properties, member: "PropertiesChanged"))
         if let model { try await call(.installModel, [.string(tag), .string(model)]) } else { try await call(.install, [.string(tag)]) }
         let locale = try await servicesSpelling(of: tag)
-        if try await isInstalled(locale, model) { return "The model \(model ?? "") for \(locale) is installed" }
+        if try await isInstalled(locale, model) { return "The model \(model.map { $0 + " " } ?? "")for \(locale) is installed" }
         let interrupt = cancelOnInterrupt()
         defer { interrupt.cancel() }
         for await message in events {
