@@ -91,8 +91,12 @@ public enum Service {
                 transcriptsFolder: paths.transcripts,
                 transcriber: WrittenTranscription(
                     transcriber: transcriber,
-                    again: Retranscriber(
-                        engine: SpeechEngine(libraryCandidates: libraryCandidates, modelPlaces: places.all, memory: modelMemory)),
+                    again: .forService(
+                        engine: SpeechEngine(libraryCandidates: libraryCandidates, modelPlaces: places.all, memory: modelMemory),
+                        modelPlaces: places.all,
+                        whisperLibrary: WhisperLibrary.firstPresent(
+                            in: WhisperLibrary.defaultCandidates(environment: environment, executableDirectory: executableDirectory())),
+                        idleRelease: settings.modelIdleRelease),
                     writing: writing), models: models)
             try await LibraryExport.open(
                 memos, on: bus, writing: writing, models: models,

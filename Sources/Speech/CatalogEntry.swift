@@ -62,6 +62,8 @@ public struct ModelKind: RawRepresentable, Sendable, Hashable, CustomStringConve
     public static let bigLgraph = ModelKind(rawValue: "big-lgraph")
     /// Speaker identification, not transcription.
     public static let speaker = ModelKind(rawValue: "spk")
+    /// A ggml Whisper model for libwhisper: not followed live, used to transcribe a kept memo again.
+    public static let whisper = ModelKind(rawValue: "whisper")
 
     public var description: String { rawValue }
 }

@@ -11,12 +11,15 @@ public struct InstalledModel: Sendable, Hashable {
     /// Read from the name, as Vosk names its kinds: `small`, `big-lgraph` (an `lgraph` part), else `big`.
     public let kind: ModelKind
 
-    public init(locale: String, path: String, name: String) {
+    public init(locale: String, path: String, name: String, kind: ModelKind? = nil) {
         self.locale = locale
         self.path = path
         self.name = name
-        kind = ModelFolderName(name)?.kind ?? .small
+        self.kind = kind ?? ModelFolderName(name)?.kind ?? .small
     }
+
+    /// Whether it can follow a recording live: a Vosk model.
+    public var isLive: Bool { kind != .whisper }
 }
 
 /// The Vosk models already on this machine, wherever Vosk's tools or Notula put them.
@@ -56,7 +59,7 @@ public enum InstalledModels {
     ///   unreadable ones are skipped.
     public static func scan(places: [String]) -> [InstalledModel] {
         var seen: Set<String> = []
-        return all(places: places).filter { seen.insert($0.locale).inserted }
+        return all(places: places).filter { $0.isLive && seen.insert($0.locale).inserted }
     }
 
     /// Every model in `places`, a name found twice taken from the first place; sorted by locale, and within a locale
@@ -68,10 +71,11 @@ public enum InstalledModels {
         return found.sorted { $0.locale != $1.locale ? $0.locale < $1.locale : rank[$0.name, default: 0] < rank[$1.name, default: 0] }
     }
 
-    /// The model recordings in `locale` use: the one `chosen` names when it is installed, else the best there is.
+    /// The model recordings in `locale` use: the one `chosen` names when it is installed, else the best there is; only
+    /// models that follow a recording live count.
     /// - Parameter installed: Models as `all(places:)` gives them.
     public static func inUse(for locale: String, among installed: [InstalledModel], chosen: String?) -> InstalledModel? {
-        let ofLocale = installed.filter { $0.locale == locale }
+        let ofLocale = installed.filter { $0.locale == locale && $0.isLive }
         return ofLocale.first { $0.name == chosen } ?? ofLocale.first
     }
 
@@ -83,10 +87,24 @@ public enum InstalledModels {
     public static func models(in place: String) -> [InstalledModel] {
         let place = trimmed(place)
         let names = (try? FileManager.default.contentsOfDirectory(atPath: place)) ?? []
-        return names.compactMap(ModelFolderName.init)
+        let vosk = names.compactMap(ModelFolderName.init)
             .filter { isModel(atPath: place + "/" + $0.name) }
             .sorted { $0.locale != $1.locale ? $0.locale < $1.locale : $0.isPreferred(to: $1) }
             .map { InstalledModel(locale: $0.locale, path: place + "/" + $0.name, name: $0.name) }
+        let whisper = names.sorted().compactMap { file in
+            WhisperModelName(file: file).flatMap { model in
+                isFile(atPath: place + "/" + file)
+                    ? InstalledModel(locale: model.locale, path: place + "/" + file, name: model.name, kind: .whisper) : nil
+            }
+        }
+        return vosk + whisper
+    }
+
+    /// Whether `path` is a file with something in it, links followed.
+    private static func isFile(atPath path: String) -> Bool {
+        var isDirectory = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && !isDirectory
+            && ((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0) > 0
     }
 
     /// Whether `path` holds a model libvosk can be pointed at: `am/final.mdl` and `conf/model.conf`, links followed.

@@ -227,3 +227,24 @@ struct SeveralModelsTests {
         #expect(InstalledModels.inUse(for: "nl-NL", among: all, chosen: nil) == nil)
     }
 }
+
+@Suite("Whisper's English-only ggml files among the models")
+struct WhisperFilesTests {
+    @Test func englishOnlyFilesAreListedForEnUSButNeverFollowARecording() throws {
+        let root = try ScratchTree()
+        defer { root.remove() }
+        try root.model("a/vosk-model-small-en-us-0.15")
+        for file in ["a/ggml-tiny.en.bin", "a/ggml-base.en-q5_1.bin", "a/ggml-small.bin", "a/ggml-empty.en.bin", "a/notes.en.bin"] {
+            try root.file(file)
+        }
+        // An empty file is no model.
+        try Data().write(to: URL(fileURLWithPath: root.path("a/ggml-empty.en.bin")))
+
+        let all = InstalledModels.all(places: [root.path("a")])
+
+        #expect(all.map(\.name) == ["vosk-model-small-en-us-0.15", "ggml-base.en-q5_1", "ggml-tiny.en"])
+        #expect(all.map(\.kind) == [.small, .whisper, .whisper] && all.allSatisfy { $0.locale == "en-US" })
+        #expect(InstalledModels.scan(places: [root.path("a")]).map(\.name) == ["vosk-model-small-en-us-0.15"])
+        #expect(InstalledModels.inUse(for: "en-US", among: all, chosen: "ggml-tiny.en")?.name == "vosk-model-small-en-us-0.15")
+    }
+}

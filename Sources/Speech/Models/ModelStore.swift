@@ -91,11 +91,11 @@ public actor ModelStore {
         return known.supportedLocales
     }
 
-    /// The locales of the models on disk, looked for again.
+    /// The locales of the models on disk that follow a recording live, looked for again.
     public var installedLocales: [String] {
         rescan()
         var seen: Set<String> = []
-        return known.installed.map(\.locale).filter { seen.insert($0).inserted }
+        return known.installed.filter(\.isLive).map(\.locale).filter { seen.insert($0).inserted }
     }
 
     /// Every model a user may choose: the catalog's current ones and those on disk, by locale and name; the bytes an
@@ -161,7 +161,7 @@ public actor ModelStore {
     public func pick(_ tag: String, choosing choose: (String) -> Void) throws(ModelError) -> String {
         let locale = try supportedLocale(tag)
         choose(locale)
-        if known.installed.contains(where: { $0.locale == locale }) {
+        if known.installed.contains(where: { $0.locale == locale && $0.isLive }) {
             transcriber.prepare(locale)
         } else {
             installIfMissing(locale)

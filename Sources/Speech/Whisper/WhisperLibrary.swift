@@ -28,6 +28,9 @@ public struct WhisperLibrary: Sendable {
             + [directory + "/whisper/libwhisper.so.1", directory + "/../lib/notula/whisper/libwhisper.so.1"]
     }
 
+    /// The first of `candidates` that is a file, resolved: the library the helper is given.
+    public static func firstPresent(in candidates: [String]) -> String? { VoskLibrary.firstPresent(in: candidates) }
+
     /// Opens the first of `candidates` that loads, checks its release and sends its log to the journal.
     /// - Throws: `.engineUnavailable` saying where it looked, or which release it found, or which function it lacks.
     public static func load(searchingFrom candidates: [String]) throws(SpeechError) -> WhisperLibrary {
