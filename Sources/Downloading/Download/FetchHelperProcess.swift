@@ -28,27 +28,15 @@ final class FetchHelperProcess: Sendable {
             outputPipe.forEach { close($0) }
             throw Self.failure("pipe", code)
         }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, outputPipe[1], STDOUT_FILENO)
-        posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var noSignals = sigset_t()
-        sigemptyset(&noSignals)
-        posix_spawnattr_setsigmask(&attributes, &noSignals)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
-        let argv = ([executable, DocumentFetcher.helperArgument] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var child = pid_t()
-        let status = posix_spawn(&child, executable, &actions, &attributes, argv, environ)
+        let started = HelperSpawn.start(executable, [DocumentFetcher.helperArgument] + arguments, input: nil, output: outputPipe[1])
         close(outputPipe[1])
-        guard status == 0 else {
+        let child: pid_t
+        switch started {
+        case .success(let pid): child = pid
+        case .failure(let error):
             close(outputPipe[0])
             cancelPipe.forEach { close($0) }
-            throw Self.failure("posix_spawn \(executable)", status)
+            throw Self.failure("posix_spawn \(executable)", error.code)
         }
         self.executable = executable
         process = child

@@ -101,30 +101,17 @@ public final class WhisperHelper: Sendable {
         guard ChildPipe.make(&input), ChildPipe.make(&output) else {
             throw .engineUnavailable("Cannot make the Whisper helper's pipes: \(String(cString: strerror(errno))).")
         }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, input[0], STDIN_FILENO)
-        posix_spawn_file_actions_adddup2(&actions, output[1], STDOUT_FILENO)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var noSignals = sigset_t()
-        sigemptyset(&noSignals)
-        posix_spawnattr_setsigmask(&attributes, &noSignals)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
-        let argv = ([executable, WhisperHelperServer.argument, library] as [String]).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        let environment = Self.environment.map { strdup($0) } + [nil]
-        defer { environment.forEach { free($0) } }
-        var child = pid_t()
-        let status = posix_spawn(&child, executable, &actions, &attributes, argv, environment)
+        let started = HelperSpawn.start(
+            executable, [WhisperHelperServer.argument, library], input: input[0], output: output[1], environment: Self.environment)
         close(input[0])
         close(output[1])
-        guard status == 0 else {
+        let child: pid_t
+        switch started {
+        case .success(let pid): child = pid
+        case .failure(let error):
             close(input[1])
             close(output[0])
-            throw .engineUnavailable("Cannot start the Whisper helper \(executable): \(String(cString: strerror(status))).")
+            throw .engineUnavailable("Cannot start the Whisper helper \(executable): \(error.message).")
         }
         Log.info("Started the Whisper helper (process \(child))")
         return Running(pid: child, input: input[1], output: output[0])
