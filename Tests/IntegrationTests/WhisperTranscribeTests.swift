@@ -4,36 +4,11 @@ import NotulaContract
 import NotulaTestSupport
 import Testing
 
-/// Sentences spoken in espeak-ng's American voice: the probe's three that tiny.en writes exactly, and five of ours.
-private let sentences = [
-    "The patient reports mild chest pain since yesterday evening.",
-    "Please call the pharmacy about the new prescription.",
-    "Please schedule a follow-up appointment in two weeks and order a complete blood count.",
-    "She has no known allergies to any medication.",
-    "We need to finish the quarterly report before the meeting on Thursday afternoon.",
-    "Take two tablets every morning with a glass of water.",
-    "The wound is healing well and the stitches can come out on Monday.",
-    "The scan shows no sign of a fracture in the left wrist.",
-]
-
-/// The words the word error rate counts: lower case, hyphens as spaces, no punctuation.
-private func words(_ text: String) -> [String] {
-    text.lowercased().replacingOccurrences(of: "-", with: " ").split(separator: " ")
-        .map { $0.filter { $0.isLetter || $0.isNumber || $0 == "'" } }.filter { !$0.isEmpty }
-}
-
-/// Word-level edit distance.
-private func errors(_ heard: [String], against said: [String]) -> Int {
-    var previous = Array(0...heard.count)
-    for (i, word) in said.enumerated() {
-        var current = [i + 1]
-        for (j, guess) in heard.enumerated() {
-            current.append(min(previous[j + 1] + 1, current[j] + 1, previous[j] + (word == guess ? 0 : 1)))
-        }
-        previous = current
-    }
-    return previous[heard.count]
-}
+/// The test sentences, one that tiny.en writes exactly first.
+private let sentences: [String] = {
+    let (exact, own) = (WordErrorRate.exactSentences, WordErrorRate.ownSentences)
+    return [exact[0], own[0], exact[1], own[2], exact[2], own[3], own[1], own[4]]
+}()
 
 @Suite("A memo transcribed again with a Whisper model", .serialized, .timeLimit(.minutes(5)))
 struct WhisperTranscribeTests {
@@ -70,8 +45,8 @@ struct WhisperTranscribeTests {
         #expect(try await service.property(.model, of: memo) == .string("ggml-tiny.en"))
         #expect(try await service.property(.locale, of: memo) == .string("en-US"))
         let text = try await service.memo(.getTranscript, of: memo).argument(0, as: String.self)
-        let said = sentences.flatMap(words)
-        let wrong = errors(words(text), against: said)
+        let said = sentences.flatMap(WordErrorRate.words)
+        let wrong = WordErrorRate.errors(WordErrorRate.words(text), against: said)
         #expect(Double(wrong) / Double(said.count) < 0.10, "\(wrong) of \(said.count) words wrong: \(text)")
         #expect(text.contains(sentences[0]), "a sentence the probe found exact is exact: \(text)")
         #expect(service.log.contains("in the Whisper helper"))

@@ -4,39 +4,7 @@ import NotulaTestSupport
 import Speech
 import Testing
 
-/// English sentences spoken by espeak-ng: three that the probe of ../shared/tools/whisper-model found tiny.en writes
-/// exactly, and five of our own.
-private let exactSentences = [
-    "The patient reports mild chest pain since yesterday evening.",
-    "Please schedule a follow-up appointment in two weeks and order a complete blood count.",
-    "We need to finish the quarterly report before the meeting on Thursday afternoon.",
-]
-private let ownSentences = [
-    "Please call the pharmacy about the new prescription.",
-    "The wound is healing well and the stitches can come out on Monday.",
-    "She has no known allergies to any medication.",
-    "Take two tablets every morning with a glass of water.",
-    "The scan shows no sign of a fracture in the left wrist.",
-]
-
-/// The words of `text` as the word error rate counts them: lower case, hyphens as spaces, no punctuation.
-private func words(_ text: String) -> [String] {
-    text.lowercased().replacingOccurrences(of: "-", with: " ").split(separator: " ")
-        .map { $0.filter { $0.isLetter || $0.isNumber || $0 == "'" } }.filter { !$0.isEmpty }
-}
-
-/// Word-level edit distance: substitutions, insertions and deletions.
-private func errors(_ heard: [String], against said: [String]) -> Int {
-    var previous = Array(0...heard.count)
-    for (i, word) in said.enumerated() {
-        var current = [i + 1]
-        for (j, guess) in heard.enumerated() {
-            current.append(min(previous[j + 1] + 1, current[j] + 1, previous[j] + (word == guess ? 0 : 1)))
-        }
-        previous = current
-    }
-    return previous[heard.count]
-}
+private let (exactSentences, ownSentences) = (WordErrorRate.exactSentences, WordErrorRate.ownSentences)
 
 /// A 16 kHz mono WAV of `text` in espeak-ng's American English voice.
 private func englishSpeech(_ text: String) throws -> String {
@@ -68,8 +36,8 @@ struct WhisperEngineTests {
             defer { try? FileManager.default.removeItem(atPath: file) }
             let text = try await whisper.transcribe(file: file, model: tinyEnglish, language: "en").map(\.text).joined(separator: " ")
             if exactSentences.contains(sentence) { #expect(text == sentence) }
-            wrong += errors(words(text), against: words(sentence))
-            total += words(sentence).count
+            wrong += WordErrorRate.errors(WordErrorRate.words(text), against: WordErrorRate.words(sentence))
+            total += WordErrorRate.words(sentence).count
         }
         #expect(Double(wrong) / Double(total) < 0.10, "\(wrong) of \(total) words wrong")
     }
