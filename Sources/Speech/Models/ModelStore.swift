@@ -102,23 +102,20 @@ public actor ModelStore {
     /// installed one takes on disk, else its download's.
     public var availableModels: [AvailableModel] {
         rescan()
-        let installedNames = Set(known.installed.map(\.name))
+        let paths = Dictionary(known.installed.map { ($0.name, $0.path) }, uniquingKeysWith: { first, _ in first })
+        func model(_ locale: String, _ name: String, _ kind: ModelKind, downloadBytes: UInt64) -> AvailableModel {
+            let path = paths[name]
+            return AvailableModel(
+                locale: locale, name: name, kind: kind, bytes: path.map(sizeOnDisk) ?? downloadBytes, installed: path != nil)
+        }
         let listed = known.catalog.choosable.compactMap { entry in
-            entry.locale.map {
-                AvailableModel(
-                    locale: $0, name: entry.name, kind: entry.kind, bytes: UInt64(max(0, entry.size)),
-                    installed: installedNames.contains(entry.name))
-            }
+            entry.locale.map { model($0, entry.name, entry.kind, downloadBytes: UInt64(max(0, entry.size))) }
         }
         let listedNames = Set(listed.map(\.name))
         let onDiskOnly = known.installed.filter { !listedNames.contains($0.name) }.map {
-            AvailableModel(locale: $0.locale, name: $0.name, kind: $0.kind, bytes: 0, installed: true)
+            model($0.locale, $0.name, $0.kind, downloadBytes: 0)
         }
-        let paths = Dictionary(known.installed.map { ($0.name, $0.path) }, uniquingKeysWith: { first, _ in first })
-        return (listed + onDiskOnly).sorted { ($0.locale, $0.name) < ($1.locale, $1.name) }.map { model in
-            guard let path = paths[model.name] else { return model }
-            return AvailableModel(locale: model.locale, name: model.name, kind: model.kind, bytes: sizeOnDisk(path), installed: true)
-        }
+        return (listed + onDiskOnly).sorted { ($0.locale, $0.name) < ($1.locale, $1.name) }
     }
 
     /// The model recordings use, per locale with a model on disk: the one chosen, else the best there is.
@@ -206,7 +203,7 @@ public actor ModelStore {
     ///   that name for the locale, `failed` for a catalog entry that cannot be installed.
     public func install(_ tag: String, model name: String) throws(ModelError) {
         let locale = try supportedLocale(tag)
-        guard !known.installed.contains(where: { $0.locale == locale && $0.name == name }), installing?.model != name else { return }
+        guard !isInstalled(name, of: locale), installing?.model != name else { return }
         try begin(try catalogEntry(for: locale, named: name), for: locale)
     }
 
@@ -222,9 +219,7 @@ public actor ModelStore {
     ///   installation cannot begin; nothing is chosen then.
     public func use(_ tag: String, model name: String) throws(ModelError) {
         let locale = try supportedLocale(tag)
-        if !known.installed.contains(where: { $0.locale == locale && $0.name == name }) {
-            try install(locale, model: name)
-        }
+        if !isInstalled(name, of: locale) { try install(locale, model: name) }
         guard choices[locale] != name else { return }
         choices[locale] = name
         keepChoices(choices.all)
@@ -243,10 +238,12 @@ public actor ModelStore {
         let locale = try supportedLocale(tag)
         let chosen: String
         if let named = name ?? modelsInUse[locale] { chosen = named } else { chosen = try catalogEntry(for: locale).name }
-        if !known.installed.contains(where: { $0.locale == locale && $0.name == chosen }) {
-            try install(locale, model: chosen)
-        }
+        if !isInstalled(chosen, of: locale) { try install(locale, model: chosen) }
         return (locale, chosen)
+    }
+
+    private func isInstalled(_ name: String, of locale: String) -> Bool {
+        known.installed.contains { $0.locale == locale && $0.name == name }
     }
 
     private func begin(_ entry: CatalogEntry, for locale: String) throws(ModelError) {
