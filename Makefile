@@ -46,10 +46,10 @@ ALONE_SUITES = $(TIMING_SUITES)|$(RELIABILITY_SUITES)|$(SPEECH_SUITES)|$(MODEL_L
 # Installs the Debian package on this machine for a while: its activation file would start /usr/bin/notulad for
 # any other suite's session bus, so it runs last, alone.
 PACKAGE_SUITES = DebianPackageTests
-SPEECH_SUITES = SpeechTests|TranscriptionTests|ModelChoiceTests|ModelInstallByNameTests|ModelMemoryTests|ModelDownloadTests|DictationTests
+SPEECH_SUITES = SpeechTests|TranscriptionTests|ModelMemoryTests|ModelDownloadTests|DictationTests
 # Each loads the Korean model in a notulad of its own; beside the speech pass, loads waited over a minute for a core,
 # and the live-text tests, which play speech in real time, passed their 3-minute limit there.
-MODEL_LOADING_SUITES = VoskPlacesTests|RecordingLocaleTests|SilenceEndingTests|LiveTextTests|$(WHISPER_SUITES)
+MODEL_LOADING_SUITES = VoskPlacesTests|RecordingLocaleTests|SilenceEndingTests|LiveTextTests|ModelChoiceTests|ModelInstallByNameTests|$(WHISPER_SUITES)
 # libwhisper decodes on both cores for seconds at a time: beside the speech pass, a discard's model load waited past
 # its 30 s there. Left out of that pass (SpeechTests holds the first), and run one at a time after it.
 WHISPER_SUITES = WhisperEngineTests|WhisperTranscribeTests
