@@ -51,8 +51,14 @@ public enum Service {
         // Fetched by notulad run again for the purpose: libcurl and its TLS libraries never enter the service.
         let catalogSource = CatalogSource(
             address: catalogAddress, cacheFolder: paths.cache, fetcher: .helper(executable: "/proc/self/exe"))
+        // The built-in list of Whisper's models, unless another is named (a mirror, a test's server).
+        let whisperCatalogSource = environment["NOTULA_WHISPER_CATALOG"].flatMap {
+            $0.isEmpty ? nil : CatalogSource(address: $0, cacheFolder: paths.cache, fetcher: .helper(executable: "/proc/self/exe"))
+        }
         let known = ModelStore.Known(
-            catalog: catalogSource.cached() ?? ModelCatalog(entries: []), installed: InstalledModels.all(places: places.all))
+            catalog: catalogSource.cached() ?? ModelCatalog(entries: []),
+            whisperCatalog: whisperCatalogSource.map { $0.cached() ?? ModelCatalog(entries: []) } ?? WhisperCatalog.builtIn,
+            installed: InstalledModels.all(places: places.all))
         // A first start guesses from the user's locale, without keeping the guess: a catalog fetched later may guess better.
         let locale = LocaleChoice(
             initial: settings.locale ?? PreferredLocale.fromEnvironment(environment, supported: known.supportedLocales),
@@ -74,7 +80,8 @@ public enum Service {
             liveText: LiveTextListeners(listeners: [liveText, liveTyping]))
         liveTyping.start(localeOf: { transcriber.locale(of: $0) })
         let models = ModelStore(
-            isolation: bus, places: places, known: known, catalogSource: catalogSource, transcriber: transcriber,
+            isolation: bus, places: places, known: known, catalogSource: catalogSource,
+            whisperCatalogSource: whisperCatalogSource, transcriber: transcriber,
             listener: ModelSignals(bus: bus, notifier: notifier),
             loads: { path throws(SpeechError) in try checkLoads(path, libraryCandidates) }, choices: modelChoices,
             keepChoices: { chosen in Settings.update(at: paths.settingsFile) { $0.models = chosen } })
@@ -165,7 +172,7 @@ public enum Service {
 
         // Once a day at most, in a process of its own for the time of the fetch. Begun before the name is
         // owned, so that the first pick or Install waits for the catalog rather than refusing.
-        let catalogIsStale = !catalogSource.isCacheFresh(maximumAge: .seconds(86_400))
+        let catalogIsStale = [catalogSource, whisperCatalogSource].contains { $0?.isCacheFresh(maximumAge: .seconds(86_400)) == false }
         if catalogIsStale { await models.startRefresh() }
         // Objects first, then the name: an activated service receives calls the moment it owns it.
         if takeOver == .nobodyOwnsIt, let status = await NameOwnership.claim(on: bus) { return status }

@@ -1,8 +1,10 @@
+import Downloading
 import FoundationEssentials
 
-/// One model of Vosk's catalog, as `model-list.json` describes it.
+/// One model of Vosk's catalog, as `model-list.json` describes it, or of a Whisper catalog in the same form.
 public struct CatalogEntry: Sendable, Hashable {
-    /// Vosk's own language code: `en-us`, `cn`, `ko`; see `LanguageTags` for BCP 47.
+    /// Vosk's own language code: `en-us`, `cn`, `ko`; see `LanguageTags` for BCP 47. For a Whisper model, Whisper's
+    /// code of its one language (`en`), or `multi`.
     public var voskCode: String
     /// The language's English name, as the catalog gives it: `German`.
     public var languageName: String
@@ -14,8 +16,8 @@ public struct CatalogEntry: Sendable, Hashable {
     public var size: Int
     /// The size as the catalog writes it for people: `44.3MiB`.
     public var sizeText: String
-    /// The zip's MD5 checksum, 32 lowercase hexadecimal digits.
-    public var md5: String
+    /// The file's checksum: MD5 for Vosk's zips, SHA-1 for Whisper's files.
+    public var checksum: Checksum
     public var kind: ModelKind
     /// Superseded by a newer model of the same language and kind.
     public var isObsolete: Bool
@@ -23,7 +25,7 @@ public struct CatalogEntry: Sendable, Hashable {
     public var version: String
 
     public init(
-        voskCode: String, languageName: String, name: String, url: URL, size: Int, sizeText: String, md5: String,
+        voskCode: String, languageName: String, name: String, url: URL, size: Int, sizeText: String, checksum: Checksum,
         kind: ModelKind, isObsolete: Bool, version: String
     ) {
         self.voskCode = voskCode
@@ -32,15 +34,22 @@ public struct CatalogEntry: Sendable, Hashable {
         self.url = url
         self.size = size
         self.sizeText = sizeText
-        self.md5 = md5
+        self.checksum = checksum
         self.kind = kind
         self.isObsolete = isObsolete
         self.version = version
     }
 
-    /// The BCP 47 tag of the model's language: `en-US`, `zh-CN`; `nil` when the catalog's code is not a language.
+    /// The BCP 47 tag of a Vosk model's language: `en-US`, `zh-CN`; `nil` when the catalog's code is not a language,
+    /// and for a Whisper model, which serves several.
     public var locale: String? {
-        LanguageTags.tag(forVoskCode: voskCode)
+        kind == .whisper ? nil : LanguageTags.tag(forVoskCode: voskCode)
+    }
+
+    /// The BCP 47 tags the model serves: its language's, or for a Whisper model every one of its language or
+    /// languages (`WhisperLanguages`).
+    public var locales: [String] {
+        kind == .whisper ? WhisperLanguages.locales(ofModelLanguage: voskCode) : locale.map { [$0] } ?? []
     }
 }
 
@@ -70,32 +79,42 @@ public struct ModelKind: RawRepresentable, Sendable, Hashable, CustomStringConve
 
 extension CatalogEntry: Decodable {
     private enum CodingKeys: String, CodingKey {
-        case lang, name, url, size, md5, type, obsolete, version
+        case lang, name, url, size, md5, sha1, type, obsolete, version
         case langText = "lang_text"
         case sizeText = "size_text"
     }
 
     /// Reads an entry of `model-list.json`, checking what a download relies on.
+    /// A Whisper catalog's entries (`type` `whisper`) have `sha1` in place of `md5` and need no `lang_text`,
+    /// `size_text` or `version`.
     /// - Throws: `DecodingError` when a field is missing or has another type, `obsolete` is neither `"true"`
-    ///   nor `"false"`, `url` is not an absolute URL, `md5` is not 32 hexadecimal digits or `size` is negative.
+    ///   nor `"false"`, `url` is not an absolute URL, `md5` is not 32 hexadecimal digits (`sha1` 40) or `size` is
+    ///   negative.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         func invalid(_ key: CodingKeys, _ why: String) -> DecodingError {
             .dataCorruptedError(forKey: key, in: container, debugDescription: why)
         }
+        kind = ModelKind(rawValue: try container.decode(String.self, forKey: .type))
+        let isWhisper = kind == .whisper
         voskCode = try container.decode(String.self, forKey: .lang)
-        languageName = try container.decode(String.self, forKey: .langText)
+        languageName =
+            try container.decodeIfPresent(String.self, forKey: .langText)
+            ?? (isWhisper ? (voskCode == "multi" ? "all languages" : voskCode) : container.decode(String.self, forKey: .langText))
         name = try container.decode(String.self, forKey: .name)
         let address = try container.decode(String.self, forKey: .url)
         guard let url = URL(string: address), url.scheme != nil else { throw invalid(.url, "not an absolute URL") }
         self.url = url
         size = try container.decode(Int.self, forKey: .size)
         guard size >= 0 else { throw invalid(.size, "a negative size") }
-        sizeText = try container.decode(String.self, forKey: .sizeText)
-        let md5 = try container.decode(String.self, forKey: .md5).lowercased()
-        guard md5.utf8.count == 32, md5.allSatisfy(\.isHexDigit) else { throw invalid(.md5, "not an MD5 checksum") }
-        self.md5 = md5
-        kind = ModelKind(rawValue: try container.decode(String.self, forKey: .type))
+        sizeText =
+            try container.decodeIfPresent(String.self, forKey: .sizeText)
+            ?? (isWhisper ? DownloadError.text(forByteCount: Int64(size)) : container.decode(String.self, forKey: .sizeText))
+        let sumKey: CodingKeys = isWhisper ? .sha1 : .md5
+        guard let checksum = Checksum(kind: sumKey.stringValue, hex: try container.decode(String.self, forKey: sumKey)) else {
+            throw invalid(sumKey, isWhisper ? "not a SHA-1 checksum" : "not an MD5 checksum")
+        }
+        self.checksum = checksum
         // A string in Vosk's list; a JSON boolean is taken too, should the list ever be cleaned up.
         if let flag = try? container.decode(Bool.self, forKey: .obsolete) {
             isObsolete = flag
@@ -106,6 +125,7 @@ extension CatalogEntry: Decodable {
             default: throw invalid(.obsolete, "neither \"true\" nor \"false\"")
             }
         }
-        version = try container.decode(String.self, forKey: .version)
+        version =
+            try isWhisper ? container.decodeIfPresent(String.self, forKey: .version) ?? "" : container.decode(String.self, forKey: .version)
     }
 }

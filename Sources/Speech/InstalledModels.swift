@@ -62,12 +62,12 @@ public enum InstalledModels {
         return all(places: places).filter { $0.isLive && seen.insert($0.locale).inserted }
     }
 
-    /// Every model in `places`, a name found twice taken from the first place; sorted by locale, and within a locale
-    /// best first: by the order of `places`, then as `ModelFolderName.isPreferred(to:)` ranks them.
+    /// Every model in `places`, once per locale it serves, a name found twice taken from the first place; sorted by
+    /// locale, and within a locale best first: by the order of `places`, then as `ModelFolderName.isPreferred(to:)` ranks them.
     public static func all(places: [String]) -> [InstalledModel] {
         var names: Set<String> = []
-        let found = places.flatMap(models(in:)).filter { names.insert($0.name).inserted }
-        let rank = Dictionary(uniqueKeysWithValues: found.enumerated().map { ($1.name, $0) })
+        let found = places.flatMap(models(in:)).filter { names.insert($0.name + " " + $0.locale).inserted }
+        let rank = Dictionary(found.enumerated().map { ($1.name, $0) }, uniquingKeysWith: min)
         return found.sorted { $0.locale != $1.locale ? $0.locale < $1.locale : rank[$0.name, default: 0] < rank[$1.name, default: 0] }
     }
 
@@ -79,7 +79,7 @@ public enum InstalledModels {
         return ofLocale.first { $0.name == chosen } ?? ofLocale.first
     }
 
-    /// Every model directly in `place`, the preferred first for each locale.
+    /// Every model directly in `place`, the preferred first for each locale; a Whisper model once per locale it serves.
     ///
     /// A model is a folder, or a symbolic link to one, named as Vosk names models (see `ModelFolderName`) and
     /// holding `am/final.mdl` and `conf/model.conf`: the two files by which libvosk recognises a model's layout.
@@ -91,11 +91,10 @@ public enum InstalledModels {
             .filter { isModel(atPath: place + "/" + $0.name) }
             .sorted { $0.locale != $1.locale ? $0.locale < $1.locale : $0.isPreferred(to: $1) }
             .map { InstalledModel(locale: $0.locale, path: place + "/" + $0.name, name: $0.name) }
-        let whisper = names.sorted().compactMap { file in
-            WhisperModelName(file: file).flatMap { model in
-                isFile(atPath: place + "/" + file)
-                    ? InstalledModel(locale: model.locale, path: place + "/" + file, name: model.name, kind: .whisper) : nil
-            }
+        // A Whisper model is one file serving many locales: listed under each.
+        let whisper = names.sorted().flatMap { file in
+            guard let model = WhisperModelName(file: file), isFile(atPath: place + "/" + file) else { return [InstalledModel]() }
+            return model.locales.map { InstalledModel(locale: $0, path: place + "/" + file, name: model.name, kind: .whisper) }
         }
         return vosk + whisper
     }

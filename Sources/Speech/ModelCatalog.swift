@@ -46,7 +46,7 @@ public struct ModelCatalog: Sendable, Hashable {
 
     /// Every current transcription model with a language, whatever its kind: what a user may choose among.
     public var choosable: [CatalogEntry] {
-        entries.filter { !$0.isObsolete && $0.kind != .speaker && $0.locale != nil }
+        entries.filter { !$0.isObsolete && $0.kind != .speaker && !$0.locales.isEmpty }
     }
 
     /// The entries Notula installs by itself: small and current.

@@ -97,7 +97,7 @@ import Testing
         #expect(reports.first.map { $0.received > 300_000 } == true)
         #expect(reports.last == Report(received: 1_000_000, total: 1_000_000))
         #expect(try Self.contents(of: partial) == source.bytes)
-        try HTTPDownload.verify(file: partial, bytes: 1_000_000, md5: MD5.hexDigest(of: source.bytes))
+        try HTTPDownload.verify(file: partial, bytes: 1_000_000, checksum: .md5(MD5.hexDigest(of: source.bytes)))
     }
 
     @Test func aServerThatIgnoresTheRangeStartsTheFileOver() async throws {
@@ -236,15 +236,15 @@ import Testing
         let md5 = MD5.hexDigest(of: source.bytes)
         let wrongMD5 = String(repeating: "0", count: 32)
 
-        try HTTPDownload.verify(file: source.path, bytes: 70_000, md5: md5.uppercased())
+        try HTTPDownload.verify(file: source.path, bytes: 70_000, checksum: Checksum(kind: "md5", hex: md5.uppercased()))
         #expect(throws: DownloadError.sizeMismatch(expected: 70_001, actual: 70_000)) {
-            try HTTPDownload.verify(file: source.path, bytes: 70_001, md5: wrongMD5)
+            try HTTPDownload.verify(file: source.path, bytes: 70_001, checksum: .md5(wrongMD5))
         }
-        #expect(throws: DownloadError.checksumMismatch(expected: wrongMD5, actual: md5)) {
-            try HTTPDownload.verify(file: source.path, bytes: 70_000, md5: wrongMD5)
+        #expect(throws: DownloadError.checksumMismatch(kind: "MD5", expected: wrongMD5, actual: md5)) {
+            try HTTPDownload.verify(file: source.path, bytes: 70_000, checksum: .md5(wrongMD5))
         }
         #expect(
-            DownloadError.checksumMismatch(expected: wrongMD5, actual: md5).message
+            DownloadError.checksumMismatch(kind: "MD5", expected: wrongMD5, actual: md5).message
                 == "The downloaded file's MD5 checksum is \(md5) where \(wrongMD5) was expected; it is damaged.")
     }
 

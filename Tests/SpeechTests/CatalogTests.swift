@@ -67,7 +67,7 @@ struct CatalogTests {
         #expect(entry.url.absoluteString == "https://alphacephei.com/vosk/models/vosk-model-small-en-us-0.15.zip")
         #expect(entry.size == 41_205_931)
         #expect(entry.sizeText == "39.3MiB")
-        #expect(entry.md5 == "09b239888f633ef3c0e2ef8f1e4a2b1e")
+        #expect(entry.checksum == .md5("09b239888f633ef3c0e2ef8f1e4a2b1e"))
         #expect(entry.kind == .small)
         #expect(entry.isObsolete == false)
         #expect(entry.version == "0.15")

@@ -228,9 +228,9 @@ struct SeveralModelsTests {
     }
 }
 
-@Suite("Whisper's English-only ggml files among the models")
+@Suite("Whisper's ggml files among the models, and the locales they serve")
 struct WhisperFilesTests {
-    @Test func englishOnlyFilesAreListedForEnUSButNeverFollowARecording() throws {
+    @Test func whisperFilesAreListedPerLocaleButNeverFollowARecording() throws {
         let root = try ScratchTree()
         defer { root.remove() }
         try root.model("a/vosk-model-small-en-us-0.15")
@@ -241,10 +241,49 @@ struct WhisperFilesTests {
         try Data().write(to: URL(fileURLWithPath: root.path("a/ggml-empty.en.bin")))
 
         let all = InstalledModels.all(places: [root.path("a")])
+        let english = all.filter { $0.locale == "en-US" }
 
-        #expect(all.map(\.name) == ["vosk-model-small-en-us-0.15", "ggml-base.en-q5_1", "ggml-tiny.en"])
-        #expect(all.map(\.kind) == [.small, .whisper, .whisper] && all.allSatisfy { $0.locale == "en-US" })
+        #expect(english.map(\.name) == ["vosk-model-small-en-us-0.15", "ggml-base.en-q5_1", "ggml-small", "ggml-tiny.en"])
+        #expect(english.map(\.kind) == [.small, .whisper, .whisper, .whisper])
+        // The English-only ones serve English only; the multilingual one every language Whisper knows.
+        #expect(Set(all.filter { $0.name == "ggml-tiny.en" }.map(\.locale)) == ["en-US", "en-GB", "en-IN"])
+        let multilingual = Set(all.filter { $0.name == "ggml-small" }.map(\.locale))
+        #expect(multilingual.isSuperset(of: ["de-DE", "ko-KR", "jv-ID", "yue-HK", "la", "en-GB"]) && multilingual.count == 102)
         #expect(InstalledModels.scan(places: [root.path("a")]).map(\.name) == ["vosk-model-small-en-us-0.15"])
         #expect(InstalledModels.inUse(for: "en-US", among: all, chosen: "ggml-tiny.en")?.name == "vosk-model-small-en-us-0.15")
+        #expect(InstalledModels.inUse(for: "de-DE", among: all, chosen: "ggml-small") == nil)
+    }
+
+    @Test(arguments: [("de-AT", "de"), ("jv-ID", "jw"), ("yue-HK", "yue"), ("zh_TW", "zh"), ("en", "en"), ("xx-XX", nil), ("eo", nil)])
+    func aLocaleIsDecodedInItsLanguageWhisperCode(tag: String, code: String?) {
+        #expect(WhisperLanguages.code(forTag: tag) == code)
+    }
+
+    @Test func everyLanguageServedMapsBackToItsCode() {
+        let all = WhisperLanguages.locales(ofModelLanguage: "multi")
+        #expect(all.count == 102 && Set(all).count == 102)
+        #expect(all.allSatisfy { WhisperLanguages.code(forTag: $0) != nil })
+        #expect(WhisperLanguages.locales(ofModelLanguage: "xx").isEmpty)
+    }
+
+    @Test func theBuiltInListServesEnglishOrEveryLanguageWithSha1Sums() {
+        let entries = WhisperCatalog.builtIn.choosable
+        #expect(entries.map(\.name) == ["ggml-tiny", "ggml-tiny.en", "ggml-base", "ggml-base.en", "ggml-small", "ggml-small.en"])
+        #expect(entries.allSatisfy { $0.kind == .whisper && $0.url.scheme == "https" })
+        #expect(entries.allSatisfy { if case .sha1 = $0.checksum { true } else { false } })
+        #expect(entries[1].locales == ["en-US", "en-GB", "en-IN"] && entries[0].locales.count == 102)
+    }
+
+    @Test func aWhisperCatalogEntryNeedsASha1InPlaceOfAnMD5() throws {
+        let entry =
+            #"{"lang": "en", "name": "ggml-tiny.en", "url": "https://example.org/ggml-tiny.en.bin", "size": 77704715, "type": "whisper", "obsolete": "false", SUM}"#
+        let good = entry.replacing("SUM", with: #""sha1": "C78C86EB1A8FAA21B369BCD33207CC90D64AE9DF""#)
+        let catalog = try ModelCatalog(
+            json: Data("[\(good), \(entry.replacing("SUM", with: #""md5": "09b239888f633ef3c0e2ef8f1e4a2b1e""#))]".utf8))
+
+        #expect(catalog.entries.count == 1)
+        #expect(catalog.entries.first?.checksum == .sha1("c78c86eb1a8faa21b369bcd33207cc90d64ae9df"))
+        #expect(catalog.entries.first?.locales == ["en-US", "en-GB", "en-IN"] && catalog.entries.first?.locale == nil)
+        #expect(catalog.supportedLocales.isEmpty, "a Whisper model alone records in no locale yet")
     }
 }

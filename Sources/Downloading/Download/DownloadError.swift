@@ -22,8 +22,9 @@ public enum DownloadError: Error, Sendable, Equatable, Codable {
     case tooLarge(limit: Int64)
     /// A downloaded file of `actual` bytes where `expected` were announced.
     case sizeMismatch(expected: Int64, actual: Int64)
-    /// A downloaded file whose MD5 is `actual` where `expected` was announced (lowercase hexadecimal).
-    case checksumMismatch(expected: String, actual: String)
+    /// A downloaded file whose checksum of `kind` (`MD5`, `SHA-1`) is `actual` where `expected` was announced
+    /// (lowercase hexadecimal).
+    case checksumMismatch(kind: String, expected: String, actual: String)
     /// libcurl could not even prepare the transfer; `reason` is its text.
     case setupFailed(reason: String)
     /// An address a file is not downloaded from: not https, nor http on this machine (`file://` reads the local disk).
@@ -57,8 +58,8 @@ public enum DownloadError: Error, Sendable, Equatable, Codable {
             return "The document is larger than \(Self.text(forByteCount: limit)), the most that is accepted."
         case .sizeMismatch(let expected, let actual):
             return "The downloaded file has \(actual) bytes where \(expected) were expected; it is incomplete or damaged."
-        case .checksumMismatch(let expected, let actual):
-            return "The downloaded file's MD5 checksum is \(actual) where \(expected) was expected; it is damaged."
+        case .checksumMismatch(let kind, let expected, let actual):
+            return "The downloaded file's \(kind) checksum is \(actual) where \(expected) was expected; it is damaged."
         case .setupFailed(let reason):
             return "libcurl could not prepare the download: \(reason)."
         case .refusedAddress(let url):

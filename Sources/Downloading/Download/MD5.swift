@@ -1,90 +1,26 @@
 import Glibc
 
-/// MD5 (RFC 1321), the checksum many download pages give for each file.
+/// MD5 (RFC 1321), the checksum Vosk's catalog gives for each model.
 ///
 /// Written here rather than taken from OpenSSL: a page of code against a dependency, for a checksum that
 /// guards against damage in transit, not against an attacker (the checksum comes from the file's own server).
-/// The rounds are written out, and blocks are read in place, so that a 50 MB file takes a fraction of
-/// a second.
-public struct MD5 {
+/// The rounds are written out, so that a 50 MB file takes a fraction of a second.
+public struct MD5: BlockHashFunction {
     private var a: UInt32 = 0x6745_2301
     private var b: UInt32 = 0xefcd_ab89
     private var c: UInt32 = 0x98ba_dcfe
     private var d: UInt32 = 0x1032_5476
-    /// The bytes of an incomplete block, waiting for the rest of it.
-    private var pending: [UInt8] = []
-    /// The bytes hashed so far.
-    private var length: UInt64 = 0
 
-    private static let blockSize = 64
-    private static let fileBlockSize = 64 * 1024
+    public static let isLengthBigEndian = false
 
-    private init() {
-        pending.reserveCapacity(Self.blockSize)
-    }
+    public init() {}
 
-    /// The MD5 of `bytes`, as 32 lowercase hexadecimal digits.
-    public static func hexDigest(of bytes: [UInt8]) -> String {
-        var md5 = MD5()
-        bytes.withUnsafeBytes { md5.update($0) }
-        return md5.finish()
-    }
-
-    /// The MD5 of a file's contents, read 64 KiB at a time, as 32 lowercase hexadecimal digits.
-    /// - Throws: `.fileError` with the system's reason when the file cannot be opened or read.
-    public static func hexDigest(ofFile path: String) throws(DownloadError) -> String {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw .file(path, errno: errno) }
-        defer { close(descriptor) }
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: fileBlockSize, alignment: 16)
-        defer { buffer.deallocate() }
-        var md5 = MD5()
-        while true {
-            let count = read(descriptor, buffer.baseAddress, buffer.count)
-            if count < 0 && errno == EINTR { continue }
-            guard count >= 0 else { throw .file(path, errno: errno) }
-            if count == 0 { return md5.finish() }
-            md5.update(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
-        }
-    }
-
-    /// Hashes the next bytes.
-    private mutating func update(_ bytes: UnsafeRawBufferPointer) {
-        length &+= UInt64(bytes.count)
-        var rest = bytes[...]
-        if !pending.isEmpty {
-            let taken = min(Self.blockSize - pending.count, rest.count)
-            pending.append(contentsOf: rest.prefix(taken))
-            rest = rest.dropFirst(taken)
-            guard pending.count == Self.blockSize else { return }
-            pending.withUnsafeBytes { compress($0.baseAddress!) }
-            pending.removeAll(keepingCapacity: true)
-        }
-        guard let base = bytes.baseAddress else { return }
-        while rest.count >= Self.blockSize {
-            compress(base + rest.startIndex)
-            rest = rest.dropFirst(Self.blockSize)
-        }
-        pending.append(contentsOf: rest)
-    }
-
-    /// Pads the message as RFC 1321 says (a 1 bit, zeros, the length in bits) and returns the digest.
-    private mutating func finish() -> String {
-        let bitLength = length &* 8
-        var padding: [UInt8] = [0x80]
-        padding += [UInt8](repeating: 0, count: (Self.blockSize + 56 - (pending.count + 1) % Self.blockSize) % Self.blockSize)
-        padding += (0..<8).map { UInt8(truncatingIfNeeded: bitLength >> (8 * $0)) }
-        padding.withUnsafeBytes { update($0) }
-        return [a, b, c, d].map { word in
-            (0..<4).map { byte in
-                let value = UInt8(truncatingIfNeeded: word >> (8 * byte))
-                return String(value >> 4, radix: 16) + String(value & 0xf, radix: 16)
-            }.joined()
-        }.joined()
+    public var digest: [UInt8] {
+        [a, b, c, d].flatMap { word in (0..<4).map { UInt8(truncatingIfNeeded: word >> (8 * $0)) } }
     }
 
     /// Runs the four rounds over one 64-byte block.
-    private mutating func compress(_ block: UnsafeRawPointer) {
+    public mutating func compress(_ block: UnsafeRawPointer) {
         @inline(__always) func x(_ index: Int) -> UInt32 {
             UInt32(littleEndian: block.loadUnaligned(fromByteOffset: index &* 4, as: UInt32.self))
         }

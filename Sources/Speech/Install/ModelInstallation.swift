@@ -6,20 +6,28 @@ import Synchronization
 
 /// Installs one model of the catalog: downloaded (resuming what an interrupted download left), checked against
 /// the catalog's size and MD5, unpacked into a hidden folder beside the installed models, checked to load, and
-/// renamed into place in one step — so that a model folder is either whole or absent.
+/// renamed into place in one step — so that a model folder is either whole or absent. A Whisper model is one file:
+/// checked against its SHA-1 and its ggml header, then renamed into place.
 public final class ModelInstallation: Sendable {
     public let entry: CatalogEntry
     /// Where the model's folder goes.
-    private let modelsFolder: String
-    private let partialFile: String
+    let modelsFolder: String
+    let partialFile: String
     private let download: HTTPDownload
     private let cancelled = Atomic<Bool>(false)
 
     /// The most a model may unpack to, so that no archive fills the disk: several times the largest small model,
     /// and for a big one twice the largest Vosk publishes (`vosk-model-en-us-0.42-gigaspeech`, 2.3 GB zipped).
     public static func maximumUnpackedBytes(of kind: ModelKind) -> Int64 { kind == .small ? 2_000_000_000 : 10_000_000_000 }
-    /// The largest archive downloaded, whatever the catalog says.
-    public static func maximumArchiveBytes(of kind: ModelKind) -> Int64 { kind == .small ? 2_000_000_000 : 5_000_000_000 }
+    /// The largest archive downloaded, whatever the catalog says; for Whisper, above its largest model (large-v3,
+    /// 2.9 GiB).
+    public static func maximumArchiveBytes(of kind: ModelKind) -> Int64 {
+        switch kind {
+        case .small: 2_000_000_000
+        case .whisper: 3_500_000_000
+        default: 5_000_000_000
+        }
+    }
     /// What a download and its unpack leave free on their disks: an hour of recording (115 MB) and the memo
     /// library's room, so that a model never makes a recording on the same disk pause as disk-full.
     public static let keptFreeBytes: Int64 = 128_000_000
@@ -31,8 +39,12 @@ public final class ModelInstallation: Sendable {
     /// - Throws: `.failed` when the catalog names the model with anything but a model folder's name, or gives it
     ///   a size over `maximumArchiveBytes`.
     public init(entry: CatalogEntry, modelsFolder: String, downloadsFolder: String) throws(InstallError) {
-        guard ModelFolderName(entry.name) != nil, !entry.name.contains("/") else {
-            throw .failed("The catalog's model '\(entry.name)' does not have the name of a Vosk model folder.")
+        let isWhisper = entry.kind == .whisper
+        guard isWhisper ? WhisperModelName(name: entry.name) != nil : ModelFolderName(entry.name) != nil, !entry.name.contains("/")
+        else {
+            throw .failed(
+                "The catalog's model '\(entry.name)' does not have the name of a \(isWhisper ? "ggml Whisper model" : "Vosk model folder")."
+            )
         }
         let size = Int64(entry.size)
         let largest = Self.maximumArchiveBytes(of: entry.kind)
@@ -43,7 +55,7 @@ public final class ModelInstallation: Sendable {
         }
         self.entry = entry
         self.modelsFolder = modelsFolder
-        partialFile = downloadsFolder + "/" + entry.name + ".zip.part"
+        partialFile = downloadsFolder + "/" + entry.name + (isWhisper ? ".bin.part" : ".zip.part")
         download = HTTPDownload(
             url: entry.url.absoluteString, partialFile: partialFile, maximumBytes: size, keepingFree: Self.keptFreeBytes)
     }
@@ -60,7 +72,8 @@ public final class ModelInstallation: Sendable {
     ) async throws(InstallError) -> InstalledModel {
         do throws(DownloadError) {
             try await download.run { received, _ in progress(received) }
-            try HTTPDownload.verify(file: partialFile, bytes: Int64(entry.size), md5: entry.md5)
+            // A Whisper model's size is a bound (see `WhisperCatalog`): its SHA-1 tells it whole.
+            try HTTPDownload.verify(file: partialFile, bytes: entry.kind == .whisper ? nil : Int64(entry.size), checksum: entry.checksum)
         } catch {
             switch error {
             case .cancelled:
@@ -83,10 +96,13 @@ public final class ModelInstallation: Sendable {
         let outcome = await withCheckedContinuation { continuation in
             // Unpacking and loading take seconds of blocking work: not on the threads Swift's tasks share.
             DispatchQueue.global(qos: .utility).async {
-                continuation.resume(returning: Result { () throws(InstallError) in try self.place(loads) })
+                continuation.resume(
+                    returning: Result { () throws(InstallError) in
+                        try self.entry.kind == .whisper ? self.placeWhisperFile() : self.place(loads)
+                    })
             }
         }
-        // Checked against its MD5 already: the archive is done with, whatever the outcome.
+        // Checked against its checksum already: the archive is done with, whatever the outcome.
         unlink(partialFile)
         return try outcome.get()
     }
@@ -103,12 +119,7 @@ public final class ModelInstallation: Sendable {
     private func place(_ loads: (String) throws(SpeechError) -> Void) throws(InstallError) -> InstalledModel {
         let destination = modelsFolder + "/" + entry.name
         let unpacking = modelsFolder + "/.installing-" + entry.name
-        guard
-            (try? FileManager.default.createDirectory(
-                atPath: modelsFolder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])) != nil
-        else {
-            throw .failed("Cannot create the folder \(modelsFolder) for the model.")
-        }
+        try makeModelsFolder()
         // What a crash during an earlier installation left.
         try? FileManager.default.removeItem(atPath: unpacking)
         defer { try? FileManager.default.removeItem(atPath: unpacking) }

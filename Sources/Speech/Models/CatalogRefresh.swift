@@ -1,12 +1,17 @@
+import Recording
+
 extension ModelStore {
     /// Starts fetching the catalog unless a fetch is in flight; a pick or an installation that comes meanwhile and
     /// that the known catalog cannot serve waits for it.
     public func startRefresh() {
         guard !isFetchingCatalog else { return }
+        let whisperSource = whisperCatalogSource
         catalogFetch = Task {
             let outcome: Result<ModelCatalog, CatalogError>
             do throws(CatalogError) { outcome = .success(try await catalogSource.fetch()) } catch { outcome = .failure(error) }
-            return fetched(outcome)
+            var whisper: ModelCatalog?
+            do throws(CatalogError) { whisper = try await whisperSource?.fetch() } catch { Log.warning(error.message) }
+            return fetched(outcome, whisper: whisper)
         }
     }
 
@@ -32,8 +37,13 @@ extension ModelStore {
         timeout.cancel()
     }
 
-    private func fetched(_ outcome: Result<ModelCatalog, CatalogError>) -> Result<Void, ModelError> {
+    /// Takes what a fetch brought: Vosk's catalog, or why not, and the Whisper catalog when one was fetched.
+    private func fetched(_ outcome: Result<ModelCatalog, CatalogError>, whisper: ModelCatalog?) -> Result<Void, ModelError> {
         catalogFetch = nil
+        if let whisper, whisper != known.whisperCatalog {
+            known.whisperCatalog = whisper
+            listener.modelsChanged(.catalogChanged)
+        }
         defer {
             rescan()
             // In the order they came, so that picks take effect in that order.

@@ -10,6 +10,8 @@ public enum ModelError: Error, Sendable, Equatable {
     case notInstalledByNotula(locale: String, path: String)
     /// Neither the catalog nor this machine has a model of that name for the locale.
     case noSuchModel(locale: String, model: String, models: [String])
+    /// A model that does not follow a recording live (a Whisper model) chosen for recordings.
+    case notLive(model: String)
     /// The catalog could not be fetched, an installation not begun, a model not deleted: the message says why.
     case failed(String)
 
@@ -27,6 +29,9 @@ public enum ModelError: Error, Sendable, Equatable {
             return "The \(locale) model in \(path) was not installed by Notula, which only deletes what is in its own folder."
         case .noSuchModel(let locale, let model, let models):
             return "No speech model '\(model)' for \(locale). Its models: \(models.isEmpty ? "none" : models.joined(separator: ", "))"
+        case .notLive(let model):
+            return "\(model) is a Whisper model: it transcribes kept memos again (`notula memos transcribe`), and cannot "
+                + "yet follow a recording as it is spoken; recordings go on with the Vosk model."
         case .failed(let message): return message
         }
     }

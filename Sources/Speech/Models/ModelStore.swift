@@ -13,6 +13,8 @@ public actor ModelStore {
 
     private let places: ModelPlaces
     let catalogSource: CatalogSource
+    /// Where a Whisper catalog other than the built-in one is fetched from (`NOTULA_WHISPER_CATALOG`).
+    let whisperCatalogSource: CatalogSource?
     private let transcriber: Transcriber
     /// The model the user chose per locale, shared with the speech engine.
     let choices: ModelChoices
@@ -34,19 +36,35 @@ public actor ModelStore {
     /// How long a request the known catalog cannot serve waits for the fetch in flight.
     let catalogWait: Duration
 
-    /// The catalog and the models on disk.
+    /// The catalogs and the models on disk.
     public struct Known: Sendable, Equatable {
+        /// Vosk's.
         public var catalog: ModelCatalog
+        /// Whisper's models: `WhisperCatalog.builtIn`, or the one `NOTULA_WHISPER_CATALOG` names.
+        public var whisperCatalog: ModelCatalog
         /// Every model on disk, as `InstalledModels.all(places:)` gives them.
         public var installed: [InstalledModel]
 
-        public init(catalog: ModelCatalog, installed: [InstalledModel]) {
+        public init(catalog: ModelCatalog, whisperCatalog: ModelCatalog = WhisperCatalog.builtIn, installed: [InstalledModel]) {
             self.catalog = catalog
+            self.whisperCatalog = whisperCatalog
             self.installed = installed
         }
 
-        /// The catalog's locales and the installed ones, sorted.
-        public var supportedLocales: [String] { Set(catalog.supportedLocales + installed.map(\.locale)).sorted() }
+        /// The locales a recording can be made in: Vosk's catalog's and those of the models on disk that follow a
+        /// recording live, sorted.
+        public var supportedLocales: [String] {
+            Set(catalog.supportedLocales + installed.filter(\.isLive).map(\.locale)).sorted()
+        }
+
+        /// The locales any model serves, on disk or in a catalog, Whisper's included: what a kept memo can be
+        /// transcribed in, and what models can be installed for.
+        public var servedLocales: [String] {
+            Set(supportedLocales + installed.map(\.locale) + whisperCatalog.choosable.flatMap(\.locales)).sorted()
+        }
+
+        /// Every current model either catalog lists.
+        var choosable: [CatalogEntry] { catalog.choosable + whisperCatalog.choosable }
     }
 
     private struct Installing {
@@ -62,10 +80,12 @@ public actor ModelStore {
     ///   - isolation: The actor whose executor the store shares.
     ///   - known: The catalog cached by the last fetch, and the models on disk.
     ///   - loads: Checks that an unpacked model loads; throws saying why not.
+    ///   - whisperCatalogSource: A Whisper catalog to fetch with Vosk's; nil to keep the one `known` has.
     ///   - catalogWait: How long a locale pick or an installation that the known catalog cannot serve waits for
     ///     the fetch in flight, before it is answered from the known one.
     public init(
-        isolation: any Actor, places: ModelPlaces, known: Known, catalogSource: CatalogSource, transcriber: Transcriber,
+        isolation: any Actor, places: ModelPlaces, known: Known, catalogSource: CatalogSource,
+        whisperCatalogSource: CatalogSource? = nil, transcriber: Transcriber,
         listener: any ModelListener, loads: @escaping @Sendable (String) throws(SpeechError) -> Void,
         choices: ModelChoices = ModelChoices([:]), keepChoices: @escaping @Sendable ([String: String]) -> Void = { _ in },
         catalogWait: Duration = .seconds(10)
@@ -74,6 +94,7 @@ public actor ModelStore {
         self.places = places
         self.known = known
         self.catalogSource = catalogSource
+        self.whisperCatalogSource = whisperCatalogSource
         self.transcriber = transcriber
         self.choices = choices
         self.keepChoices = keepChoices
@@ -108,11 +129,11 @@ public actor ModelStore {
             return AvailableModel(
                 locale: locale, name: name, kind: kind, bytes: path.map(sizeOnDisk) ?? downloadBytes, installed: path != nil)
         }
-        let listed = known.catalog.choosable.compactMap { entry in
-            entry.locale.map { model($0, entry.name, entry.kind, downloadBytes: UInt64(max(0, entry.size))) }
+        let listed = known.choosable.flatMap { entry in
+            entry.locales.map { model($0, entry.name, entry.kind, downloadBytes: UInt64(max(0, entry.size))) }
         }
-        let listedNames = Set(listed.map(\.name))
-        let onDiskOnly = known.installed.filter { !listedNames.contains($0.name) }.map {
+        let listedNames = Set(listed.map { $0.name + " " + $0.locale })
+        let onDiskOnly = known.installed.filter { !listedNames.contains($0.name + " " + $0.locale) }.map {
             model($0.locale, $0.name, $0.kind, downloadBytes: 0)
         }
         return (listed + onDiskOnly).sorted { ($0.locale, $0.name) < ($1.locale, $1.name) }
@@ -138,11 +159,21 @@ public actor ModelStore {
     /// Whether the catalog is being fetched: a pick or an installation then best waits for it (`…OnceFetched`).
     public var isFetchingCatalog: Bool { catalogFetch != nil }
 
-    /// The supported locale `tag` names (`ko_kr` names `ko-KR`).
+    /// The supported locale `tag` names (`ko_kr` names `ko-KR`): one a recording can be made in.
     /// - Throws: `unsupportedLocale` naming the supported locales when no model serves `tag`.
     public func supportedLocale(_ tag: String) throws(ModelError) -> String {
+        try locale(tag, among: supportedLocales)
+    }
+
+    /// The locale `tag` names among those any model serves, Whisper's included.
+    /// - Throws: `unsupportedLocale` naming them when none is `tag`.
+    func servedLocale(_ tag: String) throws(ModelError) -> String {
+        rescan()
+        return try locale(tag, among: known.servedLocales)
+    }
+
+    private func locale(_ tag: String, among supported: [String]) throws(ModelError) -> String {
         let wanted = tag.replacing("_", with: "-").lowercased()
-        let supported = supportedLocales
         guard let match = supported.first(where: { $0.lowercased() == wanted }) else {
             throw .unsupportedLocale(tag: tag, supported: supported)
         }
@@ -202,14 +233,14 @@ public actor ModelStore {
     /// - Throws: `unsupportedLocale` for a tag no model serves, `noSuchModel` when the catalog has no current model of
     ///   that name for the locale, `failed` for a catalog entry that cannot be installed.
     public func install(_ tag: String, model name: String) throws(ModelError) {
-        let locale = try supportedLocale(tag)
+        let locale = try servedLocale(tag)
         guard !isInstalled(name, of: locale), installing?.model != name else { return }
         try begin(try catalogEntry(for: locale, named: name), for: locale)
     }
 
     /// `install(_:model:)`, after the catalog fetch in flight when the known catalog lacks the model.
     public func installOnceFetched(_ tag: String, model name: String) async throws(ModelError) {
-        if (try? catalogEntry(for: supportedLocale(tag), named: name)) == nil { await catalogSettled() }
+        if (try? catalogEntry(for: servedLocale(tag), named: name)) == nil { await catalogSettled() }
         try install(tag, model: name)
     }
 
@@ -218,7 +249,12 @@ public actor ModelStore {
     /// - Throws: `unsupportedLocale`, `noSuchModel` when neither this machine nor the catalog has it, `failed` when its
     ///   installation cannot begin; nothing is chosen then.
     public func use(_ tag: String, model name: String) throws(ModelError) {
-        let locale = try supportedLocale(tag)
+        let locale = try servedLocale(tag)
+        if let whisper = known.choosable.first(where: { $0.name == name && $0.kind == .whisper })?.name
+            ?? known.installed.first(where: { $0.name == name && !$0.isLive })?.name
+        {
+            throw .notLive(model: whisper)
+        }
         if !isInstalled(name, of: locale) { try install(locale, model: name) }
         guard choices[locale] != name else { return }
         choices[locale] = name
@@ -235,7 +271,7 @@ public actor ModelStore {
     /// - Throws: `unsupportedLocale`, `noSuchModel` when neither this machine nor the catalog has it, `notInCatalog`
     ///   when no model is named and none is on disk or in the catalog, `failed` when its installation cannot begin.
     public func modelForTranscribing(_ tag: String, model name: String?) throws(ModelError) -> (locale: String, model: String) {
-        let locale = try supportedLocale(tag)
+        let locale = try servedLocale(tag)
         let chosen: String
         if let named = name ?? modelsInUse[locale] { chosen = named } else { chosen = try catalogEntry(for: locale).name }
         if !isInstalled(chosen, of: locale) { try install(locale, model: chosen) }
@@ -303,7 +339,7 @@ public actor ModelStore {
     /// - Throws: `noSuchModel` when it is not on disk; `notInstalledByNotula` outside Notula's folder; `failed` when
     ///   it cannot be deleted.
     public func remove(_ tag: String, model name: String) throws(ModelError) {
-        let locale = try supportedLocale(tag)
+        let locale = try servedLocale(tag)
         let ofLocale = known.installed.filter { $0.locale == locale }
         guard let model = ofLocale.first(where: { $0.name == name }) else {
             throw .noSuchModel(locale: locale, model: name, models: ofLocale.map(\.name))
@@ -350,7 +386,7 @@ public actor ModelStore {
 
     /// The catalog's current model `name` of `locale`.
     private func catalogEntry(for locale: String, named name: String) throws(ModelError) -> CatalogEntry {
-        let choosable = known.catalog.choosable.filter { $0.locale == locale }
+        let choosable = known.choosable.filter { $0.locales.contains(locale) }
         guard let entry = choosable.first(where: { $0.name == name }) else {
             let onDisk = known.installed.filter { $0.locale == locale }.map(\.name)
             throw .noSuchModel(locale: locale, model: name, models: Array(Set(choosable.map(\.name) + onDisk)).sorted())

@@ -64,7 +64,7 @@ public final class Retranscriber: Sendable {
         }
         Log.info("Transcribing \(file) again in \(model.locale) with \(model.name), in the Whisper helper")
         do throws(SpeechError) {
-            let language = String(model.locale.prefix { $0 != "-" })
+            let language = WhisperLanguages.code(forTag: model.locale) ?? "auto"
             return Transcript(segments: try await whisper.transcribe(file: file, model: model.path, language: language), model: model.name)
         } catch {
             throw .failed(error.message)

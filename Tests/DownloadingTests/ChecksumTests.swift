@@ -3,8 +3,8 @@ import Foundation
 import NotulaTestSupport
 import Testing
 
-/// MD5 against RFC 1321's test suite and coreutils' `md5sum`.
-@Suite struct MD5Tests {
+/// MD5 and SHA-1 against their RFCs' test suites and coreutils' `md5sum` and `sha1sum`.
+@Suite struct ChecksumTests {
     @Test(arguments: [
         ("", "d41d8cd98f00b204e9800998ecf8427e"),
         ("a", "0cc175b9c0f1b6a831c399e269772661"),
@@ -18,10 +18,20 @@ import Testing
         #expect(MD5.hexDigest(of: Array(message.utf8)) == digest)
     }
 
+    @Test(arguments: [
+        ("", "da39a3ee5e6b4b0d3255bfef95601890afd80709"),
+        ("abc", "a9993e364706816aba3e25717850c26c9cd0d89d"),
+        ("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq", "84983e441c3bd26ebaae4aa1f95129e5e54670f1"),
+        (String(repeating: "01234567", count: 80), "dea356a2cddd90c7a7ecedc5ebb563934f460452"),
+    ])
+    func theRFC3174TestSuite(message: String, digest: String) {
+        #expect(SHA1.hexDigest(of: Array(message.utf8)) == digest)
+    }
+
     /// Lengths around the 64-byte block and the 56 bytes where the length no longer fits with the padding,
     /// and a few MB that cross the 64 KiB reads unevenly.
     @Test(arguments: [55, 56, 57, 63, 64, 65, 119, 120, 128, 65_537, 3_000_017])
-    func filesAndBytesHashAsMd5sumHashesThem(count: Int) throws {
+    func filesAndBytesHashAsCoreutilsHashesThem(count: Int) throws {
         let folder = TemporaryFolder()
         let path = folder.file("data")
         let random = try #require(FileHandle(forReadingAtPath: "/dev/urandom"))
@@ -29,10 +39,13 @@ import Testing
         let bytes = [UInt8](random.readData(ofLength: count))
         try Data(bytes).write(to: URL(fileURLWithPath: path))
 
-        let expected = String(try output(of: "md5sum", path).prefix(32))
+        let md5 = String(try output(of: "md5sum", path).prefix(32))
+        let sha1 = String(try output(of: "sha1sum", path).prefix(40))
 
-        #expect(try MD5.hexDigest(ofFile: path) == expected)
-        #expect(MD5.hexDigest(of: bytes) == expected)
+        #expect(try MD5.hexDigest(ofFile: path) == md5)
+        #expect(MD5.hexDigest(of: bytes) == md5)
+        #expect(try SHA1.hexDigest(ofFile: path) == sha1)
+        #expect(SHA1.hexDigest(of: bytes) == sha1)
     }
 
     @Test func aMissingFileIsAFileError() {
