@@ -52,7 +52,7 @@ SPEECH_SUITES = SpeechTests|TranscriptionTests|ModelMemoryTests|ModelDownloadTes
 MODEL_LOADING_SUITES = VoskPlacesTests|RecordingLocaleTests|SilenceEndingTests|LiveTextTests|ModelChoiceTests|ModelInstallByNameTests|$(WHISPER_SUITES)
 # libwhisper decodes on both cores for seconds at a time: beside the speech pass, a discard's model load waited past
 # its 30 s there. Left out of that pass (SpeechTests holds the first), and run one at a time after it.
-WHISPER_SUITES = WhisperEngineTests|WhisperTranscribeTests
+WHISPER_SUITES = WhisperEngineTests|WhisperTranscribeTests|AccuratePassTests
 # Each types into real windows of a desktop it starts once (sway, Xvfb, GNOME Shell 43 and 48, KWin): keys sent beside a busy
 # machine's other suites arrive late or not at all, so one suite at a time, the speech model at hand.
 DESKTOP_SUITES = WaylandToolTargetsTests|X11ToolTargetsTests|WaylandPasteTests|X11PasteTests|PortalKeyboardTests|PlasmaPortalTests|DictationDesktopTests|PortalPasteTests|DictationGnome48Tests|GnomeExtensionTests|PlasmaTrayTests|GlobalShortcutsTests
@@ -97,6 +97,7 @@ bench: test-deps
 	$(SWIFT) build $(RELEASE) --product notulad
 	$(SWIFT) build $(RELEASE) --product notula-bench
 	@scripts/install-vosk "$(RELEASE_BIN)" --test
+	@scripts/install-whisper "$(RELEASE_BIN)" --test
 	PATH="$(CURDIR)/.build/venv/bin:$$PATH" NOTULA_TEST_MODEL="$(TEST_MODEL)" \
 		scripts/private-session "$(RELEASE_BIN)/notula-bench" "$(RELEASE_BIN)/notulad"
 

@@ -56,6 +56,7 @@ extension NotulaBus {
             case supportedLocales = "SupportedLocales", installedLocales = "InstalledLocales"
             case downloadingLocale = "DownloadingLocale", downloadProgress = "DownloadProgress"
             case availableModels = "AvailableModels", modelsInUse = "ModelsInUse", measuredMemory = "MeasuredMemory"
+            case accurateModels = "AccurateModels"
         }
     }
 

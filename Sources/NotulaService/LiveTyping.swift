@@ -9,7 +9,8 @@ import Synchronization
 
 /// `Live`: with `Output` type, each utterance is typed as soon as Vosk ends it, one after the other in the spoken
 /// order, written as the memo's text will be (what each word adds to it). A delivery that fails stops the typing
-/// of that recording: `Failed` says so once, and the rest goes to the clipboard at Send (`DeliveryReporter`).
+/// of that recording: `Failed` says so once, and the rest goes to the clipboard at Send (`DeliveryReporter`). With
+/// the accurate pass, each utterance is typed once, in Whisper's text, when it is ready.
 final class LiveTyping: LiveTextListener {
     /// What was typed of one recording.
     struct Progress: Sendable {
@@ -18,6 +19,8 @@ final class LiveTyping: LiveTextListener {
         var typed = ""
         var failed = false
         var method: DeliveryMethod?
+        /// Whisper writes each utterance again: only its text is typed.
+        var typesRevised = false
     }
 
     private struct Typing {
@@ -49,7 +52,18 @@ final class LiveTyping: LiveTextListener {
     var isFollowed: Bool { false }
 
     func heard(_ speech: HeardSpeech, of recording: RecordingID) {
-        guard case .final(let utterance) = speech, choice.typesLive(recording) else { return }
+        guard choice.typesLive(recording) else { return }
+        let utterance: Transcript
+        switch speech {
+        case .accuratePass:
+            state.withLock { $0.recordings[recording, default: Progress()].typesRevised = true }
+            return
+        case .final(let heard):
+            guard state.withLock({ $0.recordings[recording]?.typesRevised }) != true else { return }
+            utterance = heard
+        case .revised(_, let written): utterance = written
+        case .partial: return
+        }
         let words = utterance.text.split(separator: " ").map(String.init)
         guard !words.isEmpty else { return }
         let typing = choice.typing

@@ -41,13 +41,3 @@ struct WrittenTranscription: Transcribing {
 }
 
 extension ModelStore: ModelWaiting {}
-
-extension Retranscriber {
-    /// Vosk models decode on `engine`; Whisper models in notulad run again as their helper, when libwhisper is there.
-    static func forService(engine: sending SpeechEngine, modelPlaces: [String], whisperLibrary: String?, idleRelease: Duration)
-        -> Retranscriber
-    {
-        let whisper = whisperLibrary.map { WhisperHelper(executable: "/proc/self/exe", library: $0, idleRelease: idleRelease) }
-        return Retranscriber(engine: engine, whisper: whisper, modelPlaces: modelPlaces)
-    }
-}

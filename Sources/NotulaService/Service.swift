@@ -75,16 +75,24 @@ public enum Service {
         let writing = TextWriting(replacements: ReplacementsFile(path: paths.replacementsFile))
         let liveText = TextWatchers()
         let liveTyping = LiveTyping(choice: output, dictation: dictation, writing: writing, bus: bus, notifier: notifier)
+        // One helper process for the accurate pass and memos transcribed again: one Whisper model in memory at most.
+        let whisper = WhisperLibrary.firstPresent(
+            in: WhisperLibrary.defaultCandidates(environment: environment, executableDirectory: executableDirectory())
+        ).map { WhisperHelper(executable: "/proc/self/exe", library: $0, idleRelease: settings.modelIdleRelease) }
+        let accurateChoices = ModelChoices(settings.accurateModels ?? [:])
         let transcriber = Transcriber(
             engine: engine, idleRelease: settings.modelIdleRelease, currentLocale: { locale.current },
-            liveText: LiveTextListeners(listeners: [liveText, liveTyping]))
+            liveText: LiveTextListeners(listeners: [liveText, liveTyping]),
+            accurate: whisper.map { AccurateModels(choices: accurateChoices, places: places.all, helper: $0) })
         liveTyping.start(localeOf: { transcriber.locale(of: $0) })
         let models = ModelStore(
             isolation: bus, places: places, known: known, catalogSource: catalogSource,
             whisperCatalogSource: whisperCatalogSource, transcriber: transcriber,
             listener: ModelSignals(bus: bus, notifier: notifier),
             loads: { path throws(SpeechError) in try checkLoads(path, libraryCandidates) }, choices: modelChoices,
-            keepChoices: { chosen in Settings.update(at: paths.settingsFile) { $0.models = chosen } })
+            keepChoices: { chosen in Settings.update(at: paths.settingsFile) { $0.models = chosen } },
+            accurateChoices: accurateChoices,
+            keepAccurateChoices: { chosen in Settings.update(at: paths.settingsFile) { $0.accurateModels = chosen } })
         // Made before the library opens, which tells it of every memo played from then on.
         let mediaPlayer =
             settings.mpris == true
@@ -98,12 +106,9 @@ public enum Service {
                 transcriptsFolder: paths.transcripts,
                 transcriber: WrittenTranscription(
                     transcriber: transcriber,
-                    again: .forService(
+                    again: Retranscriber(
                         engine: SpeechEngine(libraryCandidates: libraryCandidates, modelPlaces: places.all, memory: modelMemory),
-                        modelPlaces: places.all,
-                        whisperLibrary: WhisperLibrary.firstPresent(
-                            in: WhisperLibrary.defaultCandidates(environment: environment, executableDirectory: executableDirectory())),
-                        idleRelease: settings.modelIdleRelease),
+                        whisper: whisper, modelPlaces: places.all),
                     writing: writing), models: models)
             try await LibraryExport.open(
                 memos, on: bus, writing: writing, models: models,

@@ -45,13 +45,15 @@ public struct Settings: Codable, Sendable, Equatable {
     public var globalShortcuts: Bool?
     /// The model recordings use per locale (`UseModel`): locale → model name; a locale's best model on disk when absent.
     public var models: [String: String]?
+    /// The Whisper model that writes each utterance again per locale (`UseModel` with a Whisper model): none when absent.
+    public var accurateModels: [String: String]?
 
     public init(
         source: String? = nil, locale: String? = nil, modelIdleSeconds: Double? = nil, modelCatalog: String? = nil, mpris: Bool? = nil,
         longestMemoSeconds: Double? = nil, output: String? = nil, typing: String? = nil, spaceAfterText: Bool? = nil,
         silenceSeconds: Double? = nil, live: Bool? = nil, vadSilenceThreshold: Double? = nil, vadSilenceSeconds: Double? = nil,
         pauseMedia: Bool? = nil, muteOutput: Bool? = nil, sounds: Bool? = nil,
-        globalShortcuts: Bool? = nil, models: [String: String]? = nil
+        globalShortcuts: Bool? = nil, models: [String: String]? = nil, accurateModels: [String: String]? = nil
     ) {
         self.source = source
         self.locale = locale
@@ -71,6 +73,7 @@ public struct Settings: Codable, Sendable, Equatable {
         self.sounds = sounds
         self.globalShortcuts = globalShortcuts
         self.models = models
+        self.accurateModels = accurateModels
     }
 
     /// A model kept for up to a year unused; longer is no setting anyone means (and past 10^20 s no `Duration` holds it).
@@ -118,7 +121,8 @@ public struct Settings: Codable, Sendable, Equatable {
             pauseMedia: fields.pauseMedia?.value(of: "pauseMedia", warnAbout),
             muteOutput: fields.muteOutput?.value(of: "muteOutput", warnAbout), sounds: fields.sounds?.value(of: "sounds", warnAbout),
             globalShortcuts: fields.globalShortcuts?.value(of: "globalShortcuts", warnAbout),
-            models: fields.models?.value(of: "models", warnAbout))
+            models: fields.models?.value(of: "models", warnAbout),
+            accurateModels: fields.accurateModels?.value(of: "accurateModels", warnAbout))
     }
 
     /// Changes one field in the file, keeping the others; a failure is logged, as the running service goes on
@@ -162,6 +166,7 @@ private struct Fields: Decodable {
     var sounds: Field<Bool>?
     var globalShortcuts: Field<Bool>?
     var models: Field<[String: String]>?
+    var accurateModels: Field<[String: String]>?
 }
 
 /// One field's value, or the fact that it is not of its type (`null` is an absent field).

@@ -31,6 +31,8 @@ final class TextWatchers: LiveTextListener {
         switch speech {
         case .partial(let text): send(.partial(text))
         case .final(let utterance): send(.final(utterance))
+        case .revised(let index, let utterance): send(.revised(index, utterance))
+        case .accuratePass: break
         }
     }
 
@@ -50,6 +52,7 @@ enum LiveTextForm { case jsonLines }
 enum LiveLine {
     case partial(String)
     case final(Transcript)
+    case revised(Int, Transcript)
     case end(memo: ObjectPath)
 
     private struct Partial: Encodable {
@@ -64,11 +67,27 @@ enum LiveLine {
             let end: Double
             let conf: Double
         }
-        let kind = "final"
+        var kind = "final"
+        /// Which final utterance with words a revised line writes again, from 0; nil on a final line.
+        var utterance: Int?
+        /// The model that wrote a revised line.
+        var model: String?
         let text: String
         let start: Double
         let end: Double
         let words: [Word]
+
+        init(_ utterance: Transcript, revising index: Int? = nil) {
+            if let index {
+                kind = "revised"
+                self.utterance = index
+                model = utterance.model
+            }
+            text = utterance.text
+            start = utterance.words.first?.start ?? 0
+            end = utterance.words.last?.end ?? 0
+            words = utterance.words.map { Word(word: $0.word, start: $0.start, end: $0.end, conf: $0.confidence) }
+        }
     }
 
     private struct End: Encodable {
@@ -83,11 +102,8 @@ enum LiveLine {
         let data: Data?
         switch self {
         case .partial(let text): data = try? encoder.encode(Partial(text: text))
-        case .final(let utterance):
-            data = try? encoder.encode(
-                Final(
-                    text: utterance.text, start: utterance.words.first?.start ?? 0, end: utterance.words.last?.end ?? 0,
-                    words: utterance.words.map { Final.Word(word: $0.word, start: $0.start, end: $0.end, conf: $0.confidence) }))
+        case .final(let utterance): data = try? encoder.encode(Final(utterance))
+        case .revised(let index, let utterance): data = try? encoder.encode(Final(utterance, revising: index))
         case .end(let memo): data = try? encoder.encode(End(memo: memo.rawValue))
         }
         return data.map { Array($0) + [UInt8(ascii: "\n")] }

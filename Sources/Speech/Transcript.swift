@@ -15,6 +15,11 @@ public struct Transcript: Sendable, Equatable {
         self.model = model
     }
 
+    /// Words alone, the text theirs joined with spaces.
+    init(words: [Word]) {
+        self.init(text: words.map(\.word).joined(separator: " "), words: words)
+    }
+
     /// Adds the next utterance at the end; an empty one changes nothing.
     mutating func append(_ utterance: Transcript) {
         if !utterance.text.isEmpty {

@@ -16,6 +16,9 @@ public struct LiveTextLine: Decodable, Sendable, Equatable {
     public let end: Double?
     public let words: [Word]?
     public let memo: String?
+    /// On a revised line: the final utterance it writes again, and the Whisper model that wrote it.
+    public var utterance: Int?
+    public var model: String?
 
     public init(
         kind: String, text: String? = nil, start: Double? = nil, end: Double? = nil, words: [Word]? = nil, memo: String? = nil

@@ -112,6 +112,19 @@ public final class ServiceUnderTest {
         return (Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0) * 1024
     }
 
+    /// The service's child processes whose command line contains `argument`.
+    public func children(running argument: String) -> [Int32] {
+        let pids = ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap { Int32($0) }
+        return pids.filter { pid in
+            let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
+            // After the command's closing parenthesis: state, then the parent's pid.
+            let fields = stat.split(separator: ")").last?.split(separator: " ") ?? []
+            guard fields.count > 1, Int32(fields[1]) == process.processIdentifier else { return false }
+            let command = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") ?? Data()
+            return String(decoding: command, as: UTF8.self).contains(argument)
+        }
+    }
+
     /// The files the service has mapped (the paths of /proc/PID/maps), each once.
     public var mappedFiles: Set<String> {
         // Read to its end: String(contentsOfFile:) stops short on /proc, whose files have no size.

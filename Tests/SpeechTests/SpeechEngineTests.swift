@@ -108,6 +108,8 @@ import Testing
                 #expect(guessed, "an utterance told without a guess at it: \(heard)")
                 finals.append(utterance.text)
                 guessed = false
+            case .accuratePass, .revised:
+                Issue.record("no Whisper model was chosen, yet it was told of one: \(heard)")
             }
         }
         #expect(finals.filter { !$0.isEmpty }.count == 2, "\(finals)")

@@ -84,13 +84,8 @@ enum ModelsObject {
                         key: "s", value: "t",
                         memory.all.sorted { $0.key < $1.key }.map { DictionaryEntry(key: .string($0.key), value: .uint64($0.value)) })
                 },
-                NotulaBus.Models.property(.modelsInUse, "a{ss}") {
-                    .dictionary(
-                        key: "s", value: "s",
-                        store.assumeIsolated { $0.modelsInUse }.sorted { $0.key < $1.key }.map {
-                            DictionaryEntry(key: .string($0.key), value: .string($0.value))
-                        })
-                },
+                NotulaBus.Models.property(.modelsInUse, "a{ss}") { dictionary(store.assumeIsolated { $0.modelsInUse }) },
+                NotulaBus.Models.property(.accurateModels, "a{ss}") { dictionary(store.assumeIsolated { $0.accurateChoices.all }) },
             ],
             signals: [
                 NotulaBus.Models.signal(.downloadStarted, [Argument("locale", "s"), Argument("model", "s"), Argument("total_bytes", "t")]),
@@ -130,7 +125,7 @@ struct ModelSignals: ModelListener {
         case .localesChanged(let installed, let supported):
             changed((installed ? [.installedLocales, .availableModels, .modelsInUse] : []) + (supported ? [.supportedLocales] : []))
         case .catalogChanged: changed([.availableModels])
-        case .inUseChanged: changed([.modelsInUse])
+        case .inUseChanged: changed([.modelsInUse, .accurateModels])
         }
     }
 
@@ -147,6 +142,12 @@ struct ModelSignals: ModelListener {
     private func changed(_ names: [NotulaBus.Models.Property]) {
         bus.assumeIsolated { $0.emitPropertiesChanged(path: NotulaBus.modelsPath, interface: NotulaBus.Models.self, names: names) }
     }
+}
+
+/// A locale → name map as `a{ss}`, sorted by locale.
+private func dictionary(_ names: [String: String]) -> Value {
+    .dictionary(
+        key: "s", value: "s", names.sorted { $0.key < $1.key }.map { DictionaryEntry(key: .string($0.key), value: .string($0.value)) })
 }
 
 extension BusError {

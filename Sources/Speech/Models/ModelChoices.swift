@@ -1,6 +1,7 @@
 import Synchronization
 
-/// Which model the user chose per locale (`UseModel`, the `models` setting): written by the model store on the bus
+/// Which model the user chose per locale (`UseModel`, the `models` setting; the Whisper models of the accurate pass,
+/// `accurateModels`, in another): written by the model store on the bus
 /// thread, read by the speech engine on the transcription queue when it loads a model.
 public final class ModelChoices: Sendable {
     private let chosen: Mutex<[String: String]>

@@ -20,6 +20,9 @@ public actor ModelStore {
     let choices: ModelChoices
     /// Keeps the choices (in the settings) once changed.
     private let keepChoices: @Sendable ([String: String]) -> Void
+    /// The Whisper model of the accurate pass per locale, shared with the transcriber, and where it is kept.
+    public let accurateChoices: ModelChoices
+    private let keepAccurateChoices: @Sendable ([String: String]) -> Void
     /// Sizes on disk of models the catalog does not list, by path: measured once, as a folder walk is not free.
     private var sizesOnDisk: [String: UInt64] = [:]
     /// Hears every download and change of locales.
@@ -88,6 +91,8 @@ public actor ModelStore {
         whisperCatalogSource: CatalogSource? = nil, transcriber: Transcriber,
         listener: any ModelListener, loads: @escaping @Sendable (String) throws(SpeechError) -> Void,
         choices: ModelChoices = ModelChoices([:]), keepChoices: @escaping @Sendable ([String: String]) -> Void = { _ in },
+        accurateChoices: ModelChoices = ModelChoices([:]),
+        keepAccurateChoices: @escaping @Sendable ([String: String]) -> Void = { _ in },
         catalogWait: Duration = .seconds(10)
     ) {
         self.isolation = isolation
@@ -98,6 +103,8 @@ public actor ModelStore {
         self.transcriber = transcriber
         self.choices = choices
         self.keepChoices = keepChoices
+        self.accurateChoices = accurateChoices
+        self.keepAccurateChoices = keepAccurateChoices
         self.listener = listener
         self.loads = loads
         self.catalogWait = catalogWait
@@ -250,11 +257,10 @@ public actor ModelStore {
     ///   installation cannot begin; nothing is chosen then.
     public func use(_ tag: String, model name: String) throws(ModelError) {
         let locale = try servedLocale(tag)
-        if let whisper = known.choosable.first(where: { $0.name == name && $0.kind == .whisper })?.name
-            ?? known.installed.first(where: { $0.name == name && !$0.isLive })?.name
-        {
-            throw .notLive(model: whisper)
-        }
+        let isWhisper =
+            name.isEmpty || known.choosable.contains { $0.name == name && $0.kind == .whisper }
+            || known.installed.contains { $0.name == name && !$0.isLive }
+        if isWhisper { return try useAccurate(name, in: locale) }
         if !isInstalled(name, of: locale) { try install(locale, model: name) }
         guard choices[locale] != name else { return }
         choices[locale] = name
@@ -262,6 +268,20 @@ public actor ModelStore {
         Log.info("Recordings in \(locale) use the model \(name) from now on")
         listener.modelsChanged(.inUseChanged)
         transcriber.prepareIfPicked(locale)
+    }
+
+    /// Makes the Whisper model `name` write each utterance of the recordings in `locale` again; none when empty.
+    private func useAccurate(_ name: String, in locale: String) throws(ModelError) {
+        if !name.isEmpty {
+            guard supportedLocales.contains(locale) else { throw .notLive(model: name) }
+            if !isInstalled(name, of: locale) { try install(locale, model: name) }
+        }
+        let chosen = name.isEmpty ? nil : name
+        guard accurateChoices[locale] != chosen else { return }
+        accurateChoices[locale] = chosen
+        keepAccurateChoices(accurateChoices.all)
+        Log.info("Recordings in \(locale) are written again \(chosen.map { "by \($0)" } ?? "by no Whisper model") from now on")
+        listener.modelsChanged(.inUseChanged)
     }
 
     /// The locale and model a kept recording is transcribed again with, installing the model when it is missing.
@@ -359,6 +379,12 @@ public actor ModelStore {
         if choices[model.locale] == model.name {
             choices[model.locale] = nil
             keepChoices(choices.all)
+            listener.modelsChanged(.inUseChanged)
+        }
+        let accurate = accurateChoices.all
+        if accurate.values.contains(model.name) {
+            for (locale, name) in accurate where name == model.name { accurateChoices[locale] = nil }
+            keepAccurateChoices(accurateChoices.all)
             listener.modelsChanged(.inUseChanged)
         }
         rescan()

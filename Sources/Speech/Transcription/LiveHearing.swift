@@ -6,6 +6,11 @@ public enum HeardSpeech: Sendable, Equatable {
     case partial(String)
     /// An utterance that ended: its text and words with their timings in the recording.
     case final(Transcript)
+    /// Told before any utterance: each utterance that ends will be written again by the Whisper model `model`.
+    case accuratePass(model: String)
+    /// Whisper's text of the recording's `utterance`th (from 0) final utterance with words, when it is ready, in
+    /// spoken order; an utterance Whisper could not decode keeps Vosk's text and gets none.
+    case revised(utterance: Int, Transcript)
 }
 
 /// Where a live decoding tells what it hears; called on the transcription queue.

@@ -8,10 +8,13 @@ struct LiveTranscription {
     let model: String
     /// Nil when the model could not be loaded at the start, or decoding failed: the file is transcribed instead.
     var recognition: BlockRecognition?
+    /// The Whisper pass over each utterance, and the audio it takes them from; nil without one.
+    var accurate: (pass: AccuratePass, audio: UtteranceAudio)?
 
     /// Decodes the next samples (16-bit little-endian bytes); a decoding failure leaves the recording to its file.
     mutating func append(_ bytes: [UInt8]) {
         guard let recognition else { return }
+        accurate?.audio.append(bytes)
         let failure = bytes.withUnsafeBytes { raw in
             raw.withMemoryRebound(to: Int16.self) { samples in
                 Result { () throws(SpeechError) in try recognition.append(samples) }
@@ -23,10 +26,29 @@ struct LiveTranscription {
         }
     }
 
-    /// The transcript of everything appended, or nil when the recording must be transcribed from its file.
-    func finish() -> Transcript? {
-        guard var transcript = try? recognition?.finish() else { return nil }
+    /// The transcript of everything appended, or nil when the recording must be transcribed from its file; with the
+    /// accurate pass, the utterance still under way is queued for it, which the caller finishes.
+    func finish() -> Streamed? {
+        guard var transcript = try? recognition?.finish() else {
+            accurate?.pass.cancel()
+            return nil
+        }
         transcript.model = model
-        return transcript
+        if let (pass, audio) = accurate {
+            // The last utterance's words are those after the ones already queued.
+            let queued = pass.queuedWordCount
+            let last = Transcript(words: Array(transcript.words.dropFirst(queued)))
+            if let first = last.words.first, let end = last.words.last?.end {
+                let (bytes, offset) = audio.take(from: first.start, to: end)
+                pass.add(last, audio: bytes, offset: offset)
+            }
+        }
+        return Streamed(transcript: transcript, accurate: accurate?.pass)
+    }
+
+    /// A recording's text decoded while it was captured, and the accurate pass still to finish.
+    struct Streamed {
+        var transcript: Transcript
+        let accurate: AccuratePass?
     }
 }

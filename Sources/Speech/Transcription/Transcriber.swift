@@ -21,21 +21,24 @@ public final class Transcriber: CapturedAudioListener {
     private let idleRelease: Duration
     /// Who follows the text while it is decoded; nobody when nil.
     private let liveText: (any LiveTextListener)?
+    /// Which recordings Whisper writes again, utterance by utterance; none when nil.
+    private let accurate: AccurateModels?
 
     private struct Work {
         let engine: SpeechEngine
         var live: LiveTranscription?
         /// The text of recordings that went on as another at the length limit, until their memo asks for it.
-        var continued: [RecordingID: Transcript] = [:]
+        var continued: [RecordingID: LiveTranscription.Streamed] = [:]
         /// Counts uses of the model, so that a release scheduled before the last use lets it be.
         var uses = 0
     }
 
     public init(
         engine: sending SpeechEngine, idleRelease: Duration, currentLocale: @escaping @Sendable () -> String,
-        liveText: (any LiveTextListener)? = nil
+        liveText: (any LiveTextListener)? = nil, accurate: AccurateModels? = nil
     ) {
         work = Mutex(Work(engine: engine))
+        self.accurate = accurate
         self.idleRelease = idleRelease
         self.currentLocale = currentLocale
         self.liveText = liveText
@@ -90,8 +93,10 @@ public final class Transcriber: CapturedAudioListener {
         queue.async { [self] in
             work.withLock { work in
                 guard let live = work.live, live.recording == previous else { return }
-                if let transcript = live.finish() { work.continued[previous] = transcript }
-                liveText?.ended(previous)
+                let streamed = live.finish()
+                if let streamed { work.continued[previous] = streamed }
+                // With the accurate pass, its end is told once its text is, when its memo asks for it.
+                if streamed?.accurate == nil { liveText?.ended(previous) }
                 work.live = follow(next, in: locale, by: work.engine)
             }
         }
@@ -105,6 +110,7 @@ public final class Transcriber: CapturedAudioListener {
         queue.async { [self] in
             work.withLock { work in
                 guard work.live?.recording == recording else { return }
+                work.live?.accurate?.pass.cancel()
                 work.live = nil
                 liveText?.ended(recording)
                 scheduleRelease(&work)
@@ -125,13 +131,14 @@ public final class Transcriber: CapturedAudioListener {
         let locale = chosenLocale ?? locale(of: recording)
         defer { recordingLocales.withLock { $0[recording] = nil } }
         let cancelled = CancellationFlag()
-        let outcome = await withTaskCancellationHandler {
+        let outcome: Result<LiveTranscription.Streamed, RecordingError> = await withTaskCancellationHandler {
             await onQueue { work in
                 let streamed =
                     work.live?.recording == recording ? work.live?.finish() : work.continued.removeValue(forKey: recording)
                 if work.live?.recording == recording {
                     work.live = nil
-                    self.liveText?.ended(recording)
+                    // With the accurate pass, its last revised lines come first.
+                    if streamed?.accurate == nil { self.liveText?.ended(recording) }
                 }
                 if let streamed {
                     Log.info("Recording \(recording): the text decoded while it was captured is complete")
@@ -139,28 +146,44 @@ public final class Transcriber: CapturedAudioListener {
                 }
                 Log.info("Recording \(recording): transcribing its file in \(locale)")
                 return Result { () throws(RecordingError) in
-                    let (installed, model) = try work.engine.model(for: locale)
-                    do throws(SpeechError) {
-                        var transcript = try model.transcribe(wavFile: file, unless: cancelled.isSet)
-                        transcript.model = installed.name
-                        return transcript
-                    } catch .cancelled {
-                        Log.info("Recording \(recording): the transcription of its file stopped, as it was discarded")
-                        throw .failed("The recording was discarded.")
-                    } catch {
-                        throw .failed(error.message)
-                    }
+                    LiveTranscription.Streamed(
+                        transcript: try Self.transcribe(file, of: recording, in: locale, by: work.engine, unless: cancelled), accurate: nil)
                 }
             }
         } onCancel: {
             cancelled.set()
         }
-        return try outcome.get()
+        let streamed = try outcome.get()
+        guard let pass = streamed.accurate, let limit = accurate?.finishLimit else { return streamed.transcript }
+        defer { liveText?.ended(recording) }
+        // Cancelled with the recording: the decodings queued stop.
+        return await withTaskCancellationHandler {
+            await pass.finish(within: limit, vosk: streamed.transcript)
+        } onCancel: {
+            pass.cancel()
+        }
     }
 
-    private func onQueue(_ body: @escaping @Sendable (inout Work) -> Result<Transcript, RecordingError>) async -> Result<
-        Transcript, RecordingError
-    > {
+    /// Decodes a recording's file on the transcription queue.
+    private static func transcribe(
+        _ file: String, of recording: RecordingID, in locale: String, by engine: SpeechEngine, unless cancelled: CancellationFlag
+    ) throws(RecordingError) -> Transcript {
+        let (installed, model) = try engine.model(for: locale)
+        do throws(SpeechError) {
+            var transcript = try model.transcribe(wavFile: file, unless: cancelled.isSet)
+            transcript.model = installed.name
+            return transcript
+        } catch .cancelled {
+            Log.info("Recording \(recording): the transcription of its file stopped, as it was discarded")
+            throw .failed("The recording was discarded.")
+        } catch {
+            throw .failed(error.message)
+        }
+    }
+
+    private func onQueue<Success: Sendable>(
+        _ body: @escaping @Sendable (inout Work) -> Result<Success, RecordingError>
+    ) async -> Result<Success, RecordingError> {
         await withCheckedContinuation { continuation in
             queue.async { [self] in
                 let result = work.withLock { work in
@@ -177,11 +200,32 @@ public final class Transcriber: CapturedAudioListener {
     private func follow(_ recording: RecordingID, in locale: String, by engine: SpeechEngine) -> LiveTranscription {
         do throws(RecordingError) {
             let (installed, recognition) = try Self.recognition(of: locale, by: engine)
-            if let liveText {
-                recognition.follow(LiveHearing(wantsPartials: { liveText.isFollowed }, heard: { liveText.heard($0, of: recording) }))
+            let liveText = liveText
+            let pass = accurate?.pass(for: locale) { utterance, text in liveText?.heard(.revised(utterance: utterance, text), of: recording)
             }
-            Log.info("Recording \(recording) is transcribed in \(locale) with \(installed.name)")
-            return LiveTranscription(recording: recording, locale: locale, model: installed.name, recognition: recognition)
+            let audio = UtteranceAudio()
+            if liveText != nil || pass != nil {
+                recognition.follow(
+                    LiveHearing(
+                        wantsPartials: { liveText?.isFollowed ?? false },
+                        heard: { speech in
+                            // Each utterance with words goes to Whisper with its audio, padded.
+                            if let pass, case .final(let utterance) = speech, let first = utterance.words.first,
+                                let end = utterance.words.last?.end
+                            {
+                                let (bytes, offset) = audio.take(from: first.start, to: end)
+                                pass.add(utterance, audio: bytes, offset: offset)
+                            }
+                            liveText?.heard(speech, of: recording)
+                        }))
+            }
+            if let pass { liveText?.heard(.accuratePass(model: pass.model.name), of: recording) }
+            Log.info(
+                "Recording \(recording) is transcribed in \(locale) with \(installed.name)\(pass.map { ", each utterance again with \($0.model.name)" } ?? "")"
+            )
+            var live = LiveTranscription(recording: recording, locale: locale, model: installed.name, recognition: recognition)
+            live.accurate = pass.map { ($0, audio) }
+            return live
         } catch {
             Log.info("Recording \(recording) is transcribed from its file once sent: \(error)")
             return LiveTranscription(recording: recording, locale: locale, model: "", recognition: nil)

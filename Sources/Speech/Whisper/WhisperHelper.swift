@@ -42,7 +42,18 @@ public final class WhisperHelper: Sendable {
     public func transcribe(file: String, model: String, language: String, prompt: String = "") async throws(SpeechError)
         -> [WhisperModel.Segment]
     {
-        let request = WhisperRequest(model: model, file: file, language: language, prompt: prompt)
+        try await ask(WhisperRequest(model: model, file: file, language: language, prompt: prompt))
+    }
+
+    /// Decodes an utterance's samples (16 kHz mono, 16-bit little-endian) with the ggml model `model`, in the helper;
+    /// the segments' times count from its first sample. Throws as `transcribe(file:model:language:prompt:)`.
+    public func transcribe(audio: [UInt8], model: String, language: String, prompt: String) async throws(SpeechError)
+        -> [WhisperModel.Segment]
+    {
+        try await ask(WhisperRequest(model: model, file: "", audio: Data(audio), language: language, prompt: prompt))
+    }
+
+    private func ask(_ request: WhisperRequest) async throws(SpeechError) -> [WhisperModel.Segment] {
         let cancelled = RequestCancellation()
         let outcome = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Result<[WhisperModel.Segment], SpeechError>, Never>) in
@@ -86,7 +97,8 @@ public final class WhisperHelper: Sendable {
         guard let answer, let reply = try? JSONDecoder().decode(WhisperAnswer.self, from: Data(answer)) else {
             let reason = end(helper)
             throw .recognitionFailed(
-                "The Whisper engine stopped while decoding \(request.file) (\(reason)); the next decoding starts it again.")
+                "The Whisper engine stopped while decoding \(request.file.isEmpty ? "an utterance" : request.file) (\(reason)); "
+                    + "the next decoding starts it again.")
         }
         running.withLock { $0 = helper }
         if reply.cancelled == true { throw .cancelled }

@@ -7,7 +7,10 @@ import Synchronization
 /// A request to the helper and its answer, one JSON object a line each way.
 struct WhisperRequest: Codable {
     let model: String
+    /// The WAV file to decode; empty when `audio` is given.
     let file: String
+    /// An utterance's samples, 16-bit little-endian (base64 in the JSON line: 213 KB for 5 s).
+    var audio: Data?
     let language: String
     let prompt: String
 }
@@ -50,8 +53,10 @@ public enum WhisperHelperServer {
                 let model: WhisperModel
                 if let current = loaded { model = current } else { model = try WhisperModel(library: library, path: request.model) }
                 loaded = model
+                let audio: [Float]
+                if let bytes = request.audio { audio = samples(in: bytes) } else { audio = try samples(of: request.file) }
                 return try model.transcribe(
-                    try samples(of: request.file), language: request.language, prompt: request.prompt,
+                    audio, language: request.language, prompt: request.prompt,
                     isCancelled: { cancelled != 0 })
             }
             let reply: WhisperAnswer
@@ -63,6 +68,13 @@ public enum WhisperHelperServer {
             guard answer(reply) else { return 1 }
         }
         return 0
+    }
+
+    /// 16-bit little-endian samples as libwhisper takes them: floats in −1…1.
+    private static func samples(in audio: Data) -> [Float] {
+        stride(from: 0, to: audio.count - 1, by: 2).map { offset in
+            Float(Int16(bitPattern: UInt16(audio[audio.startIndex + offset]) | UInt16(audio[audio.startIndex + offset + 1]) << 8)) / 32_768
+        }
     }
 
     /// The file's samples as libwhisper takes them: floats in −1…1.

@@ -5,7 +5,8 @@ extension Transcript {
     /// time by its length, an estimate that keeps subtitles and word search in the right place, and confidence 1.
     init(segments: [WhisperModel.Segment], model: String) {
         self.init(model: model)
-        for segment in segments {
+        // Whisper writes a stretch of no speech as `[BLANK_AUDIO]`, `(music)` and the like: not words said.
+        for segment in segments where !Self.isNonSpeech(segment.text) {
             let words = segment.text.split(separator: " ").map(String.init)
             let characters = Double(max(1, words.reduce(0) { $0 + $1.count }))
             var start = segment.start
@@ -16,5 +17,12 @@ extension Transcript {
             }
             append(Transcript(text: words.joined(separator: " "), words: timed))
         }
+    }
+
+    /// A segment that is one bracketed note, or nothing.
+    static func isNonSpeech(_ text: String) -> Bool {
+        let trimmed = text.drop { $0 == " " }.reversed().drop { $0 == " " }
+        guard let last = trimmed.first, let first = trimmed.last else { return true }
+        return (first == "[" && last == "]") || (first == "(" && last == ")")
     }
 }

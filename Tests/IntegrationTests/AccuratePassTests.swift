@@ -1,0 +1,129 @@
+import DBus
+import Foundation
+import NotulaContract
+import NotulaTestSupport
+import Testing
+
+@Suite("Each utterance written again by Whisper while the next is spoken", .serialized, .timeLimit(.minutes(5)))
+struct AccuratePassTests {
+    /// The Korean model under an English model's name: Vosk only tells where each utterance ends, its words are
+    /// Korean guesses at English, and every word of the memo that is right is Whisper's.
+    private func englishPlace() throws -> URL {
+        let model = try #require(ProcessInfo.processInfo.environment["NOTULA_TEST_MODEL"], "NOTULA_TEST_MODEL names the Korean model")
+        let place = FileManager.default.temporaryDirectory.appendingPathComponent("notula-models-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: place, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(
+            at: place.appendingPathComponent("vosk-model-small-en-us-0.15"), withDestinationURL: URL(fileURLWithPath: model))
+        try FileManager.default.createSymbolicLink(
+            at: place.appendingPathComponent("ggml-tiny.en.bin"),
+            withDestinationURL: packageRoot.appendingPathComponent(".build/whisper/ggml-tiny.en.bin"))
+        return place
+    }
+
+    @Test func englishSpokenWithKoreanUtteranceEndsIsWrittenByTinyEnUtteranceByUtterance() async throws {
+        let place = try englishPlace()
+        defer { try? FileManager.default.removeItem(at: place) }
+        let service = try await ServiceUnderTest.start(environment: ["VOSK_MODEL_PATH": place.path], settings: [#""locale": "en-US""#])
+        try await service.models(.useModel, [.string("en-US"), .string("ggml-tiny.en")])
+        #expect(try [String: String](dbusValue: try await service.modelsProperty(.accurateModels)) == ["en-US": "ggml-tiny.en"])
+        let sentences = Array(WordErrorRate.exactSentences.prefix(2) + WordErrorRate.ownSentences.prefix(4))
+        let (memo, lines) = try await recordAndSend(sentences, to: service)
+
+        // A revised line per final utterance with words, in order, each before the recording's end.
+        let finals = lines.filter { $0.kind == "final" && !($0.words ?? []).isEmpty }
+        let revised = lines.filter { $0.kind == "revised" }
+        #expect(revised.map(\.utterance) == Array(0..<finals.count).map(Optional.some), "\(lines.map(\.kind))")
+        #expect(revised.allSatisfy { $0.model == "ggml-tiny.en" })
+        #expect(lines.last?.kind == "end")
+        let text = try await service.memo(.getTranscript, of: memo).argument(0, as: String.self)
+        // The quiet before Send is an utterance Whisper hears nothing in.
+        #expect(text == revised.compactMap(\.text).filter { !$0.isEmpty }.joined(separator: " "), "the memo keeps Whisper's text")
+        let said = sentences.flatMap(WordErrorRate.words)
+        let wrong = WordErrorRate.errors(WordErrorRate.words(text), against: said)
+        #expect(Double(wrong) / Double(said.count) < 0.10, "\(wrong) of \(said.count) words wrong: \(text)")
+        #expect(text.contains(sentences[0]), "a sentence the probe found exact is exact: \(text)")
+        #expect(try await service.property(.model, of: memo) == .string("ggml-tiny.en"))
+    }
+
+    /// Says `sentences` into a recording, a pause after each, sends it, and returns its memo once processed, with the
+    /// live text read meanwhile.
+    private func recordAndSend(_ sentences: [String], to service: ServiceUnderTest) async throws -> (ObjectPath, [LiveTextLine]) {
+        let spoken = try sentences.map { try speech($0, voice: "en-us") }
+        let reader = try await LiveTextReader.watching(service)
+        defer { close(reader.descriptor) }
+        let signals = try await service.recorderSignals()
+        try await service.recorder(.start)
+        for file in spoken { try await service.sink?.play(file) }
+        let memo = try await service.recorder(.process).argument(0, as: ObjectPath.self)
+        for await signal in signals where signal.isSignal(.processed) || signal.isSignal(.failed) { break }
+        return (memo, await reader.linesUntilEnd())
+    }
+}
+
+extension AccuratePassTests {
+    /// The CPU time a process has used, in clock ticks; nil once it is gone.
+    private func cpuTicks(_ pid: Int32) -> Int? {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8) else { return nil }
+        let fields = stat.split(separator: ")").last?.split(separator: " ") ?? []
+        // utime and stime: the 14th and 15th fields, the 12th and 13th after the command.
+        guard fields.count > 13, let user = Int(fields[11]), let system = Int(fields[12]) else { return nil }
+        return user + system
+    }
+
+    @Test func aModelThatCrashesTheEngineLeavesVoskTextAndTheNextDecodingWorks() async throws {
+        let place = try englishPlace()
+        defer { try? FileManager.default.removeItem(at: place) }
+        // All of it in 32-bit floats: it loads, then ggml asserts in the encoder.
+        try FileManager.default.createSymbolicLink(
+            at: place.appendingPathComponent("ggml-base.en.bin"),
+            withDestinationURL: packageRoot.appendingPathComponent(".build/whisper/ggml-tiny.en-f32.bin"))
+        let service = try await ServiceUnderTest.start(environment: ["VOSK_MODEL_PATH": place.path], settings: [#""locale": "en-US""#])
+        try await service.models(.useModel, [.string("en-US"), .string("ggml-base.en")])
+        let sentences = Array(WordErrorRate.exactSentences.prefix(2))
+        let (memo, lines) = try await recordAndSend(sentences, to: service)
+
+        #expect(try await service.property(.status, of: memo) == .string("done"))
+        #expect(try await service.property(.model, of: memo) == .string("vosk-model-small-en-us-0.15"))
+        let voskText = lines.filter { $0.kind == "final" }.compactMap(\.text).filter { !$0.isEmpty }.joined(separator: " ")
+        #expect(try await service.memo(.getTranscript, of: memo).argument(0, as: String.self) == voskText && !voskText.isEmpty)
+        #expect(!lines.contains { $0.kind == "revised" })
+        #expect(service.log.contains("killed by signal 6") && service.log.contains("left utterance 1 to Vosk"), "\(service.log)")
+
+        // The helper starts again for the next decoding: the same memo, written by a model that loads.
+        let changes = try await service.signals(of: memo, interface: NotulaBus.memoInterface)
+        try await service.memo(.transcribe, of: memo, [.string("en-US"), .string("ggml-tiny.en")])
+        for await message in changes {
+            let status = try? message.argument(1, as: [String: Variant].self)["Status"]?.get(String.self)
+            if status == "done" || status == "failed" { break }
+        }
+        let text = try await service.memo(.getTranscript, of: memo).argument(0, as: String.self)
+        #expect(text.contains(sentences[0]), "\(text)")
+    }
+
+    @Test func discardingDuringADecodingStopsTheHelperWithinHalfASecondAndTheNextRecordingStartsAtOnce() async throws {
+        let place = try englishPlace()
+        defer { try? FileManager.default.removeItem(at: place) }
+        let service = try await ServiceUnderTest.start(environment: ["VOSK_MODEL_PATH": place.path], settings: [#""locale": "en-US""#])
+        try await service.models(.useModel, [.string("en-US"), .string("ggml-tiny.en")])
+        // One long utterance: four sentences said without a pause, about 20 s to decode as one.
+        let long = try speech(WordErrorRate.ownSentences.prefix(4).joined(separator: ", and "), voice: "en-us")
+        let reader = try await LiveTextReader.watching(service)
+
+        try await service.recorder(.start)
+        try await service.sink?.play(long)
+        for await line in reader.lines where line.kind == "final" && !(line.words ?? []).isEmpty { break }
+        // Its decoding begins the moment Vosk ends it, in the helper started for it.
+        try await service.waitForLog("Started the Whisper helper")
+        let helper = try #require(service.children(running: "--whisper-helper").first, "the helper runs: \(service.log)")
+        try await service.recorder(.discard)
+        try await service.recorder(.start)
+        #expect(try await service.property(.state) == .string("recording"), "the next recording starts at once")
+
+        try await Task.sleep(for: .milliseconds(500))
+        let afterHalfASecond = cpuTicks(helper)
+        try await Task.sleep(for: .milliseconds(500))
+        #expect(cpuTicks(helper) == afterHalfASecond, "the helper still decodes: \(String(describing: afterHalfASecond))")
+        try await service.recorder(.discard)
+        close(reader.descriptor)
+    }
+}
