@@ -24,6 +24,8 @@ public actor MemoLibrary: Processing {
     private var listener: (any MemoListener)?
     /// Why this session's transcriptions failed, as the recorder reported them.
     private var failures: [String: RecordingError] = [:]
+    /// The memos whose text the accurate pass is still completing.
+    var revisions: [String: MemoRevision] = [:]
     let playback = PulsePlayback()
     /// The memo playing now.
     public internal(set) var playing: String?
@@ -116,6 +118,7 @@ public actor MemoLibrary: Processing {
             await models.settled(locale)
             guard !Task.isCancelled else { throw RecordingError.failed("The recording was discarded.") }
             let transcript = try await transcriber.text(of: recording, file: audio.file, in: nil)
+            if let revision = transcript.revision { awaitRevision(revision, of: id) }
             try advance(id, .transcribed) {
                 $0.status = .done
                 $0.take(transcript)
@@ -219,6 +222,7 @@ public actor MemoLibrary: Processing {
         }
         count -= 1
         failures[id] = nil
+        revisions.removeValue(forKey: id)?.cancel()
         tell(.removed(id))
         tell(.countChanged(count))
     }

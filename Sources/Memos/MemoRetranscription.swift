@@ -27,7 +27,7 @@ extension MemoLibrary {
     public func transcribable(_ id: String) throws(MemoError) -> Memo {
         guard let memo = summary(id) else { throw .noSuchMemo(id) }
         guard memo.status != .recording, id != current else { throw .stillRecording }
-        guard memo.status != .transcribing else { throw .stillTranscribing }
+        guard memo.status != .transcribing, revisions[id] == nil else { throw .stillTranscribing }
         guard FileManager.default.fileExists(atPath: memo.audioFile) else { throw .audioGone(memo: id, file: memo.audioFile) }
         return memo
     }

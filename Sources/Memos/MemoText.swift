@@ -8,12 +8,15 @@ public struct MemoText: Sendable, Equatable {
     public var words: [Word]
     public var written: String
     public var model: String
+    /// The text still to come for some utterances (the accurate pass fell behind), which replaces this one.
+    public var revision: MemoRevision?
 
-    public init(text: String, words: [Word], written: String, model: String) {
+    public init(text: String, words: [Word], written: String, model: String, revision: MemoRevision? = nil) {
         self.text = text
         self.words = words
         self.written = written
         self.model = model
+        self.revision = revision
     }
 }
 
@@ -27,4 +30,20 @@ extension Memo {
         written = text.written
         model = text.model
     }
+}
+
+/// A memo's text still being completed: which utterances are pending, and the text once they are done.
+public struct MemoRevision: Sendable, Equatable {
+    public let pending: [Int]
+    public let completed: @Sendable () async -> MemoText
+    public let cancel: @Sendable () -> Void
+
+    public init(pending: [Int], completed: @escaping @Sendable () async -> MemoText, cancel: @escaping @Sendable () -> Void) {
+        self.pending = pending
+        self.completed = completed
+        self.cancel = cancel
+    }
+
+    /// Two revisions are told apart by what is pending alone: a memo has one at a time.
+    public static func == (left: MemoRevision, right: MemoRevision) -> Bool { left.pending == right.pending }
 }

@@ -36,7 +36,8 @@ struct LibraryExport: MemoListener {
             case .added(let memo): bus.announceAdded(at: MemoLibrary.path(of: memo.id), [memoObject(memo)])
             case .changed(let id, .title): memoChanged(id, [.title], on: bus)
             case .changed(let id, .progress): memoChanged(id, [.status, .duration, .failure], on: bus)
-            case .changed(let id, .transcribed): memoChanged(id, [.status, .duration, .failure, .title, .locale, .model], on: bus)
+            case .changed(let id, .transcribed):
+                memoChanged(id, [.status, .duration, .failure, .title, .locale, .model, .pendingUtterances], on: bus)
             case .removed(let id): bus.announceRemoved(at: MemoLibrary.path(of: id), [NotulaBus.memoInterface])
             case .countChanged: libraryChanged([.count], on: bus)
             case .playingChanged: libraryChanged([.playing, .playbackState], on: bus)

@@ -25,6 +25,9 @@ enum MemoObject {
                 NotulaBus.Memo.property(.model, "s") { .string(row.model) },
                 NotulaBus.Memo.property(.failure, "s") { .string(row.status == .failed ? row.failure ?? "" : "") },
                 NotulaBus.Memo.property(.status, "s") { .string(row.status.rawValue) },
+                NotulaBus.Memo.property(.pendingUtterances, "au") {
+                    .array(element: "u", library.assumeIsolated { $0.pendingUtterances(of: row.id) }.map { .uint32(UInt32(clamping: $0)) })
+                },
                 NotulaBus.Memo.property(.audioFile, "s", emitsChanged: .const) { .string(row.audioFile) },
                 NotulaBus.Memo.property(.position, "d", emitsChanged: .false) {
                     .double(library.assumeIsolated { $0.playbackPosition(row.id) })

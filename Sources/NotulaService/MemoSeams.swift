@@ -18,7 +18,11 @@ struct TextWriting: Sendable {
     /// `transcript` as a memo keeps it, written as `locale` writes.
     func memoText(_ transcript: Transcript, in locale: String) -> MemoText {
         let written = writing(in: locale).write(transcript.text.split(separator: " ").map(String.init))
-        return MemoText(text: transcript.text, words: transcript.words, written: written, model: transcript.model)
+        let revision = transcript.revision.map { revision in
+            MemoRevision(
+                pending: revision.pending, completed: { memoText(await revision.completed, in: locale) }, cancel: revision.cancel)
+        }
+        return MemoText(text: transcript.text, words: transcript.words, written: written, model: transcript.model, revision: revision)
     }
 }
 

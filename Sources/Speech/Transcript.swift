@@ -8,6 +8,8 @@ public struct Transcript: Sendable, Equatable {
     public var words: [Word]
     /// The name of the model that decoded it: `vosk-model-small-ko-0.22`; empty until known.
     public var model: String
+    /// Whisper's text of the utterances it had not written by Send, still coming; nil when none is.
+    public var revision: TranscriptRevision?
 
     public init(text: String = "", words: [Word] = [], model: String = "") {
         self.text = text

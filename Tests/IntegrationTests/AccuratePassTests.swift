@@ -127,3 +127,50 @@ extension AccuratePassTests {
         close(reader.descriptor)
     }
 }
+
+extension AccuratePassTests {
+    @Test func aWhisperThatFallsBehindLeavesVoskTextAtSendAndWritesTheMemoAgainOnce() async throws {
+        let place = try englishPlace()
+        defer { try? FileManager.default.removeItem(at: place) }
+        // Each utterance 4 s slower to decode than it takes to say: the queue falls behind.
+        let service = try await ServiceUnderTest.start(
+            environment: ["VOSK_MODEL_PATH": place.path, "NOTULA_WHISPER_TEST_DELAY": "4"], settings: [#""locale": "en-US""#])
+        try await service.models(.useModel, [.string("en-US"), .string("ggml-tiny.en")])
+        let sentences = Array(WordErrorRate.exactSentences.prefix(3))
+        let spoken = try sentences.map { try speech($0, voice: "en-us") }
+        let signals = try await service.recorderSignals()
+        try await service.recorder(.start)
+        for file in spoken { try await service.sink?.play(file) }
+        let memo = try await service.recorder(.process).argument(0, as: ObjectPath.self)
+        let changes = try await service.signals(of: memo, interface: NotulaBus.memoInterface)
+        for await signal in signals where signal.isSignal(.processed) || signal.isSignal(.failed) { break }
+
+        // Processed without waiting for the queue: some utterances still Vosk's.
+        let pending = try [UInt32](dbusValue: try await service.property(.pendingUtterances, of: memo))
+        #expect(!pending.isEmpty, "Whisper had caught up: \(service.log)")
+        #expect(try await service.property(.status, of: memo) == .string("done"))
+        let atSend = try await service.memo(.getTranscript, of: memo).argument(0, as: String.self)
+
+        // Then once more, when Whisper has written them all: PendingUtterances empty (the change before it is Send's).
+        var told: [[UInt32]] = []
+        for await message in changes {
+            guard let changed = try? message.argument(1, as: [String: Variant].self), let now = changed["PendingUtterances"],
+                let pendingNow = try? [UInt32](dbusValue: now.value)
+            else { continue }
+            told.append(pendingNow)
+            if pendingNow.isEmpty { break }
+        }
+        #expect(told == [pending, []] || told == [[]], "\(told)")
+        let text = try await service.memo(.getTranscript, of: memo).argument(0, as: String.self)
+        #expect(text != atSend)
+        let said = sentences.flatMap(WordErrorRate.words)
+        let wrong = WordErrorRate.errors(WordErrorRate.words(text), against: said)
+        #expect(Double(wrong) / Double(said.count) < 0.10, "\(wrong) of \(said.count) words wrong: \(text)")
+        #expect(try await service.property(.model, of: memo) == .string("ggml-tiny.en"))
+        // Each utterance decoded once, whatever was waited for at Send.
+        let decoded = service.log.split(separator: "\n").compactMap { line in
+            line.range(of: "Utterance ").map { line[$0.upperBound...].prefix { $0.isNumber } }
+        }
+        #expect(!decoded.isEmpty && Set(decoded).count == decoded.count, "\(decoded)")
+    }
+}

@@ -80,7 +80,7 @@ struct InterfaceContractTests {
     @Test func theLibraryAndMemoObjectsEqualTheirXMLFiles() async throws {
         let service = try await ServiceUnderTest.start()
         let memo = try await service.recordMemo()
-        for (path, interface, count) in [(NotulaBus.libraryPath, NotulaBus.libraryInterface, 5), (memo, NotulaBus.memoInterface, 18)] {
+        for (path, interface, count) in [(NotulaBus.libraryPath, NotulaBus.libraryInterface, 5), (memo, NotulaBus.memoInterface, 19)] {
             let xml = try await service.call(path, "org.freedesktop.DBus.Introspectable", "Introspect").argument(0, as: String.self)
             let contract = try String(contentsOf: packageRoot.appendingPathComponent("dbus/\(interface).xml"), encoding: .utf8)
             let live = try members(of: interface.rawValue, in: xml)

@@ -7,10 +7,11 @@ public struct AccurateModels: Sendable {
     private let choices: ModelChoices
     private let places: [String]
     private let helper: WhisperHelper
-    /// How long Send waits for the utterances still queued before Vosk's text stands in for them.
+    /// How long Send waits for the utterances still queued before Vosk's text stands in for them until Whisper's
+    /// comes: three times what the last utterance takes with tiny.en on 2 cores.
     let finishLimit: Duration
 
-    public init(choices: ModelChoices, places: [String], helper: WhisperHelper, finishLimit: Duration = .seconds(20)) {
+    public init(choices: ModelChoices, places: [String], helper: WhisperHelper, finishLimit: Duration = .seconds(3)) {
         self.choices = choices
         self.places = places
         self.helper = helper

@@ -16,6 +16,8 @@ public final class AccuratePass: Sendable {
         var utterances: [Utterance] = []
         /// The decodings queued, each awaiting the one before it.
         var decodings: [Task<Void, Never>] = []
+        /// The recording's live text has ended: what is written after goes to its memo alone.
+        var isEnded = false
     }
 
     private struct Utterance {
@@ -57,27 +59,56 @@ public final class AccuratePass: Sendable {
             Log.info("Utterance \(index + 1) (\(seconds) s of audio) written again in \((ContinuousClock.now - started) / .seconds(1)) s")
             let shifted = segments.map { WhisperModel.Segment(start: $0.start + offset, end: $0.end + offset, text: $0.text) }
             let text = Transcript(segments: shifted, model: model.name)
-            state.withLock { $0.utterances[index].whisper = text }
-            revised(index, text)
+            let isEnded = state.withLock { state in
+                state.utterances[index].whisper = text
+                return state.isEnded
+            }
+            if !isEnded { revised(index, text) }
         } catch {
             if error != .cancelled { Log.warning("The accurate pass left utterance \(index + 1) to Vosk: \(error.message)") }
         }
     }
 
     /// The recording's text once every queued utterance is decoded, or `limit` has passed: Whisper's text where it
-    /// wrote one, Vosk's elsewhere. Decodings still queued then are stopped.
+    /// wrote one, Vosk's elsewhere. Past the limit the decodings go on, each utterance once, and the transcript's
+    /// `revision` gives the text again when they are done: the queue never holds Send up for long.
     /// - Parameter vosk: Vosk's transcript of the whole recording, which stands when Whisper wrote nothing.
     func finish(within limit: Duration, vosk: Transcript) async -> Transcript {
-        let decodings = state.withLock { $0.decodings }
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask { await decodings.last?.value }
-            group.addTask { try? await Task.sleep(for: limit) }
-            await group.next()
-            // Awaiting a task's value does not end with the waiter's cancellation: the decodings themselves stop.
-            cancel()
-            group.cancelAll()
+        let last = state.withLock { $0.decodings.last }
+        // Not a task group: it would wait for the decoding it no longer waits for.
+        let finished = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+            let first = FirstAnswer(continuation)
+            Task {
+                await last?.value
+                first.give(true)
+            }
+            Task {
+                try? await Task.sleep(for: limit)
+                first.give(false)
+            }
         }
-        return state.withLock { state in
+        state.withLock { $0.isEnded = true }
+        var transcript = composed(vosk: vosk)
+        let pending = state.withLock { state in state.utterances.indices.filter { state.utterances[$0].whisper == nil } }
+        if !finished, let last {
+            Log.info("The accurate pass is \(pending.count) utterances behind at Send: the memo is written again once they are")
+            transcript.revision = TranscriptRevision(
+                pending: pending,
+                completion: Task {
+                    await withTaskCancellationHandler {
+                        await last.value
+                    } onCancel: {
+                        self.cancel()
+                    }
+                    return self.composed(vosk: vosk)
+                })
+        }
+        return transcript
+    }
+
+    /// Whisper's text where it wrote one, Vosk's elsewhere; Vosk's alone when Whisper wrote nothing.
+    private func composed(vosk: Transcript) -> Transcript {
+        state.withLock { state in
             let written = state.utterances.filter { $0.whisper != nil }.count
             Log.info("The accurate pass wrote \(written) of \(state.utterances.count) utterances with \(model.name)")
             guard written > 0 else { return vosk }
@@ -95,5 +126,22 @@ public final class AccuratePass: Sendable {
     /// Stops the decodings: the recording was discarded, or is done.
     func cancel() {
         state.withLock { $0.decodings }.forEach { $0.cancel() }
+    }
+}
+
+/// Resumes a continuation with the first answer given; later ones are dropped.
+private final class FirstAnswer: Sendable {
+    private let continuation: Mutex<CheckedContinuation<Bool, Never>?>
+
+    init(_ continuation: CheckedContinuation<Bool, Never>) {
+        self.continuation = Mutex(continuation)
+    }
+
+    func give(_ answer: Bool) {
+        continuation.withLock { waiting in
+            let taken = waiting
+            waiting = nil
+            return taken
+        }?.resume(returning: answer)
     }
 }

@@ -42,6 +42,8 @@ public enum WhisperHelperServer {
             return 1
         }
         var loaded: WhisperModel?
+        // A test seam: a helper this many seconds slower per utterance, as on a slow machine or with a large model.
+        let delay = ProcessInfo.processInfo.environment["NOTULA_WHISPER_TEST_DELAY"].flatMap { Double($0) }.map { min(60, max(0, $0)) }
         while let line = readLine() {
             defer { cancelled = 0 }
             guard let request = try? JSONDecoder().decode(WhisperRequest.self, from: Data(line.utf8)) else {
@@ -55,6 +57,7 @@ public enum WhisperHelperServer {
                 loaded = model
                 let audio: [Float]
                 if let bytes = request.audio { audio = samples(in: bytes) } else { audio = try samples(of: request.file) }
+                if let delay, request.audio != nil { usleep(UInt32(delay * 1_000_000)) }
                 return try model.transcribe(
                     audio, language: request.language, prompt: request.prompt,
                     isCancelled: { cancelled != 0 })
