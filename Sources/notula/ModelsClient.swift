@@ -124,9 +124,13 @@ struct ModelsClient {
     func use(_ tag: String, model: String) async throws(BusError) -> String {
         try await call(.useModel, [.string(tag), .string(model)])
         let locale = try await servicesSpelling(of: tag)
-        guard try await !isInstalled(locale, model) else { return "Recordings in \(locale) use \(model)" }
-        return
-            "Recordings in \(locale) use \(model) once it is downloaded: `notula models install \(locale) --model \(model)` shows the progress"
+        let isWhisper = try await availableModels().contains { $0.name == model && $0.kind == "whisper" }
+        let choice =
+            model.isEmpty
+            ? "No Whisper model writes the recordings in \(locale) again"
+            : isWhisper ? "Each utterance recorded in \(locale) is written again by \(model)" : "Recordings in \(locale) use \(model)"
+        guard !model.isEmpty, try await !isInstalled(locale, model) else { return choice }
+        return "\(choice) once it is downloaded: `notula models install \(locale) --model \(model)` shows the progress"
     }
 
     private func availableModels() async throws(BusError) -> [ModelLines.Model] {

@@ -47,6 +47,7 @@ let usage = """
                         Ctrl-C cancels the download
       models install TAG --model NAME  the same for the model NAME of TAG (models list --all names them)
       models use TAG NAME  transcribe TAG with the model NAME from now on; downloaded when missing
+                        (a Whisper model writes each utterance again; "" for NAME: none does)
       models remove TAG  delete the models Notula installed for TAG
       models remove TAG --model NAME  delete only that one
       models cancel     stop the download in flight

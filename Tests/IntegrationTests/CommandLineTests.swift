@@ -51,6 +51,7 @@ struct CommandLineTests {
                                            Ctrl-C cancels the download
                   notula models install TAG --model NAME  the same for the model NAME of TAG (models list --all names them)
                   notula models use TAG NAME  transcribe TAG with the model NAME from now on; downloaded when missing
+                                           (a Whisper model writes each utterance again; "" for NAME: none does)
                   notula models remove TAG  delete the models Notula installed for TAG
                   notula models remove TAG --model NAME  delete only that one
                   notula models cancel     stop the download in flight
