@@ -13,11 +13,24 @@ struct AudioFile {
     }
 }
 
-/// Speech that someone dictating might say, as a recording: Korean sentences spoken by espeak-ng, joined by short
+/// Speech that someone dictating might say, as a recording: Korean (or English) sentences spoken by espeak-ng, joined by short
 /// pauses, always ending with the same closing sentence, so that every recording's last utterance is one file the
 /// bench can decode on its own.
 struct SpeechCorpus {
-    /// Spoken in turn, as many as a length needs.
+    /// What is said, in which of espeak-ng's voices.
+    struct Script {
+        let voice: String
+        /// Spoken in turn, as many as a length needs.
+        let sentences: [String]
+        let closing: String
+
+        static let korean = Script(voice: "ko", sentences: SpeechCorpus.sentences, closing: SpeechCorpus.closing)
+        /// The sentences the tests' word error rates are measured on.
+        static let english = Script(
+            voice: "en-us", sentences: WordErrorRate.exactSentences + WordErrorRate.ownSentences,
+            closing: "Thank you, that is all for today.")
+    }
+
     private static let sentences = [
         "안녕하세요. 오늘은 날씨가 아주 좋습니다.",
         "저는 회의 내용을 음성으로 기록하고 있습니다.",
@@ -39,19 +52,23 @@ struct SpeechCorpus {
     /// The sentence every recording ends with.
     let lastUtterance: AudioFile
 
-    /// Speaks every sentence into `folder`.
-    init(in folder: URL) throws {
+    /// The sentences of the recordings, with the closing one, in the order said.
+    let script: Script
+
+    /// Speaks every sentence of `script` into `folder`.
+    init(in folder: URL, script: Script = .korean) throws {
+        self.script = script
         self.folder = folder
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         func speak(_ text: String, as name: String) throws -> AudioFile {
             let raw = folder.appendingPathComponent("\(name)-espeak.wav").path
             let converted = folder.appendingPathComponent("\(name).wav").path
-            try output(of: "espeak-ng", "-v", "ko", "-w", raw, text)
+            try output(of: "espeak-ng", "-v", script.voice, "-w", raw, text)
             try output(of: "sox", raw, "-r", "16000", "-c", "1", "-b", "16", converted)
             return try AudioFile(converted)
         }
-        spoken = try Self.sentences.enumerated().map { try speak($1, as: "sentence-\($0)") }
-        lastUtterance = try speak(Self.closing, as: "closing")
+        spoken = try script.sentences.enumerated().map { try speak($1, as: "sentence-\($0)") }
+        lastUtterance = try speak(script.closing, as: "closing")
         let pause = folder.appendingPathComponent("pause.wav").path
         try output(of: "sox", "-n", "-r", "16000", "-c", "1", "-b", "16", pause, "trim", "0", "\(Self.pauseSeconds)")
         self.pause = try AudioFile(pause)
@@ -60,15 +77,26 @@ struct SpeechCorpus {
     /// At least `seconds` of speech (at most a sentence more): the sentences in turn, each followed by a pause, then
     /// the closing sentence.
     func speech(lasting seconds: Double) throws -> AudioFile {
-        var pieces: [AudioFile] = []
-        var length = lastUtterance.seconds
-        while length < seconds {
-            let sentence = spoken[pieces.count / 2 % spoken.count]
-            pieces += [sentence, pause]
-            length += sentence.seconds + pause.seconds
-        }
+        let pieces = sentences(lasting: seconds).flatMap { [spoken[$0], pause] }
         let path = folder.appendingPathComponent("speech-\(Int(seconds))s.wav").path
         try output(of: ["sox"] + (pieces + [lastUtterance]).map(\.path) + [path])
         return try AudioFile(path)
+    }
+
+    /// What `speech(lasting:)` says, in order.
+    func text(lasting seconds: Double) -> String {
+        (sentences(lasting: seconds).map { script.sentences[$0] } + [script.closing]).joined(separator: " ")
+    }
+
+    /// The sentences said in `seconds` of speech, by index, before the closing one.
+    private func sentences(lasting seconds: Double) -> [Int] {
+        var said: [Int] = []
+        var length = lastUtterance.seconds
+        while length < seconds {
+            let sentence = said.count % spoken.count
+            said.append(sentence)
+            length += spoken[sentence].seconds + pause.seconds
+        }
+        return said
     }
 }

@@ -68,7 +68,7 @@ enum TranscribeAgain {
 extension LaunchedService {
     /// Asks notulad to transcribe `memo` again with `model`, and returns the time from the call to its Status `done`.
     /// - Throws: `SendFailed` when its Status becomes `failed`.
-    fileprivate func transcribeAgain(_ memo: ObjectPath, model: String) async throws -> Duration {
+    func transcribeAgain(_ memo: ObjectPath, model: String) async throws -> Duration {
         let changes = try await bus.signals(
             matching: MatchRule(
                 sender: NotulaBus.name, path: memo, interface: "org.freedesktop.DBus.Properties", member: "PropertiesChanged"))

@@ -11,7 +11,8 @@ import Speech
 //
 // NOTULA_TEST_MODEL names the Korean model's folder; NOTULA_BENCH_QUICK=1 gives a short run for working on the
 // bench itself (the 10 s recording only, 2 rounds of the file, text delivered of 20 and 200 characters only);
-// NOTULA_BENCH_LIBRARY_ONLY=1 runs the library part alone, NOTULA_BENCH_LIVE_ONLY=1 the live text's and audio's, NOTULA_BENCH_AGAIN_ONLY=1 a memo transcribed again, NOTULA_BENCH_DELIVERY_ONLY=1 the dictation delivery alone
+// NOTULA_BENCH_LIBRARY_ONLY=1 runs the library part alone, NOTULA_BENCH_LIVE_ONLY=1 the live text's and audio's, NOTULA_BENCH_AGAIN_ONLY=1 a memo transcribed again, NOTULA_BENCH_ACCURATE_ONLY=1 the accurate pass (Whisper tiny.en, converted into
+// .build/whisper by `scripts/install-whisper --test`), NOTULA_BENCH_DELIVERY_ONLY=1 the dictation delivery alone
 // (it needs neither notulad nor a model).
 
 if ProcessInfo.processInfo.environment["NOTULA_BENCH_DELIVERY_ONLY"] == "1" {
@@ -31,6 +32,18 @@ let quick = ProcessInfo.processInfo.environment["NOTULA_BENCH_QUICK"] == "1"
 let fileSeconds = 30.0
 let fileRounds = quick ? 2 : 5
 let recordingSeconds: [Double] = quick ? [10] : [10, 60, 300]
+/// The lengths for the accurate pass: 12, 61 and 302 s of speech.
+let accurateSeconds: [Double] = quick ? [12] : [12, 61, 302]
+let whisperModel = FileManager.default.currentDirectoryPath + "/.build/whisper/ggml-tiny.en.bin"
+
+/// The accurate pass's figures, or why there are none.
+func accuratePass(home: URL, bus: Bus) async throws -> String {
+    guard FileManager.default.fileExists(atPath: whisperModel) else {
+        return "## The accurate pass\n\nSkipped: \(whisperModel) is missing (`scripts/install-whisper BIN --test` converts it)."
+    }
+    return try await AccurateLatency.run(
+        lengths: accurateSeconds, notulad: notulad, home: home, bus: bus, modelPath: modelPath, whisperModel: whisperModel)
+}
 
 let home = FileManager.default.temporaryDirectory.appendingPathComponent("notula-bench-\(UUID().uuidString)")
 do {
@@ -47,6 +60,11 @@ do {
         print(
             try await LiveAudioLatency.run(
                 notulad: notulad, home: home.appendingPathComponent("live-audio"), bus: bus, modelPath: modelPath))
+        try? FileManager.default.removeItem(at: home)
+        exit(0)
+    }
+    if ProcessInfo.processInfo.environment["NOTULA_BENCH_ACCURATE_ONLY"] == "1" {
+        print(try await accuratePass(home: home.appendingPathComponent("accurate"), bus: bus))
         try? FileManager.default.removeItem(at: home)
         exit(0)
     }
@@ -101,6 +119,9 @@ do {
         try await StreamedLatency.run(
             lengths: recordingSeconds, corpus: corpus, notulad: notulad, home: home.appendingPathComponent("streamed"), bus: bus,
             library: library, modelPath: modelPath))
+
+    print()
+    print(try await accuratePass(home: home.appendingPathComponent("accurate"), bus: bus))
 
     print()
     print(

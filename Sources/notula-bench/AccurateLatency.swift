@@ -1,0 +1,105 @@
+import DBus
+import Foundation
+import NotulaContract
+import NotulaTestSupport
+
+/// The accurate pass: English recordings whose utterances Whisper tiny.en writes again while the next is spoken, the
+/// time from Send to their text against the same memo decoded whole by Whisper after Send (Transcribe), and the words
+/// it gets wrong.
+enum AccurateLatency {
+    private struct Row {
+        let recorded: Double
+        let sent: SentMemo
+        let afterSend: Duration
+        let wrong: Int
+        let said: Int
+    }
+
+    /// Records English speech of each of `lengths` (seconds) once. Vosk's Korean model, under an English model's name,
+    /// only tells where utterances end: the text is Whisper's.
+    static func run(
+        lengths: [Double], notulad: String, home: URL, bus: Bus, modelPath: String, whisperModel: String
+    ) async throws -> String {
+        let corpus = try SpeechCorpus(in: home.appendingPathComponent("english"), script: .english)
+        let sink = try NullSink()
+        let place = home.appendingPathComponent("models")
+        try FileManager.default.createDirectory(at: place, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(
+            at: place.appendingPathComponent("vosk-model-small-en-us-0.15"), withDestinationURL: URL(fileURLWithPath: modelPath))
+        try FileManager.default.createSymbolicLink(
+            at: place.appendingPathComponent("ggml-tiny.en.bin"), withDestinationURL: URL(fileURLWithPath: whisperModel))
+        let service = try await LaunchedService.start(
+            notulad, home: home, bus: bus, arguments: ["--source", sink.monitor], environment: ["VOSK_MODEL_PATH": place.path],
+            settings: #"{"locale": "en-US", "accurateModels": {"en-US": "ggml-tiny.en"}}"#)
+        try await service.pickLocaleAndWaitForModel("en-US")
+
+        var rows: [Row] = []
+        for length in lengths {
+            let speech = try corpus.speech(lasting: length)
+            progress("recording \(fixed(speech.seconds, 1)) s of English speech, each utterance written again by Whisper")
+            let sent = try await service.dictate(speech, through: sink)
+            let text = try await service.text(of: sent.path)
+            let said = WordErrorRate.words(corpus.text(lasting: length))
+            let wrong = WordErrorRate.errors(WordErrorRate.words(text), against: said)
+            let afterSend = try await service.transcribeAgain(sent.path, model: "ggml-tiny.en")
+            rows.append(Row(recorded: speech.seconds, sent: sent, afterSend: afterSend, wrong: wrong, said: said.count))
+        }
+        let helperPeak = helperPeakBytes(of: service.pid)
+        let factors = realTimeFactors(in: service.log)
+        try await service.stop()
+
+        let table = rows.map { row in
+            "| \(fixed(row.recorded, 1)) s | **\(secondsText(row.sent.latency))** | \(secondsText(row.afterSend)) | "
+                + "\(fixed(row.afterSend.seconds / row.sent.latency.seconds, 1)) | \(row.wrong) of \(row.said) "
+                + "(\(fixed(100 * Double(row.wrong) / Double(max(1, row.said)), 1)) %) |"
+        }
+        let sorted = factors.sorted()
+        let factorText =
+            sorted.isEmpty
+            ? "none logged"
+            : "median \(fixed(sorted[sorted.count / 2], 2)), worst \(fixed(sorted.last!, 2)) over \(sorted.count) utterances"
+        return """
+            ## The accurate pass: Send → Whisper's text, and decoding the memo after Send
+
+            English speech (the tests' sentences, espeak-ng's en-us voice, 0.7 s pauses) played in real time into a \
+            notulad recording en-US: Vosk's Korean model under an English name ends the utterances, Whisper tiny.en \
+            (2 threads, in the helper process) writes each again while the next is spoken. Send → text is the Process \
+            call to Processed; after Send is the same memo transcribed again whole by tiny.en (Transcribe: what a tool \
+            that runs Whisper after the user stops makes them wait). Words wrong: Levenshtein over words against what \
+            was said. One recording of each length: single rounds.
+
+            | recording | Send → text | whole memo after Send | after Send ÷ Send → text | words wrong |
+            |---|---|---|---|---|
+            \(table.joined(separator: "\n"))
+
+            Real-time factor per utterance (decoding time ÷ its audio, the helper's queue): \(factorText). \
+            The helper's peak memory (VmHWM): \(helperPeak.map { "\($0 / 1_000_000) MB" } ?? "not seen").
+            """
+    }
+
+    /// The Whisper helper's peak resident memory, while it still runs.
+    private static func helperPeakBytes(of service: pid_t) -> Int? {
+        let pids = ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap { Int32($0) }
+        for pid in pids {
+            let command = String(decoding: FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") ?? Data(), as: UTF8.self)
+            guard command.contains("--whisper-helper"),
+                let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+                status.contains("PPid:\t\(service)\n"),
+                let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") })
+            else { continue }
+            return (Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0) * 1024
+        }
+        return nil
+    }
+
+    /// Decoding time ÷ audio length of each utterance the service logged written again.
+    private static func realTimeFactors(in log: String) -> [Double] {
+        log.split(separator: "\n").compactMap { line in
+            // "Utterance 3 (4.2 s of audio) written again in 0.81 s"
+            guard let range = line.range(of: "Utterance ") else { return nil }
+            let words = line[range.upperBound...].split(separator: " ")
+            guard words.count >= 9, let audio = Double(words[1].dropFirst()), let took = Double(words[8]), audio > 0 else { return nil }
+            return took / audio
+        }
+    }
+}
