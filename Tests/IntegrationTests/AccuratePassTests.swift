@@ -174,3 +174,41 @@ extension AccuratePassTests {
         #expect(!decoded.isEmpty && Set(decoded).count == decoded.count, "\(decoded)")
     }
 }
+
+extension AccuratePassTests {
+    @Test func withoutAVoskModelWhisperFollowsTheRecordingAloneUtteranceByUtterance() async throws {
+        // Only the Korean Vosk model, under its own name: en-US is served by tiny.en alone.
+        let place = try modelPlace()
+        defer { try? FileManager.default.removeItem(at: place) }
+        try FileManager.default.createSymbolicLink(
+            at: place.appendingPathComponent("ggml-tiny.en.bin"),
+            withDestinationURL: packageRoot.appendingPathComponent(".build/whisper/ggml-tiny.en.bin"))
+        let service = try await ServiceUnderTest.start(environment: ["VOSK_MODEL_PATH": place.path], settings: [#""locale": "en-US""#])
+        #expect(try [String](dbusValue: try await service.modelsProperty(.supportedLocales)).contains("en-US"))
+        // The sentences tiny.en writes exactly, each alone.
+        let sentences = WordErrorRate.exactSentences
+        let spoken = try sentences.map { try speech($0, voice: "en-us") }
+        let pause = try silence(seconds: 1)
+        let reader = try await LiveTextReader.watching(service)
+        defer { close(reader.descriptor) }
+        let signals = try await service.recorderSignals()
+
+        try await service.recorder(.start)
+        // A second of quiet after each sentence: where an utterance ends without Vosk.
+        for file in spoken { for played in [file, pause] { try await service.sink?.play(played) } }
+        let memo = try await service.recorder(.process).argument(0, as: ObjectPath.self)
+        for await signal in signals where signal.isSignal(.processed) || signal.isSignal(.failed) { break }
+        let lines = await reader.linesUntilEnd()
+
+        #expect(!lines.contains { $0.kind == "partial" || $0.kind == "final" }, "\(lines.map(\.kind))")
+        let revised = lines.filter { $0.kind == "revised" }
+        #expect(revised.count >= sentences.count, "an utterance a sentence: \(lines)")
+        let text = try await service.memo(.getTranscript, of: memo).argument(0, as: String.self)
+        #expect(text == revised.compactMap(\.text).filter { !$0.isEmpty }.joined(separator: " "))
+        let said = sentences.flatMap(WordErrorRate.words)
+        let wrong = WordErrorRate.errors(WordErrorRate.words(text), against: said)
+        #expect(Double(wrong) / Double(said.count) < 0.10, "\(wrong) of \(said.count) words wrong: \(text)")
+        #expect(sentences.allSatisfy(text.contains), "each as the probe wrote it: \(text)")
+        #expect(try await service.property(.model, of: memo) == .string("ggml-tiny.en"))
+    }
+}

@@ -155,7 +155,6 @@ extension BusError {
         switch error {
         case .unsupportedLocale, .notInCatalog, .notInstalled, .noSuchModel: self = .invalidArgs(error.message)
         case .notInstalledByNotula: self.init(.accessDenied, error.message)
-        case .notLive: self.init(.notSupported, error.message)
         case .failed: self.init(.notulaFailed, error.message)
         }
     }

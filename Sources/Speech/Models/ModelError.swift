@@ -10,8 +10,6 @@ public enum ModelError: Error, Sendable, Equatable {
     case notInstalledByNotula(locale: String, path: String)
     /// Neither the catalog nor this machine has a model of that name for the locale.
     case noSuchModel(locale: String, model: String, models: [String])
-    /// A Whisper model chosen for recordings in a locale no Vosk model follows live.
-    case notLive(model: String)
     /// The catalog could not be fetched, an installation not begun, a model not deleted: the message says why.
     case failed(String)
 
@@ -29,9 +27,6 @@ public enum ModelError: Error, Sendable, Equatable {
             return "The \(locale) model in \(path) was not installed by Notula, which only deletes what is in its own folder."
         case .noSuchModel(let locale, let model, let models):
             return "No speech model '\(model)' for \(locale). Its models: \(models.isEmpty ? "none" : models.joined(separator: ", "))"
-        case .notLive(let model):
-            return "\(model) is a Whisper model: it writes each utterance again where a Vosk model follows the recording, "
-                + "and transcribes kept memos (`notula memos transcribe`); this locale has no Vosk model to follow a recording."
         case .failed(let message): return message
         }
     }

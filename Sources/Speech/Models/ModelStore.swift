@@ -54,10 +54,10 @@ public actor ModelStore {
             self.installed = installed
         }
 
-        /// The locales a recording can be made in: Vosk's catalog's and those of the models on disk that follow a
-        /// recording live, sorted.
+        /// The locales a recording can be made in: Vosk's catalog's and those of the models on disk (a Whisper model's
+        /// follow a recording alone), sorted.
         public var supportedLocales: [String] {
-            Set(catalog.supportedLocales + installed.filter(\.isLive).map(\.locale)).sorted()
+            Set(catalog.supportedLocales + installed.map(\.locale)).sorted()
         }
 
         /// The locales any model serves, on disk or in a catalog, Whisper's included: what a kept memo can be
@@ -119,11 +119,11 @@ public actor ModelStore {
         return known.supportedLocales
     }
 
-    /// The locales of the models on disk that follow a recording live, looked for again.
+    /// The locales of the models on disk, Whisper's included, looked for again.
     public var installedLocales: [String] {
         rescan()
         var seen: Set<String> = []
-        return known.installed.filter(\.isLive).map(\.locale).filter { seen.insert($0).inserted }
+        return known.installed.map(\.locale).filter { seen.insert($0).inserted }
     }
 
     /// Every model a user may choose: the catalog's current ones and those on disk, by locale and name; the bytes an
@@ -231,7 +231,9 @@ public actor ModelStore {
     ///   serves, `failed` for a catalog entry that cannot be installed.
     public func install(_ tag: String) throws(ModelError) {
         let locale = try supportedLocale(tag)
-        guard !installedLocales.contains(locale), installing?.locale != locale else { return }
+        // A Whisper model of the locale does not stop its Vosk model, which follows a recording live, from coming.
+        rescan()
+        guard !known.installed.contains(where: { $0.locale == locale && $0.isLive }), installing?.locale != locale else { return }
         try begin(try catalogEntry(for: locale), for: locale)
     }
 
@@ -272,10 +274,7 @@ public actor ModelStore {
 
     /// Makes the Whisper model `name` write each utterance of the recordings in `locale` again; none when empty.
     private func useAccurate(_ name: String, in locale: String) throws(ModelError) {
-        if !name.isEmpty {
-            guard supportedLocales.contains(locale) else { throw .notLive(model: name) }
-            if !isInstalled(name, of: locale) { try install(locale, model: name) }
-        }
+        if !name.isEmpty, !isInstalled(name, of: locale) { try install(locale, model: name) }
         let chosen = name.isEmpty ? nil : name
         guard accurateChoices[locale] != chosen else { return }
         accurateChoices[locale] = chosen

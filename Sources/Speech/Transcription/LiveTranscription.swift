@@ -10,9 +10,19 @@ struct LiveTranscription {
     var recognition: BlockRecognition?
     /// The Whisper pass over each utterance, and the audio it takes them from; nil without one.
     var accurate: (pass: AccuratePass, audio: UtteranceAudio)?
+    /// Where utterances end when Whisper follows the recording alone (no Vosk model serves its locale).
+    var cutter: UtteranceCutter?
 
     /// Decodes the next samples (16-bit little-endian bytes); a decoding failure leaves the recording to its file.
     mutating func append(_ bytes: [UInt8]) {
+        if let (pass, audio) = accurate, cutter != nil {
+            audio.append(bytes)
+            for utterance in cutter?.take(bytes) ?? [] {
+                let (taken, offset) = audio.take(from: utterance.start, to: utterance.end)
+                pass.add(Transcript(), audio: taken, offset: offset)
+            }
+            return
+        }
         guard let recognition else { return }
         accurate?.audio.append(bytes)
         let failure = bytes.withUnsafeBytes { raw in
@@ -28,7 +38,14 @@ struct LiveTranscription {
 
     /// The transcript of everything appended, or nil when the recording must be transcribed from its file; with the
     /// accurate pass, the utterance still under way is queued for it, which the caller finishes.
-    func finish() -> Streamed? {
+    mutating func finish() -> Streamed? {
+        if let (pass, audio) = accurate, cutter != nil {
+            if let last = cutter?.rest() {
+                let (taken, offset) = audio.take(from: last.start, to: last.end)
+                pass.add(Transcript(), audio: taken, offset: offset)
+            }
+            return Streamed(transcript: Transcript(model: pass.model.name), accurate: pass)
+        }
         guard var transcript = try? recognition?.finish() else {
             accurate?.pass.cancel()
             return nil

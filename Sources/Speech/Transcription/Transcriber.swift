@@ -92,7 +92,7 @@ public final class Transcriber: CapturedAudioListener {
         }
         queue.async { [self] in
             work.withLock { work in
-                guard let live = work.live, live.recording == previous else { return }
+                guard var live = work.live, live.recording == previous else { return }
                 let streamed = live.finish()
                 if let streamed { work.continued[previous] = streamed }
                 // With the accurate pass, its end is told once its text is, when its memo asks for it.
@@ -227,6 +227,16 @@ public final class Transcriber: CapturedAudioListener {
             live.accurate = pass.map { ($0, audio) }
             return live
         } catch {
+            let liveText = liveText
+            if let pass = accurate?.pass(for: locale, alone: true, revised: { liveText?.heard(.revised(utterance: $0, $1), of: recording) })
+            {
+                Log.info("Recording \(recording) is transcribed in \(locale) by \(pass.model.name) alone, utterance by utterance")
+                liveText?.heard(.accuratePass(model: pass.model.name), of: recording)
+                var live = LiveTranscription(recording: recording, locale: locale, model: pass.model.name, recognition: nil)
+                live.accurate = (pass, UtteranceAudio())
+                live.cutter = UtteranceCutter()
+                return live
+            }
             Log.info("Recording \(recording) is transcribed from its file once sent: \(error)")
             return LiveTranscription(recording: recording, locale: locale, model: "", recognition: nil)
         }

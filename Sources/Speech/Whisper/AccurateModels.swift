@@ -19,9 +19,12 @@ public struct AccurateModels: Sendable {
     }
 
     /// The pass for a recording in `locale`, or nil when none is chosen or its model is missing.
-    func pass(for locale: String, revised: @escaping @Sendable (Int, Transcript) -> Void) -> AccuratePass? {
-        guard let name = choices[locale] else { return nil }
-        guard let model = InstalledModels.all(places: places).first(where: { $0.locale == locale && $0.name == name }),
+    /// - Parameter alone: No Vosk model follows the recording: any Whisper model of the locale on disk does, the
+    ///   chosen one first.
+    func pass(for locale: String, alone: Bool = false, revised: @escaping @Sendable (Int, Transcript) -> Void) -> AccuratePass? {
+        let ofLocale = InstalledModels.all(places: places).filter { $0.locale == locale && !$0.isLive }
+        guard let name = choices[locale] ?? (alone ? ofLocale.first?.name : nil) else { return nil }
+        guard let model = ofLocale.first(where: { $0.name == name }),
             let language = WhisperLanguages.code(forTag: locale)
         else {
             Log.warning("The accurate pass for \(locale) needs \(name), which is not on disk: Vosk's text stands")

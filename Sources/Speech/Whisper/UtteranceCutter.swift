@@ -1,0 +1,48 @@
+import Recording
+
+/// Where utterances end when no Vosk model follows the recording: after `silenceSeconds` of frames below
+/// `level` that follow speech, or when one has lasted `longestSeconds` (a Whisper window is 30 s).
+struct UtteranceCutter {
+    /// dBFS: quieter frames are silence.
+    static let level = -45.0
+    static let silenceSeconds = 0.6
+    static let longestSeconds = 25.0
+    private static let sampleRate = 16_000.0
+
+    private var frames = SpeechFrames(level: level)
+    /// Samples taken since the recording started.
+    private var position = 0
+    /// The sample where the utterance under way began, when one is.
+    private var speechStart: Int?
+    /// The sample after its last frame of speech.
+    private var speechEnd = 0
+
+    /// Takes the next samples (16-bit little-endian); the utterances they end, in seconds of the recording.
+    mutating func take(_ bytes: [UInt8]) -> [(start: Double, end: Double)] {
+        var ended: [(start: Double, end: Double)] = []
+        bytes.withUnsafeBytes { samples in
+            samples.forEachSample { sample in
+                position += 1
+                guard let speech = frames.take(sample) else { return }
+                if speech {
+                    if speechStart == nil { speechStart = position - SpeechFrames.frameSamples }
+                    speechEnd = position
+                }
+                guard let start = speechStart else { return }
+                let quiet = Double(position - speechEnd) / Self.sampleRate
+                let length = Double(position - start) / Self.sampleRate
+                if quiet >= Self.silenceSeconds || length >= Self.longestSeconds {
+                    ended.append((Double(start) / Self.sampleRate, Double(speechEnd) / Self.sampleRate))
+                    speechStart = nil
+                }
+            }
+        }
+        return ended
+    }
+
+    /// The utterance under way when the recording ends, if speech began one.
+    mutating func rest() -> (start: Double, end: Double)? {
+        defer { speechStart = nil }
+        return speechStart.map { (Double($0) / Self.sampleRate, Double(speechEnd) / Self.sampleRate) }
+    }
+}
