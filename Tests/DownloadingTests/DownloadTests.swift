@@ -248,6 +248,22 @@ import Testing
                 == "The downloaded file's MD5 checksum is \(md5) where \(wrongMD5) was expected; it is damaged.")
     }
 
+    /// whisper.cpp gives its quantised models' SHA-1 as 8 digits: those are checked, and only those.
+    @Test func aSha1PrefixChecksTheDigitsGiven() throws {
+        let folder = TemporaryFolder()
+        let source = try Self.randomFile(70_000, in: folder)
+        let sha1 = SHA1.hexDigest(of: source.bytes)
+
+        try HTTPDownload.verify(file: source.path, bytes: nil, checksum: .sha1Prefix(String(sha1.prefix(8))))
+        let wrong = sha1.first == "0" ? "10000000" : "00000000"
+        #expect(throws: DownloadError.checksumMismatch(kind: "SHA-1", expected: wrong, actual: sha1)) {
+            try HTTPDownload.verify(file: source.path, bytes: nil, checksum: .sha1Prefix(wrong))
+        }
+        #expect(throws: DownloadError.self) {
+            try HTTPDownload.verify(file: source.path, bytes: nil, checksum: .sha1(String(sha1.prefix(8))))
+        }
+    }
+
     @Test func fetchReadsAFileURLAPlainPathAndAnHTTPURL() async throws {
         let folder = TemporaryFolder()
         let catalog = try Self.randomFile(20_000, in: folder, name: "model list.json")

@@ -268,9 +268,22 @@ struct WhisperFilesTests {
 
     @Test func theBuiltInListServesEnglishOrEveryLanguageWithSha1Sums() {
         let entries = WhisperCatalog.builtIn.choosable
-        #expect(entries.map(\.name) == ["ggml-tiny", "ggml-tiny.en", "ggml-base", "ggml-base.en", "ggml-small", "ggml-small.en"])
+        let sizes = ["tiny", "tiny.en", "base", "base.en", "small", "small.en"]
+        #expect(
+            entries.map(\.name) == sizes.map { "ggml-" + $0 }
+                + sizes.flatMap { size in
+                    ["q5_1", "q8_0"].map { "ggml-\(size)-\($0)" }
+                })
         #expect(entries.allSatisfy { $0.kind == .whisper && $0.url.scheme == "https" })
-        #expect(entries.allSatisfy { if case .sha1 = $0.checksum { true } else { false } })
+        // Whole sums for the plain ones; whisper.cpp gives the quantised ones' first 8 digits.
+        #expect(
+            entries.allSatisfy { entry in
+                switch entry.checksum {
+                case .sha1(let hex): !entry.name.contains("-q") && hex.count == 40
+                case .sha1Prefix(let hex): entry.name.contains("-q") && hex.count == 8
+                case .md5: false
+                }
+            })
         #expect(entries[1].locales == ["en-US", "en-GB", "en-IN"] && entries[0].locales.count == 102)
     }
 
