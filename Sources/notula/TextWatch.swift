@@ -8,7 +8,8 @@ import NotulaContract
 
 /// `notula watch`: the live text of the recordings from now on, read from the pipe `WatchText` hands over. On a
 /// terminal the guess is rewritten in place on its line and each utterance ends on a line of its own; elsewhere only
-/// the utterances are printed; `--json` passes every line through.
+/// the utterances are printed; `--json` passes every line through. Whisper's text of an utterance (a `revised` line)
+/// follows on a line of its own, marked `»`: with Whisper alone, it is the only text.
 struct TextWatch {
     let recorder: RecorderClient
     let json: Bool
@@ -55,6 +56,10 @@ struct TextWatch {
             guessShown = false
         case "final":
             print(onTerminal ? "\r\u{1B}[K\(text)" : text)
+            guessShown = false
+        case "revised" where !text.isEmpty:
+            // Guesses are Vosk's: none is shown while Whisper writes.
+            print((onTerminal && guessShown ? "\n" : "") + "» " + text)
             guessShown = false
         default: break
         }

@@ -31,7 +31,7 @@ let usage = """
       dictate --silence SECONDS  the same, sent after SECONDS without speech (0: only by send)
       watch             the words while they are spoken, from now until interrupted: the current guess
                         rewritten on its line, each sentence on a line of its own when it ends
-      watch --json      every line notulad sends as it is (kind partial, final or end; see WatchText)
+      watch --json      every line notulad sends as it is (kind partial, final, revised or end; see WatchText)
       listen            the audio of the recordings from now on, until interrupted, on standard output:
                         16 kHz mono signed 16-bit little-endian samples, raw (notula listen | sox -t raw
                         -r 16000 -e signed -b 16 -c 1 - memo.flac)
