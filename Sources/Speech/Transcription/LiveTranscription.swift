@@ -17,10 +17,7 @@ struct LiveTranscription {
     mutating func append(_ bytes: [UInt8]) {
         if let (pass, audio) = accurate, cutter != nil {
             audio.append(bytes)
-            for utterance in cutter?.take(bytes) ?? [] {
-                let (taken, offset) = audio.take(from: utterance.start, to: utterance.end)
-                pass.add(Transcript(), audio: taken, offset: offset)
-            }
+            for utterance in cutter?.take(bytes) ?? [] { pass.add(Transcript(), from: utterance.start, to: utterance.end, of: audio) }
             return
         }
         guard let recognition else { return }
@@ -40,10 +37,7 @@ struct LiveTranscription {
     /// accurate pass, the utterance still under way is queued for it, which the caller finishes.
     mutating func finish() -> Streamed? {
         if let (pass, audio) = accurate, cutter != nil {
-            if let last = cutter?.rest() {
-                let (taken, offset) = audio.take(from: last.start, to: last.end)
-                pass.add(Transcript(), audio: taken, offset: offset)
-            }
+            if let last = cutter?.rest() { pass.add(Transcript(), from: last.start, to: last.end, of: audio) }
             return Streamed(transcript: Transcript(model: pass.model.name), accurate: pass)
         }
         guard var transcript = try? recognition?.finish() else {
@@ -55,10 +49,7 @@ struct LiveTranscription {
             // The last utterance's words are those after the ones already queued.
             let queued = pass.queuedWordCount
             let last = Transcript(words: Array(transcript.words.dropFirst(queued)))
-            if let first = last.words.first, let end = last.words.last?.end {
-                let (bytes, offset) = audio.take(from: first.start, to: end)
-                pass.add(last, audio: bytes, offset: offset)
-            }
+            if let first = last.words.first, let end = last.words.last?.end { pass.add(last, from: first.start, to: end, of: audio) }
         }
         return Streamed(transcript: transcript, accurate: accurate?.pass)
     }

@@ -213,8 +213,7 @@ public final class Transcriber: CapturedAudioListener {
                             if let pass, case .final(let utterance) = speech, let first = utterance.words.first,
                                 let end = utterance.words.last?.end
                             {
-                                let (bytes, offset) = audio.take(from: first.start, to: end)
-                                pass.add(utterance, audio: bytes, offset: offset)
+                                pass.add(utterance, from: first.start, to: end, of: audio)
                             }
                             liveText?.heard(speech, of: recording)
                         }))

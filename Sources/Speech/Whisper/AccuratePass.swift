@@ -34,7 +34,7 @@ public final class AccuratePass: Sendable {
 
     /// Queues an utterance: Vosk's transcript of it, and its audio (16-bit little-endian), which starts `offset`
     /// seconds into the recording.
-    func add(_ utterance: Transcript, audio: [UInt8], offset: Double) {
+    private func add(_ utterance: Transcript, audio: [UInt8], offset: Double) {
         state.withLock { state in
             let index = state.utterances.count
             state.utterances.append(Utterance(vosk: utterance))
@@ -45,6 +45,12 @@ public final class AccuratePass: Sendable {
                     await self.decode(index, audio: audio, offset: offset)
                 })
         }
+    }
+
+    /// Queues an utterance whose audio is `start`…`end` seconds of the recording, as `audio` keeps it.
+    func add(_ utterance: Transcript, from start: Double, to end: Double, of audio: UtteranceAudio) {
+        let (taken, offset) = audio.take(from: start, to: end)
+        add(utterance, audio: taken, offset: offset)
     }
 
     private func decode(_ index: Int, audio: [UInt8], offset: Double) async {

@@ -29,14 +29,19 @@ public enum WhisperLanguages {
     /// The BCP 47 tags a model of Whisper's language `code` serves; `multi` for a multilingual model gives every
     /// language's. Empty for a code Whisper does not know.
     public static func locales(ofModelLanguage code: String) -> [String] {
-        let codes = code == "multi" ? regions.map(\.key) : [code]
-        return codes.flatMap { code -> [String] in
-            guard let index = regions.firstIndex(where: { $0.key == code }) else { return [] }
-            let language = isoCodes[code] ?? code
-            let tags = ([regions[index].value].compactMap { $0 } + otherRegions[code, default: []]).map { "\(language)-\($0)" }
-            return tags.isEmpty ? [language] : tags
-        }
+        code == "multi" ? allLocales : localesByCode[code] ?? []
     }
+
+    /// Each code's tags, worked out once: the models' locales are asked for at every read of the Models object.
+    private static let localesByCode: [String: [String]] = Dictionary(
+        uniqueKeysWithValues: regions.map { code, region in
+            let language = isoCodes[code] ?? code
+            let tags = ([region].compactMap { $0 } + otherRegions[code, default: []]).map { "\(language)-\($0)" }
+            return (code, tags.isEmpty ? [language] : tags)
+        })
+
+    /// Every language's tags, in libwhisper's order.
+    private static let allLocales = regions.flatMap { localesByCode[$0.key] ?? [] }
 
     /// Whisper's code for the language of a BCP 47 tag: `de-AT` → `de`, `jv-ID` → `jw`; nil for one it does not know.
     public static func code(forTag tag: String) -> String? {
