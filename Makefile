@@ -110,6 +110,8 @@ clean:
 DESTDIR ?=
 bindir = $(PREFIX)/bin
 vosklibdir = $(PREFIX)/lib/notula
+# The pywhispercpp wheel's folder, kept whole: libwhisper.so.1 finds its ggml libraries in pywhispercpp.libs beside it.
+whisperlibdir = $(vosklibdir)/whisper
 datadir = $(PREFIX)/share
 userunitdir = $(PREFIX)/lib/systemd/user
 mandir = $(datadir)/man
@@ -137,9 +139,14 @@ INSTALL_BIN = $(or $(BIN_DIR),$(shell $(SWIFT) build -c release --show-bin-path)
 install: $(if $(BIN_DIR),,build)
 	@[ -f "$(INSTALL_BIN)/libvosk.so" ] || \
 		{ echo "make install: no libvosk.so in $(INSTALL_BIN) (scripts/install-vosk puts it there)" >&2; exit 1; }
+	@[ -f "$(INSTALL_BIN)/whisper/libwhisper.so.1" ] || \
+		{ echo "make install: no whisper/libwhisper.so.1 in $(INSTALL_BIN) (scripts/install-whisper puts it there)" >&2; exit 1; }
 	install -D -m 755 "$(INSTALL_BIN)/notulad" "$(DESTDIR)$(bindir)/notulad"
 	install -D -m 755 "$(INSTALL_BIN)/notula" "$(DESTDIR)$(bindir)/notula"
 	install -D -m 644 "$(INSTALL_BIN)/libvosk.so" "$(DESTDIR)$(vosklibdir)/libvosk.so"
+	install -D -m 644 "$(INSTALL_BIN)/whisper/libwhisper.so.1" "$(DESTDIR)$(whisperlibdir)/libwhisper.so.1"
+	install -d "$(DESTDIR)$(whisperlibdir)/pywhispercpp.libs"
+	install -m 644 "$(INSTALL_BIN)"/whisper/pywhispercpp.libs/* "$(DESTDIR)$(whisperlibdir)/pywhispercpp.libs/"
 	install -d "$(DESTDIR)$(datadir)/dbus-1/interfaces" "$(DESTDIR)$(datadir)/dbus-1/services" "$(DESTDIR)$(userunitdir)" \
 		"$(DESTDIR)$(datadir)/applications" "$(DESTDIR)$(datadir)/icons/hicolor/scalable/apps"
 	install -m 644 $(addprefix dbus/,$(INTERFACES)) "$(DESTDIR)$(datadir)/dbus-1/interfaces/"
@@ -160,6 +167,7 @@ install: $(if $(BIN_DIR),,build)
 
 uninstall:
 	rm -f $(addprefix "$(DESTDIR),$(addsuffix ",$(INSTALLED)))
+	rm -rf "$(DESTDIR)$(whisperlibdir)"
 	rmdir "$(DESTDIR)$(vosklibdir)" "$(DESTDIR)$(extensiondir)" 2>/dev/null || true
 
 # The Debian package, .build/notula_VERSION_ARCH.deb: what `make install PREFIX=/usr` installs, with libvosk.so,
@@ -171,7 +179,7 @@ DEB = .build/notula_$(DEB_VERSION)_$(shell dpkg --print-architecture).deb
 deb: $(if $(BIN_DIR),,build)
 	@$(MAKE) -s "$(DEB)" BIN_DIR="$(INSTALL_BIN)"
 ifneq ($(BIN_DIR),)
-$(DEB): $(addprefix $(BIN_DIR)/,notulad notula libvosk.so) $(wildcard $(filter-out Sources/% Tests/%,$(shell git ls-files 2>/dev/null)))
+$(DEB): $(addprefix $(BIN_DIR)/,notulad notula libvosk.so whisper/libwhisper.so.1) $(wildcard $(filter-out Sources/% Tests/%,$(shell git ls-files 2>/dev/null)))
 	rm -f .build/notula_*.deb
 	scripts/build-deb "$(BIN_DIR)" "$(DEB_VERSION)" "$@"
 endif

@@ -57,7 +57,7 @@ let package = Package(
         .testTarget(name: "WritingTests", dependencies: ["Writing"]),
         .testTarget(name: "MemosTests", dependencies: ["Memos", "Library", "Recording"]),
         .testTarget(name: "NotulaServiceTests", dependencies: ["NotulaService"]),
-        .testTarget(name: "IntegrationTests", dependencies: ["DBus", "NotulaContract", "Speech", "Library", "NotulaTestSupport"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["DBus", "NotulaContract", "Speech", "Library", "Recording", "NotulaTestSupport"]),
     ]
 )
 

@@ -24,6 +24,8 @@ public struct Memo: Sendable, Equatable {
     public var failure: String?
     /// The speech model that wrote its text: `vosk-model-small-ko-0.22`; empty until transcribed.
     public var model: String
+    /// Which model wrote each utterance, where an accurate pass wrote some; empty when `model` wrote it all.
+    public var utteranceModels: [UtteranceModel]
 
     /// A memo whose recording starts now, titled after its start time.
     public init(id: String, created: Int64, locale: String, audioFile: String, timeZone: TimeZone = .current) {
@@ -39,6 +41,7 @@ public struct Memo: Sendable, Equatable {
         self.written = ""
         self.failure = nil
         self.model = ""
+        self.utteranceModels = []
     }
 
     /// Words a title takes from the text, and characters at most (for languages written without spaces).

@@ -79,12 +79,15 @@ public enum ExportFormat: String, Sendable, CaseIterable {
         var transcript: String
         var written: String
         var words: [Word]
+        var model: String
+        var utteranceModels: [UtteranceModel]
     }
 
     private static func json(_ memo: Memo) -> String {
         let document = Document(
             id: memo.id, title: memo.title, created: memo.created, duration: memo.duration, locale: memo.locale,
-            status: memo.status.rawValue, transcript: memo.transcript, written: memo.written, words: memo.words)
+            status: memo.status.rawValue, transcript: memo.transcript, written: memo.written, words: memo.words,
+            model: memo.model, utteranceModels: memo.utteranceModels)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         // Encoding plain strings and numbers cannot fail.

@@ -13,8 +13,8 @@ public final class MemoStore {
     private let connection: SQLiteConnection
     /// Room kept for the library's own writes on a disk that fills up; none for a reading connection.
     private let reserve: SpaceReserve?
-    private static let columns = "id, title, created, duration, locale, status, audio_file, transcript, words, failure, written, model"
-    private static let summaryColumns = "id, title, created, duration, locale, status, audio_file, '', '[]', failure, '', model"
+    private static let columns = "id, title, created, duration, locale, status, audio_file, transcript, words, failure, written, model, utterance_models"
+    private static let summaryColumns = "id, title, created, duration, locale, status, audio_file, '', '[]', failure, '', model, utterance_models"
 
     /// Opens the store at `path` (creating it), bringing its schema up to date.
     /// - Throws: `LibraryError.storage` when the file cannot be opened or migrated.
@@ -58,7 +58,7 @@ public final class MemoStore {
     public func insert(_ memo: Memo) throws(LibraryError) {
         try transaction { () throws(LibraryError) in
             try connection.statement(
-                "INSERT INTO memo (\(Self.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", try Self.values(of: memo)
+                "INSERT INTO memo (\(Self.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", try Self.values(of: memo)
             ).run()
         }
     }
@@ -71,7 +71,7 @@ public final class MemoStore {
             try connection.statement(
                 """
                 UPDATE memo SET title = ?2, created = ?3, duration = ?4, locale = ?5, status = ?6, audio_file = ?7,
-                transcript = ?8, words = ?9, failure = ?10, written = ?11, model = ?12 WHERE id = ?1
+                transcript = ?8, words = ?9, failure = ?10, written = ?11, model = ?12, utterance_models = ?13 WHERE id = ?1
                 """, values
             ).run()
             guard connection.changes == 1 else { throw .noSuchMemo(memo.id) }
@@ -230,18 +230,25 @@ public final class MemoStore {
         memo.failure = statement.text(9)
         memo.written = statement.text(10) ?? ""
         memo.model = statement.text(11) ?? ""
+        memo.utteranceModels =
+            (try? JSONDecoder().decode([UtteranceModel].self, from: Data((statement.text(12) ?? "[]").utf8))) ?? []
         return memo
     }
 
     private static func values(of memo: Memo) throws(LibraryError) -> [SQLValue] {
         let words: String
-        do { words = String(decoding: try JSONEncoder().encode(memo.words), as: UTF8.self) } catch {
+        let utteranceModels: String
+        do {
+            words = String(decoding: try JSONEncoder().encode(memo.words), as: UTF8.self)
+            utteranceModels = String(decoding: try JSONEncoder().encode(memo.utteranceModels), as: UTF8.self)
+        } catch {
             throw .storage(code: SQLITE_ERROR_CODE, message: "Cannot encode the word timings: \(error)")
         }
         return [
             .text(memo.id), .text(memo.title), .integer(memo.created), .real(memo.duration), .text(memo.locale),
             .text(memo.status.rawValue), .text(memo.audioFile), .text(memo.transcript), .text(words),
             memo.failure.map { .text($0) } ?? .null, .text(memo.written), .text(memo.model),
+            .text(utteranceModels),
         ]
     }
 

@@ -69,6 +69,8 @@ enum Schema {
         """,
         // Which model wrote a memo's text: several may serve one locale, and a memo can be transcribed again.
         "ALTER TABLE memo ADD COLUMN model TEXT NOT NULL DEFAULT '';",
+        // Which model wrote each utterance, where Whisper's accurate pass wrote some and Vosk the others.
+        "ALTER TABLE memo ADD COLUMN utterance_models TEXT NOT NULL DEFAULT '[]';",
     ]
 
     /// Brings the database up to the latest version, each migration in its own transaction.

@@ -8,14 +8,20 @@ public struct MemoText: Sendable, Equatable {
     public var words: [Word]
     public var written: String
     public var model: String
+    /// Which model wrote each utterance, where they differ; empty when `model` wrote it all.
+    public var utteranceModels: [UtteranceModel]
     /// The text still to come for some utterances (the accurate pass fell behind), which replaces this one.
     public var revision: MemoRevision?
 
-    public init(text: String, words: [Word], written: String, model: String, revision: MemoRevision? = nil) {
+    public init(
+        text: String, words: [Word], written: String, model: String, utteranceModels: [UtteranceModel] = [],
+        revision: MemoRevision? = nil
+    ) {
         self.text = text
         self.words = words
         self.written = written
         self.model = model
+        self.utteranceModels = utteranceModels
         self.revision = revision
     }
 }
@@ -29,6 +35,7 @@ extension Memo {
         words = text.words
         written = text.written
         model = text.model
+        utteranceModels = text.utteranceModels
     }
 }
 

@@ -90,7 +90,7 @@ extension NotulaBus {
         public enum Property: String, CaseIterable, Sendable {
             case title = "Title", created = "Created", locale = "Locale", status = "Status", audioFile = "AudioFile"
             case duration = "Duration", position = "Position", model = "Model"
-            case failure = "Failure", pendingUtterances = "PendingUtterances"
+            case failure = "Failure", pendingUtterances = "PendingUtterances", utteranceModels = "UtteranceModels"
         }
     }
 }

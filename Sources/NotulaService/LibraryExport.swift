@@ -37,7 +37,7 @@ struct LibraryExport: MemoListener {
             case .changed(let id, .title): memoChanged(id, [.title], on: bus)
             case .changed(let id, .progress): memoChanged(id, [.status, .duration, .failure], on: bus)
             case .changed(let id, .transcribed):
-                memoChanged(id, [.status, .duration, .failure, .title, .locale, .model, .pendingUtterances], on: bus)
+                memoChanged(id, [.status, .duration, .failure, .title, .locale, .model, .pendingUtterances, .utteranceModels], on: bus)
             case .removed(let id): bus.announceRemoved(at: MemoLibrary.path(of: id), [NotulaBus.memoInterface])
             case .countChanged: libraryChanged([.count], on: bus)
             case .playingChanged: libraryChanged([.playing, .playbackState], on: bus)

@@ -28,6 +28,11 @@ enum MemoObject {
                 NotulaBus.Memo.property(.pendingUtterances, "au") {
                     .array(element: "u", library.assumeIsolated { $0.pendingUtterances(of: row.id) }.map { .uint32(UInt32(clamping: $0)) })
                 },
+                NotulaBus.Memo.property(.utteranceModels, "a(dds)") {
+                    .array(
+                        element: "(dds)",
+                        row.utteranceModels.map { .structure([.double($0.start), .double($0.end), .string($0.model)]) })
+                },
                 NotulaBus.Memo.property(.audioFile, "s", emitsChanged: .const) { .string(row.audioFile) },
                 NotulaBus.Memo.property(.position, "d", emitsChanged: .false) {
                     .double(library.assumeIsolated { $0.playbackPosition(row.id) })

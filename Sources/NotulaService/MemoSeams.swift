@@ -22,7 +22,9 @@ struct TextWriting: Sendable {
             MemoRevision(
                 pending: revision.pending, completed: { memoText(await revision.completed, in: locale) }, cancel: revision.cancel)
         }
-        return MemoText(text: transcript.text, words: transcript.words, written: written, model: transcript.model, revision: revision)
+        return MemoText(
+            text: transcript.text, words: transcript.words, written: written, model: transcript.model,
+            utteranceModels: transcript.utteranceModels, revision: revision)
     }
 }
 

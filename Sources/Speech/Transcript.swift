@@ -8,6 +8,8 @@ public struct Transcript: Sendable, Equatable {
     public var words: [Word]
     /// The name of the model that decoded it: `vosk-model-small-ko-0.22`; empty until known.
     public var model: String
+    /// Which model wrote each utterance, where an accurate pass wrote some: empty when `model` wrote it all.
+    public var utteranceModels: [UtteranceModel] = []
     /// Whisper's text of the utterances it had not written by Send, still coming; nil when none is.
     public var revision: TranscriptRevision?
 

@@ -37,7 +37,9 @@ enum AccurateLatency {
         for length in lengths {
             let speech = try corpus.speech(lasting: length)
             progress("recording \(fixed(speech.seconds, 1)) s of English speech, each utterance written again by Whisper")
-            let sent = try await service.dictate(speech, through: sink)
+            var sent = try await service.dictate(speech, through: sink)
+            // Whisper's text of the last utterances, where it came after Processed.
+            sent = SentMemo(path: sent.path, latency: sent.latency + (try await service.accurateTextWait(of: sent.path)), streamed: sent.streamed)
             let text = try await service.text(of: sent.path)
             let said = WordErrorRate.words(corpus.text(lasting: length))
             let wrong = WordErrorRate.errors(WordErrorRate.words(text), against: said)
@@ -46,6 +48,8 @@ enum AccurateLatency {
         }
         let helperPeak = helperPeakBytes(of: service.pid)
         let factors = realTimeFactors(in: service.log)
+        let redone = service.log.components(separatedBy: "decoding it in the full window").count - 1
+        let late = service.log.components(separatedBy: "not ready in time").count - 1
         try await service.stop()
 
         let table = rows.map { row in
@@ -72,7 +76,9 @@ enum AccurateLatency {
             |---|---|---|---|---|
             \(table.joined(separator: "\n"))
 
-            Real-time factor per utterance (decoding time ÷ its audio, the helper's queue): \(factorText). \
+            Real-time factor per utterance (decoding time ÷ its audio, the helper's queue): \(factorText); \
+            \(redone) decoded again in the full 30 s window after the fitted one's text looked wrong (\(redone - late)) or \
+            came late (\(late)). \
             The helper's peak memory (VmHWM): \(helperPeak.map { "\($0 / 1_000_000) MB" } ?? "not seen").
             """
     }

@@ -81,6 +81,21 @@ extension LaunchedService {
         return (file, seconds)
     }
 
+    /// How long after Processed the memo's last utterances kept Whisper's text coming (its PendingUtterances): zero
+    /// when Whisper had caught up by Send.
+    func accurateTextWait(of memo: ObjectPath) async throws -> Duration {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let changes = try await bus.signals(
+            matching: MatchRule(sender: NotulaBus.name, path: memo, interface: "org.freedesktop.DBus.Properties", member: "PropertiesChanged"))
+        guard case .array(_, let pending) = try await property(.pendingUtterances, of: memo), !pending.isEmpty else { return .zero }
+        for await message in changes {
+            let now = try? message.argument(1, as: [String: Variant].self)[NotulaBus.Memo.Property.pendingUtterances.rawValue]
+            if case .array(_, let left)? = now?.value, left.isEmpty { return clock.now - start }
+        }
+        throw SendFailed(error: "disconnected", message: "the bus connection ended before Whisper's text of \(memo) came")
+    }
+
     private func property(_ property: NotulaBus.Memo.Property, of memo: ObjectPath) async throws -> Value {
         let reply = try await bus.call(
             MethodCall(

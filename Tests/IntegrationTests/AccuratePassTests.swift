@@ -2,6 +2,7 @@ import DBus
 import Foundation
 import NotulaContract
 import NotulaTestSupport
+import Recording
 import Testing
 
 @Suite("Each utterance written again by Whisper while the next is spoken", .serialized, .timeLimit(.minutes(5)))
@@ -150,6 +151,11 @@ extension AccuratePassTests {
         #expect(!pending.isEmpty, "Whisper had caught up: \(service.log)")
         #expect(try await service.property(.status, of: memo) == .string("done"))
         let atSend = try await service.memo(.getTranscript, of: memo).argument(0, as: String.self)
+        // Where Whisper had written some utterances already, the memo says which are still Vosk's: the pending ones.
+        let byUtteranceAtSend = try await utteranceModels(of: memo, in: service)
+        #expect(
+            byUtteranceAtSend.isEmpty || byUtteranceAtSend.filter { $0.model != "ggml-tiny.en" }.count == pending.count,
+            "\(byUtteranceAtSend) with \(pending) pending")
 
         // Then once more, when Whisper has written them all: PendingUtterances empty (the change before it is Send's).
         var told: [[UInt32]] = []
@@ -167,6 +173,7 @@ extension AccuratePassTests {
         let wrong = WordErrorRate.errors(WordErrorRate.words(text), against: said)
         #expect(Double(wrong) / Double(said.count) < 0.10, "\(wrong) of \(said.count) words wrong: \(text)")
         #expect(try await service.property(.model, of: memo) == .string("ggml-tiny.en"))
+        #expect(try await utteranceModels(of: memo, in: service).isEmpty, "Whisper wrote it all: Model says so alone")
         // Each utterance decoded once, whatever was waited for at Send.
         let decoded = service.log.split(separator: "\n").compactMap { line in
             line.range(of: "Utterance ").map { line[$0.upperBound...].prefix { $0.isNumber } }
@@ -228,5 +235,36 @@ extension AccuratePassTests {
         #expect(Double(wrong) / Double(said.count) < 0.10, "\(wrong) of \(said.count) words wrong: \(text)")
         #expect(sentences.allSatisfy(text.contains), "each as the probe wrote it: \(text)")
         #expect(try await service.property(.model, of: memo) == .string("ggml-tiny.en"))
+    }
+}
+
+/// A memo's model per utterance, as its JSON export gives it.
+private func utteranceModels(of memo: ObjectPath, in service: ServiceUnderTest) async throws -> [UtteranceModel] {
+    struct Document: Decodable { var utteranceModels: [UtteranceModel] }
+    let json = try await service.memo(.export, of: memo, [.string("json")]).argument(0, as: String.self)
+    return try JSONDecoder().decode(Document.self, from: Data(json.utf8)).utteranceModels
+}
+
+extension AccuratePassTests {
+    @Test func aMemoRecoveredWhereOnlyWhisperServesItsLocaleIsWrittenByWhisper() async throws {
+        let place = try modelPlace()
+        defer { try? FileManager.default.removeItem(at: place) }
+        try FileManager.default.createSymbolicLink(
+            at: place.appendingPathComponent("ggml-tiny.en.bin"),
+            withDestinationURL: packageRoot.appendingPathComponent(".build/whisper/ggml-tiny.en.bin"))
+        let settings = [#""locale": "en-US""#]
+        let service = try await ServiceUnderTest.start(environment: ["VOSK_MODEL_PATH": place.path], settings: settings)
+        let sentence = WordErrorRate.exactSentences[0]
+        try await service.recorder(.start)
+        try await service.sink?.play(try speech(sentence, voice: "en-us"))
+        let memo = try #require(try await service.library(.list, [.uint32(0), .uint32(1)]).argument(0, as: [ObjectPath].self).first)
+        #expect(service.stop(with: SIGKILL) == SIGKILL)
+
+        let again = try await ServiceUnderTest.start(environment: ["VOSK_MODEL_PATH": place.path], settings: settings, home: service.home)
+        // A deadline against a hang, not a speed.
+        try await again.waitForLog("Recovered memo \(memo.rawValue.split(separator: "/").last!) transcribed", within: .seconds(120))
+        #expect(try await again.property(.status, of: memo) == .string("recovered"))
+        #expect(try await again.memo(.getTranscript, of: memo).argument(0, as: String.self) == sentence, "\(again.log)")
+        #expect(try await again.property(.model, of: memo) == .string("ggml-tiny.en"))
     }
 }

@@ -65,6 +65,8 @@ struct DebianPackageTests {
         #expect(service.log.contains("Transcription engine: libvosk at /usr/lib/notula/libvosk.so\n"), "\(service.log)")
         let voskLoads = try toolchain.loads(library: "/usr/lib/notula/libvosk.so")
         #expect(voskLoads.status == 0, "\(voskLoads)")
+        let whisper = try toolchain.whisperHelper("/usr/bin/notulad", library: "/usr/lib/notula/whisper/libwhisper.so.1")
+        #expect(whisper.status == 0 && whisper.output.isEmpty, "\(whisper)")
         #expect(!service.mappedFiles.contains { $0.hasPrefix(toolchain.folder + "/") }, "\(service.mappedFiles)")
 
         let removal = try run("apt-get", remove, environment: environment)

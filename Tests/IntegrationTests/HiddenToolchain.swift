@@ -46,6 +46,12 @@ struct HiddenToolchain {
         try run(["/usr/bin/python3", "-c", "import ctypes, sys; ctypes.CDLL(sys.argv[1])", path])
     }
 
+    /// Runs `notulad`'s Whisper helper on `library` with nothing to decode: it exits 0 once it has loaded libwhisper
+    /// and found it 1.8.5, and says why it could not otherwise.
+    func whisperHelper(_ notulad: String, library: String) throws -> CommandResult {
+        try run(["/bin/sh", "-c", "exec \"$0\" --whisper-helper \"$1\" </dev/null", notulad, library])
+    }
+
     /// Runs `arguments` to its end in the namespace.
     func run(_ arguments: [String], environment: [String: String]? = nil) throws -> CommandResult {
         let command = command(arguments)

@@ -9,8 +9,18 @@ final class StagedInstall {
     /// The folder of the binaries installed (libvosk.so beside them).
     let binaries: URL
 
-    /// Every file of an install, relative to the prefix.
-    static let files = [
+    /// Every file `make install` puts under the prefix, relative to it, sorted.
+    static var files: [String] { (fixedFiles + whisperFiles).sorted() }
+
+    /// libwhisper and the ggml libraries of the pywhispercpp wheel, whose names carry their build's hashes.
+    private static var whisperFiles: [String] {
+        let libraries = binaryDirectory.appendingPathComponent("whisper/pywhispercpp.libs").path
+        return ["lib/notula/whisper/libwhisper.so.1"]
+            + ((try? FileManager.default.contentsOfDirectory(atPath: libraries)) ?? []).map { "lib/notula/whisper/pywhispercpp.libs/" + $0 }
+    }
+
+    /// The files whose names do not change with a build.
+    private static let fixedFiles = [
         "bin/notula", "bin/notulad", "lib/notula/libvosk.so", "lib/systemd/user/notula.service",
         "share/applications/org.notula.Notula.desktop", "share/bash-completion/completions/notula",
         "share/dbus-1/interfaces/org.notula.Notula1.Library.xml", "share/dbus-1/interfaces/org.notula.Notula1.Memo.xml",

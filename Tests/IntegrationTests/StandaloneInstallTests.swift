@@ -47,6 +47,9 @@ struct StandaloneInstallTests {
         #expect(service.log.contains("Transcription engine: libvosk at \(vosk)\n"), "\(service.log)")
         let voskLoads = try toolchain.loads(library: vosk)
         #expect(voskLoads.status == 0, "\(voskLoads)")
+        let whisper = try toolchain.whisperHelper(
+            install.path("bin/notulad").path, library: install.path("lib/notula/whisper/libwhisper.so.1").path)
+        #expect(whisper.status == 0 && whisper.output.isEmpty, "\(whisper)")
         #expect(!service.mappedFiles.contains { $0.hasPrefix(toolchain.folder + "/") }, "\(service.mappedFiles)")
     }
 }

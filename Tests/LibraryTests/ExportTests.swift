@@ -78,17 +78,23 @@ struct ExportTests {
         #expect(vtt.hasSuffix("00:00:12.250 --> 01:02:03.500\nnine\n"))
     }
 
-    @Test("JSON carries the memo and every word's timing")
+    @Test("JSON carries the memo, every word's timing and which model wrote each utterance")
     func json() throws {
         struct Document: Decodable {
             var title: String
             var transcript: String
             var written: String
             var words: [Word]
+            var model: String
+            var utteranceModels: [UtteranceModel]
         }
+        var memo = memo
+        memo.model = "ggml-tiny.en"
+        memo.utteranceModels = [UtteranceModel(start: 0, end: 2.5, model: "ggml-tiny.en"), UtteranceModel(start: 3, end: 8, model: "vosk")]
         let document = try JSONDecoder().decode(Document.self, from: Data(ExportFormat.json.render(memo, writing: spaced).utf8))
         #expect(document.title == "Ward round")
         #expect(document.transcript == memo.transcript && document.written == memo.written)
         #expect(document.words == memo.words)
+        #expect(document.model == "ggml-tiny.en" && document.utteranceModels == memo.utteranceModels)
     }
 }

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Library
+import Recording
 import Testing
 
 @Suite("Memo store on a real SQLite file")
@@ -10,6 +11,10 @@ struct MemoStoreTests {
     func roundTrip() throws {
         var memo = TemporaryStore.memo(1_764_452_820_000_000, transcript: "hello there")
         memo.failure = "none"
+        memo.model = "ggml-tiny.en"
+        memo.utteranceModels = [
+            UtteranceModel(start: 0.5, end: 2.25, model: "ggml-tiny.en"), UtteranceModel(start: 3, end: 4, model: "vosk-model-small-en-us-0.15"),
+        ]
         try store.open().insert(memo)
         let reopened = try store.open()
         #expect(try reopened.memo(memo.id) == memo)

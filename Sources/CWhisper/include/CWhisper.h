@@ -118,6 +118,7 @@ typedef int (*whisper_full_fn)(struct whisper_context *ctx, struct whisper_full_
 typedef int (*whisper_full_n_segments_fn)(struct whisper_context *ctx);
 typedef const char *(*whisper_full_get_segment_text_fn)(struct whisper_context *ctx, int segment);
 typedef int64_t (*whisper_full_get_segment_t0_fn)(struct whisper_context *ctx, int segment);
+typedef float (*whisper_full_get_segment_no_speech_prob_fn)(struct whisper_context *ctx, int segment);
 typedef void (*whisper_free_fn)(struct whisper_context *ctx);
 
 #endif

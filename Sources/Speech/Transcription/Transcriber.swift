@@ -153,7 +153,11 @@ public final class Transcriber: CapturedAudioListener {
         } onCancel: {
             cancelled.set()
         }
-        let streamed = try outcome.get()
+        let streamed: LiveTranscription.Streamed
+        do throws(RecordingError) { streamed = try outcome.get() } catch .modelUnavailable(let reason) {
+            guard let transcript = try await whisperTranscript(of: file, in: locale) else { throw .modelUnavailable(reason) }
+            return transcript
+        }
         guard let pass = streamed.accurate, let limit = accurate?.finishLimit else { return streamed.transcript }
         defer { liveText?.ended(recording) }
         // Cancelled with the recording: the decodings queued stop.
@@ -161,6 +165,15 @@ public final class Transcriber: CapturedAudioListener {
             await pass.finish(within: limit, vosk: streamed.transcript)
         } onCancel: {
             pass.cancel()
+        }
+    }
+
+    /// A recording's file decoded by the locale's Whisper model where no Vosk model serves it; nil without one.
+    private func whisperTranscript(of file: String, in locale: String) async throws(RecordingError) -> Transcript? {
+        do throws(SpeechError) { return try await accurate?.transcript(ofFile: file, in: locale) } catch .cancelled {
+            throw .failed("The recording was discarded.")
+        } catch {
+            throw .failed(error.message)
         }
     }
 

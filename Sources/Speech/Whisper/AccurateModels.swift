@@ -22,14 +22,27 @@ public struct AccurateModels: Sendable {
     /// - Parameter alone: No Vosk model follows the recording: any Whisper model of the locale on disk does, the
     ///   chosen one first.
     func pass(for locale: String, alone: Bool = false, revised: @escaping @Sendable (Int, Transcript) -> Void) -> AccuratePass? {
+        guard let (model, language) = whisperModel(for: locale, alone: alone) else { return nil }
+        return AccuratePass(model: model, language: language, helper: helper, revised: revised)
+    }
+
+    /// A recording's whole file decoded by the locale's Whisper model, the chosen one first: a memo recovered at
+    /// start in a locale no Vosk model serves. Nil when no Whisper model of the locale is on disk.
+    func transcript(ofFile file: String, in locale: String) async throws(SpeechError) -> Transcript? {
+        guard let (model, language) = whisperModel(for: locale, alone: true) else { return nil }
+        Log.info("Transcribing \(file) in \(locale) with \(model.name), in the Whisper helper: no Vosk model serves it")
+        return Transcript(segments: try await helper.transcribe(file: file, model: model.path, language: language), model: model.name)
+    }
+
+    /// The locale's chosen Whisper model and Whisper's code of its language; with `alone`, any of its Whisper
+    /// models on disk when none is chosen.
+    private func whisperModel(for locale: String, alone: Bool) -> (InstalledModel, String)? {
         let ofLocale = InstalledModels.all(places: places).filter { $0.locale == locale && !$0.isLive }
         guard let name = choices[locale] ?? (alone ? ofLocale.first?.name : nil) else { return nil }
-        guard let model = ofLocale.first(where: { $0.name == name }),
-            let language = WhisperLanguages.code(forTag: locale)
-        else {
+        guard let model = ofLocale.first(where: { $0.name == name }), let language = WhisperLanguages.code(forTag: locale) else {
             Log.warning("The accurate pass for \(locale) needs \(name), which is not on disk: Vosk's text stands")
             return nil
         }
-        return AccuratePass(model: model, language: language, helper: helper, revised: revised)
+        return (model, language)
     }
 }

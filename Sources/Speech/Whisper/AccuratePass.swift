@@ -20,7 +20,7 @@ public final class AccuratePass: Sendable {
         var isEnded = false
     }
 
-    private struct Utterance {
+    struct Utterance {
         let vosk: Transcript
         var whisper: Transcript?
     }
@@ -34,7 +34,7 @@ public final class AccuratePass: Sendable {
 
     /// Queues an utterance: Vosk's transcript of it, and its audio (16-bit little-endian), which starts `offset`
     /// seconds into the recording.
-    private func add(_ utterance: Transcript, audio: [UInt8], offset: Double) {
+    private func add(_ utterance: Transcript, audio: [UInt8], offset: Double, atSend: Bool) {
         state.withLock { state in
             let index = state.utterances.count
             state.utterances.append(Utterance(vosk: utterance))
@@ -42,25 +42,29 @@ public final class AccuratePass: Sendable {
             state.decodings.append(
                 Task {
                     await previous?.value
-                    await self.decode(index, audio: audio, offset: offset)
+                    await self.decode(index, audio: audio, offset: offset, fitted: atSend)
                 })
         }
     }
 
     /// Queues an utterance whose audio is `start`…`end` seconds of the recording, as `audio` keeps it.
-    func add(_ utterance: Transcript, from start: Double, to end: Double, of audio: UtteranceAudio) {
+    /// - Parameter atSend: It is the last, which Send waits for: it is encoded at its own length (`FittedWindow`), in
+    ///   a quarter of the time. The others are decoded while the user speaks, with time for the full window, whose
+    ///   text was surer on the bench's speech.
+    func add(_ utterance: Transcript, from start: Double, to end: Double, of audio: UtteranceAudio, atSend: Bool = false) {
         let (taken, offset) = audio.take(from: start, to: end)
-        add(utterance, audio: taken, offset: offset)
+        add(utterance, audio: taken, offset: offset, atSend: atSend)
     }
 
-    private func decode(_ index: Int, audio: [UInt8], offset: Double) async {
+    private func decode(_ index: Int, audio: [UInt8], offset: Double, fitted: Bool) async {
         guard !Task.isCancelled else { return }
         let prompt = state.withLock { state in
             index > 0 ? (state.utterances[index - 1].whisper ?? state.utterances[index - 1].vosk).text : ""
         }
         do throws(SpeechError) {
             let started = ContinuousClock.now
-            let segments = try await helper.transcribe(audio: audio, model: model.path, language: language, prompt: prompt)
+            let segments = try await helper.transcribe(
+                audio: audio, model: model.path, language: language, prompt: prompt, fitted: fitted)
             let seconds = Double(audio.count / 2) / 16_000
             Log.info("Utterance \(index + 1) (\(seconds) s of audio) written again in \((ContinuousClock.now - started) / .seconds(1)) s")
             let shifted = segments.map { WhisperModel.Segment(start: $0.start + offset, end: $0.end + offset, text: $0.text) }
@@ -115,13 +119,29 @@ public final class AccuratePass: Sendable {
     /// Whisper's text where it wrote one, Vosk's elsewhere; Vosk's alone when Whisper wrote nothing.
     private func composed(vosk: Transcript) -> Transcript {
         state.withLock { state in
-            let written = state.utterances.filter { $0.whisper != nil }.count
-            Log.info("The accurate pass wrote \(written) of \(state.utterances.count) utterances with \(model.name)")
-            guard written > 0 else { return vosk }
-            var transcript = Transcript(model: model.name)
-            for utterance in state.utterances { transcript.append(utterance.whisper ?? utterance.vosk) }
-            return transcript
+            Log.info(
+                "The accurate pass wrote \(state.utterances.filter { $0.whisper != nil }.count) of \(state.utterances.count) "
+                    + "utterances with \(model.name)")
+            return Self.composed(state.utterances, vosk: vosk, model: model.name)
         }
+    }
+
+    /// `utterances` in Whisper's text where `model` wrote one, Vosk's elsewhere, and which model wrote each where
+    /// both did some; `vosk`, the whole recording's, when Whisper wrote none.
+    static func composed(_ utterances: [Utterance], vosk: Transcript, model: String) -> Transcript {
+        guard utterances.contains(where: { $0.whisper != nil }) else { return vosk }
+        var transcript = Transcript(model: model)
+        for utterance in utterances {
+            let text = utterance.whisper ?? utterance.vosk
+            transcript.append(text)
+            if let first = text.words.first, let last = text.words.last {
+                transcript.utteranceModels.append(
+                    UtteranceModel(start: first.start, end: last.end, model: utterance.whisper == nil ? vosk.model : model))
+            }
+        }
+        // Listed only where they differ: Model alone says who wrote a memo all of whose text is one model's.
+        if Set(transcript.utteranceModels.map(\.model)).count < 2 { transcript.utteranceModels = [] }
+        return transcript
     }
 
     /// The words of the utterances queued so far, by Vosk's count.

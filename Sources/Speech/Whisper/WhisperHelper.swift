@@ -46,11 +46,12 @@ public final class WhisperHelper: Sendable {
     }
 
     /// Decodes an utterance's samples (16 kHz mono, 16-bit little-endian) with the ggml model `model`, in the helper;
-    /// the segments' times count from its first sample. Throws as `transcribe(file:model:language:prompt:)`.
-    public func transcribe(audio: [UInt8], model: String, language: String, prompt: String) async throws(SpeechError)
-        -> [WhisperModel.Segment]
+    /// the segments' times count from its first sample; with `fitted`, encoded at its own length first
+    /// (`FittedWindow`). Throws as `transcribe(file:model:language:prompt:)`.
+    public func transcribe(audio: [UInt8], model: String, language: String, prompt: String, fitted: Bool = false)
+        async throws(SpeechError) -> [WhisperModel.Segment]
     {
-        try await ask(WhisperRequest(model: model, file: "", audio: Data(audio), language: language, prompt: prompt))
+        try await ask(WhisperRequest(model: model, file: "", audio: Data(audio), language: language, prompt: prompt, fitted: fitted))
     }
 
     private func ask(_ request: WhisperRequest) async throws(SpeechError) -> [WhisperModel.Segment] {
@@ -86,7 +87,7 @@ public final class WhisperHelper: Sendable {
         defer { decoding.store(0, ordering: .sequentiallyConsistent) }
         if cancelled.flag.load(ordering: .sequentiallyConsistent) { throw .cancelled }
         let answer =
-            Self.write(line, to: helper.input) ? Self.readLine(from: helper.output, pending: &helper.pending, unless: cancelled) : nil
+            Self.write(line, to: helper.input) ? Self.readLine(from: helper, pending: &helper.pending, unless: cancelled) : nil
         if answer == nil, cancelled.flag.load(ordering: .sequentiallyConsistent) {
             // libwhisper asks its abort callback only between its steps, a second apart while it encodes: past the
             // grace, the helper goes, and the next decoding starts another.
@@ -167,6 +168,13 @@ public final class WhisperHelper: Sendable {
         }
     }
 
+    /// Whether `pid` has ended, left unreaped for `end` to read how.
+    private static func hasExited(_ pid: pid_t) -> Bool {
+        var info = siginfo_t()
+        guard waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 else { return errno == ECHILD }
+        return info._sifields._kill.si_pid == pid
+    }
+
     private static func write(_ bytes: [UInt8], to descriptor: Int32) -> Bool {
         var written = 0
         while written < bytes.count {
@@ -183,7 +191,8 @@ public final class WhisperHelper: Sendable {
 
     /// The next line the helper writes, without its newline; nil when it ends first, or `cancelGrace` after the
     /// request was cancelled. `pending` keeps what follows it.
-    private static func readLine(from descriptor: Int32, pending: inout [UInt8], unless cancelled: RequestCancellation) -> [UInt8]? {
+    private static func readLine(from helper: Running, pending: inout [UInt8], unless cancelled: RequestCancellation) -> [UInt8]? {
+        let descriptor = helper.output
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         var cancelledAt: ContinuousClock.Instant?
         while true {
@@ -197,6 +206,8 @@ public final class WhisperHelper: Sendable {
             let ready = poll(&watched, 1, 50)
             if ready < 0 && errno == EINTR { continue }
             if ready == 0 {
+                // Its output can outlive it, held by a process it started: nothing more comes once it has exited.
+                if hasExited(helper.pid) { return nil }
                 if cancelled.flag.load(ordering: .sequentiallyConsistent) {
                     let since = cancelledAt ?? .now
                     cancelledAt = since

@@ -13,6 +13,8 @@ struct WhisperRequest: Codable {
     var audio: Data?
     let language: String
     let prompt: String
+    /// Encode the audio at its own length first (`FittedWindow`).
+    var fitted = false
 }
 
 struct WhisperAnswer: Codable {
@@ -59,7 +61,7 @@ public enum WhisperHelperServer {
                 if let bytes = request.audio { audio = samples(in: bytes) } else { audio = try samples(of: request.file) }
                 if let delay, request.audio != nil { usleep(UInt32(delay * 1_000_000)) }
                 return try model.transcribe(
-                    audio, language: request.language, prompt: request.prompt,
+                    audio, language: request.language, prompt: request.prompt, fitted: request.fitted,
                     isCancelled: { cancelled != 0 })
             }
             let reply: WhisperAnswer

@@ -18,6 +18,7 @@ public struct WhisperLibrary: Sendable {
     let segmentText: whisper_full_get_segment_text_fn
     let segmentStart: whisper_full_get_segment_t0_fn
     let segmentEnd: whisper_full_get_segment_t0_fn
+    let segmentNoSpeech: whisper_full_get_segment_no_speech_prob_fn
     let free: whisper_free_fn
 
     /// Where to look, in order: `$NOTULA_WHISPER_LIBRARY`, then `whisper/libwhisper.so.1` beside the executable (where
@@ -68,6 +69,7 @@ public struct WhisperLibrary: Sendable {
         segmentText = try symbol("whisper_full_get_segment_text", as: whisper_full_get_segment_text_fn.self)
         segmentStart = try symbol("whisper_full_get_segment_t0", as: whisper_full_get_segment_t0_fn.self)
         segmentEnd = try symbol("whisper_full_get_segment_t1", as: whisper_full_get_segment_t0_fn.self)
+        segmentNoSpeech = try symbol("whisper_full_get_segment_no_speech_prob", as: whisper_full_get_segment_no_speech_prob_fn.self)
         free = try symbol("whisper_free", as: whisper_free_fn.self)
         let setLog = try symbol("whisper_log_set", as: whisper_log_set_fn.self)
         setLog({ level, text, _ in Self.journal(level, text) }, nil)

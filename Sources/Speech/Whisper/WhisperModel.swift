@@ -1,5 +1,6 @@
 import CWhisper
 import Glibc
+import Recording
 import Synchronization
 
 /// One ggml Whisper model loaded by libwhisper, and the decoding of 16 kHz mono samples with it.
@@ -37,12 +38,36 @@ public final class WhisperModel {
     ///   - language: Whisper's code of the language spoken: `en`, `de`.
     ///   - prompt: The text before it (the previous utterance's), which steers the spelling; none when empty.
     ///   - threads: The threads the decoding uses.
+    ///   - fitted: Whether to try encoding only the audio's own length first (an utterance: `FittedWindow`).
     ///   - isCancelled: Asked by libwhisper between its steps: true stops the decoding.
     /// - Throws: `.recognitionFailed` when libwhisper fails, `.cancelled` when `isCancelled` stopped it.
     public func transcribe(
-        _ samples: [Float], language: String, prompt: String = "", threads: Int32 = 2,
+        _ samples: [Float], language: String, prompt: String = "", threads: Int32 = 2, fitted: Bool = false,
         isCancelled: @escaping () -> Bool = { false }
     ) throws(SpeechError) -> [Segment] {
+        if fitted, let window = FittedWindow(sampleCount: samples.count) {
+            let deadline = ContinuousClock.now + window.budget
+            let decoded = try decode(
+                samples, language: language, prompt: prompt, threads: threads, window: window,
+                isCancelled: { isCancelled() || ContinuousClock.now > deadline })
+            if let decoded, window.accepts(decoded.segments, noSpeech: decoded.noSpeech) { return decoded.segments }
+            Log.info(
+                "Whisper: the fitted window's text of a \(window.seconds) s utterance was "
+                    + (decoded == nil ? "not ready in time" : "unlike speech (no speech \(decoded?.noSpeech ?? []))")
+                    + "; decoding it in the full window.")
+        }
+        guard let decoded = try decode(samples, language: language, prompt: prompt, threads: threads, window: nil, isCancelled: isCancelled)
+        else { throw .recognitionFailed("libwhisper failed to decode the audio.") }
+        return decoded.segments
+    }
+
+    /// One run of libwhisper over `samples`, in `window` or in the full 30 s one.
+    /// - Returns: The segments with each one's chance of being no speech, or nil when `isCancelled` stopped a fitted
+    ///   run (its time budget).
+    private func decode(
+        _ samples: [Float], language: String, prompt: String, threads: Int32, window: FittedWindow?,
+        isCancelled: @escaping () -> Bool
+    ) throws(SpeechError) -> (segments: [Segment], noSpeech: [Float])? {
         var parameters = library.fullDefaults(Int32(NOTULA_WHISPER_SAMPLING_GREEDY))
         // The defaults print progress and timestamps on standard output.
         parameters.print_progress = false
@@ -50,6 +75,14 @@ public final class WhisperModel {
         parameters.print_realtime = false
         parameters.print_special = false
         parameters.n_threads = threads
+        if let window {
+            parameters.audio_ctx = window.frames
+            // No retries at higher temperatures: a loop is caught by `FittedWindow.accepts`, and the full window redone.
+            parameters.temperature_inc = 0
+            // One pass over the window, which holds the whole utterance: whisper.cpp's seeking from one segment's end
+            // to the next dropped a sentence in a fitted window.
+            parameters.single_segment = true
+        }
         let abort = Unmanaged.passRetained(AbortCheck(isCancelled))
         defer { abort.release() }
         parameters.abort_callback = { userData in
@@ -64,15 +97,23 @@ public final class WhisperModel {
                 return samples.withUnsafeBufferPointer { library.full(context, parameters, $0.baseAddress, Int32($0.count)) }
             }
         }
-        if isCancelled() { throw .cancelled }
+        if isCancelled() {
+            if window != nil { return nil }
+            throw .cancelled
+        }
         guard status == 0 else { throw .recognitionFailed("libwhisper failed to decode the audio (status \(status)).") }
         let pointer = context
-        return (0..<library.segmentCount(pointer)).map { index in
+        let indices = 0..<library.segmentCount(pointer)
+        // One segment over a fitted window ends where the window does, past the audio.
+        let seconds = Double(samples.count) / 16_000
+        let segments = indices.map { index in
             Segment(
-                start: Double(library.segmentStart(pointer, index)) / 100, end: Double(library.segmentEnd(pointer, index)) / 100,
+                start: Double(library.segmentStart(pointer, index)) / 100,
+                end: min(seconds, Double(library.segmentEnd(pointer, index)) / 100),
                 // libwhisper starts each segment's text with the space that would join it to the one before.
                 text: library.segmentText(pointer, index).map { String(String(cString: $0).drop { $0 == " " }) } ?? "")
         }
+        return (segments, indices.map { library.segmentNoSpeech(pointer, $0) })
     }
 }
 
