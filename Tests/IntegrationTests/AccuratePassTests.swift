@@ -7,6 +7,15 @@ import Testing
 
 @Suite("Each utterance written again by Whisper while the next is spoken", .serialized, .timeLimit(.minutes(5)))
 struct AccuratePassTests {
+    /// Only the Korean Vosk model, under its own name, and tiny.en: en-US is served by Whisper alone.
+    private func whisperAlonePlace() throws -> URL {
+        let place = try modelPlace()
+        try FileManager.default.createSymbolicLink(
+            at: place.appendingPathComponent("ggml-tiny.en.bin"),
+            withDestinationURL: packageRoot.appendingPathComponent(".build/whisper/ggml-tiny.en.bin"))
+        return place
+    }
+
     /// The Korean model under an English model's name: Vosk only tells where each utterance ends, its words are
     /// Korean guesses at English, and every word of the memo that is right is Whisper's.
     private func englishPlace() throws -> URL {
@@ -184,12 +193,8 @@ extension AccuratePassTests {
 
 extension AccuratePassTests {
     @Test func withoutAVoskModelWhisperFollowsTheRecordingAloneUtteranceByUtterance() async throws {
-        // Only the Korean Vosk model, under its own name: en-US is served by tiny.en alone.
-        let place = try modelPlace()
+        let place = try whisperAlonePlace()
         defer { try? FileManager.default.removeItem(at: place) }
-        try FileManager.default.createSymbolicLink(
-            at: place.appendingPathComponent("ggml-tiny.en.bin"),
-            withDestinationURL: packageRoot.appendingPathComponent(".build/whisper/ggml-tiny.en.bin"))
         let service = try await ServiceUnderTest.start(environment: ["VOSK_MODEL_PATH": place.path], settings: [#""locale": "en-US""#])
         #expect(try [String](dbusValue: try await service.modelsProperty(.supportedLocales)).contains("en-US"))
         // The sentences tiny.en writes exactly, each alone.
@@ -247,11 +252,8 @@ private func utteranceModels(of memo: ObjectPath, in service: ServiceUnderTest) 
 
 extension AccuratePassTests {
     @Test func aMemoRecoveredWhereOnlyWhisperServesItsLocaleIsWrittenByWhisper() async throws {
-        let place = try modelPlace()
+        let place = try whisperAlonePlace()
         defer { try? FileManager.default.removeItem(at: place) }
-        try FileManager.default.createSymbolicLink(
-            at: place.appendingPathComponent("ggml-tiny.en.bin"),
-            withDestinationURL: packageRoot.appendingPathComponent(".build/whisper/ggml-tiny.en.bin"))
         let settings = [#""locale": "en-US""#]
         let service = try await ServiceUnderTest.start(environment: ["VOSK_MODEL_PATH": place.path], settings: settings)
         let sentence = WordErrorRate.exactSentences[0]
