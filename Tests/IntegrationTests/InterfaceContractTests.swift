@@ -80,13 +80,15 @@ struct InterfaceContractTests {
     @Test func theLibraryAndMemoObjectsEqualTheirXMLFiles() async throws {
         let service = try await ServiceUnderTest.start()
         let memo = try await service.recordMemo()
-        for (path, interface, count) in [(NotulaBus.libraryPath, NotulaBus.libraryInterface, 5), (memo, NotulaBus.memoInterface, 19)] {
+        for (path, interface, count) in [(NotulaBus.libraryPath, NotulaBus.libraryInterface, 5), (memo, NotulaBus.memoInterface, 20)] {
             let xml = try await service.call(path, "org.freedesktop.DBus.Introspectable", "Introspect").argument(0, as: String.self)
             let contract = try String(contentsOf: packageRoot.appendingPathComponent("dbus/\(interface).xml"), encoding: .utf8)
             let live = try members(of: interface.rawValue, in: xml)
             #expect(live == (try members(of: interface.rawValue, in: contract)))
             #expect(live.count == count)
         }
+        let memoXML = try await service.call(memo, "org.freedesktop.DBus.Introspectable", "Introspect").argument(0, as: String.self)
+        #expect(try members(of: NotulaBus.memoInterface.rawValue, in: memoXML).contains("property UtteranceModels a(dds) read()"))
     }
 
     @Test func busctlShowsTheInterface() async throws {
