@@ -39,7 +39,8 @@ enum AccurateLatency {
             progress("recording \(fixed(speech.seconds, 1)) s of English speech, each utterance written again by Whisper")
             var sent = try await service.dictate(speech, through: sink)
             // Whisper's text of the last utterances, where it came after Processed.
-            sent = SentMemo(path: sent.path, latency: sent.latency + (try await service.accurateTextWait(of: sent.path)), streamed: sent.streamed)
+            let wait = try await service.accurateTextWait(of: sent.path)
+            sent = SentMemo(path: sent.path, latency: sent.latency + wait, streamed: sent.streamed)
             let text = try await service.text(of: sent.path)
             let said = WordErrorRate.words(corpus.text(lasting: length))
             let wrong = WordErrorRate.errors(WordErrorRate.words(text), against: said)

@@ -87,7 +87,8 @@ extension LaunchedService {
         let clock = ContinuousClock()
         let start = clock.now
         let changes = try await bus.signals(
-            matching: MatchRule(sender: NotulaBus.name, path: memo, interface: "org.freedesktop.DBus.Properties", member: "PropertiesChanged"))
+            matching: MatchRule(
+                sender: NotulaBus.name, path: memo, interface: "org.freedesktop.DBus.Properties", member: "PropertiesChanged"))
         guard case .array(_, let pending) = try await property(.pendingUtterances, of: memo), !pending.isEmpty else { return .zero }
         for await message in changes {
             let now = try? message.argument(1, as: [String: Variant].self)[NotulaBus.Memo.Property.pendingUtterances.rawValue]

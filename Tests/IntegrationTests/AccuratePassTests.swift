@@ -53,6 +53,8 @@ struct AccuratePassTests {
         #expect(Double(wrong) / Double(said.count) < 0.10, "\(wrong) of \(said.count) words wrong: \(text)")
         #expect(text.contains(sentences[0]), "a sentence the probe found exact is exact: \(text)")
         #expect(try await service.property(.model, of: memo) == .string("ggml-tiny.en"))
+        // Send came right after the last sentence: what was left to decode took the fitted window, as the journal says.
+        #expect(service.log.contains("after Send) written again"), "\(service.log)")
     }
 
     /// Says `sentences` into a recording, a pause after each, sends it, and returns its memo once processed, with the

@@ -13,7 +13,8 @@ struct MemoStoreTests {
         memo.failure = "none"
         memo.model = "ggml-tiny.en"
         memo.utteranceModels = [
-            UtteranceModel(start: 0.5, end: 2.25, model: "ggml-tiny.en"), UtteranceModel(start: 3, end: 4, model: "vosk-model-small-en-us-0.15"),
+            UtteranceModel(start: 0.5, end: 2.25, model: "ggml-tiny.en"),
+            UtteranceModel(start: 3, end: 4, model: "vosk-model-small-en-us-0.15"),
         ]
         try store.open().insert(memo)
         let reopened = try store.open()

@@ -20,7 +20,8 @@ import Testing
         } throws: { error in
             (error as? SpeechError)?.message.contains("exit status 3") == true
         }
-        let sleeper = try #require(Int32(String(contentsOf: folder.appendingPathComponent("sleeper"), encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
+        let written = try String(contentsOf: folder.appendingPathComponent("sleeper"), encoding: .utf8)
+        let sleeper = try #require(Int32(written.trimmingCharacters(in: .whitespacesAndNewlines)))
         #expect(kill(sleeper, 0) == 0, "the decoding waited for the process holding the pipe to end")
         kill(sleeper, SIGKILL)
     }

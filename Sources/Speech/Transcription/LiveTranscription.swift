@@ -36,8 +36,9 @@ struct LiveTranscription {
     /// The transcript of everything appended, or nil when the recording must be transcribed from its file; with the
     /// accurate pass, the utterance still under way is queued for it, which the caller finishes.
     mutating func finish() -> Streamed? {
+        accurate?.pass.sent()
         if let (pass, audio) = accurate, cutter != nil {
-            if let last = cutter?.rest() { pass.add(Transcript(), from: last.start, to: last.end, of: audio, atSend: true) }
+            if let last = cutter?.rest() { pass.add(Transcript(), from: last.start, to: last.end, of: audio) }
             return Streamed(transcript: Transcript(model: pass.model.name), accurate: pass)
         }
         guard var transcript = try? recognition?.finish() else {
@@ -49,7 +50,7 @@ struct LiveTranscription {
             // The last utterance's words are those after the ones already queued.
             let queued = pass.queuedWordCount
             let last = Transcript(words: Array(transcript.words.dropFirst(queued)))
-            if let first = last.words.first, let end = last.words.last?.end { pass.add(last, from: first.start, to: end, of: audio, atSend: true) }
+            if let first = last.words.first, let end = last.words.last?.end { pass.add(last, from: first.start, to: end, of: audio) }
         }
         return Streamed(transcript: transcript, accurate: accurate?.pass)
     }

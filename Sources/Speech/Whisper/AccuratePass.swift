@@ -3,7 +3,7 @@ import Synchronization
 
 /// The accurate pass over one recording: each utterance Vosk ends is decoded again by a Whisper model in the helper,
 /// in spoken order, while the next one is spoken, the previous utterance's text as its prompt; Whisper's text then
-/// stands for that utterance. At Send only the utterances still queued are left to wait for.
+/// stands for that utterance. At Send only the utterances still queued are left to wait for, in the fitted window.
 public final class AccuratePass: Sendable {
     let model: InstalledModel
     private let language: String
@@ -18,7 +18,15 @@ public final class AccuratePass: Sendable {
         var decodings: [Task<Void, Never>] = []
         /// The recording's live text has ended: what is written after goes to its memo alone.
         var isEnded = false
+        /// Send has come: what is decoded from now on is waited for, so it takes the fitted window.
+        var isSent = false
+        /// The last utterance queued, waiting to learn whether Send or another utterance comes first.
+        var awaitingSend: FirstAnswer?
     }
+
+    /// How long an utterance with none queued behind it waits for Send before the full window decodes it: the user
+    /// who stops speaking and sends within it gets the fitted window's text, in a third of the time.
+    static let sendGrace: Duration = .seconds(1)
 
     struct Utterance {
         let vosk: Transcript
@@ -32,31 +40,54 @@ public final class AccuratePass: Sendable {
         self.revised = revised
     }
 
-    /// Queues an utterance: Vosk's transcript of it, and its audio (16-bit little-endian), which starts `offset`
-    /// seconds into the recording.
-    private func add(_ utterance: Transcript, audio: [UInt8], offset: Double, atSend: Bool) {
-        state.withLock { state in
+    /// Queues an utterance whose audio is `start`…`end` seconds of the recording, as `audio` keeps it.
+    func add(_ utterance: Transcript, from start: Double, to end: Double, of audio: UtteranceAudio) {
+        let (taken, offset) = audio.take(from: start, to: end)
+        let waiting = state.withLock { state in
             let index = state.utterances.count
             state.utterances.append(Utterance(vosk: utterance))
             let previous = state.decodings.last
             state.decodings.append(
                 Task {
                     await previous?.value
-                    await self.decode(index, audio: audio, offset: offset, fitted: atSend)
+                    await self.decode(index, audio: taken, offset: offset)
                 })
+            defer { state.awaitingSend = nil }
+            return state.awaitingSend
+        }
+        waiting?.give(false)
+    }
+
+    /// Send has come: the utterances not yet decoded are the ones the user waits for.
+    func sent() {
+        state.withLock { state in
+            state.isSent = true
+            defer { state.awaitingSend = nil }
+            return state.awaitingSend
+        }?.give(true)
+    }
+
+    /// Whether utterance `index` is to be decoded in the fitted window: Send came before its turn, or while it waited
+    /// `sendGrace` with nothing queued behind it. The decoding of the full window, begun, is not cut short for Send.
+    private func sendCame(before index: Int) async -> Bool {
+        await withCheckedContinuation { continuation in
+            let first = FirstAnswer(continuation)
+            let settled: Bool? = state.withLock { state in
+                if state.isSent { return true }
+                if state.utterances.count > index + 1 { return false }
+                state.awaitingSend = first
+                return nil
+            }
+            if let settled { return first.give(settled) }
+            Task {
+                try? await Task.sleep(for: Self.sendGrace)
+                first.give(false)
+            }
         }
     }
 
-    /// Queues an utterance whose audio is `start`…`end` seconds of the recording, as `audio` keeps it.
-    /// - Parameter atSend: It is the last, which Send waits for: it is encoded at its own length (`FittedWindow`), in
-    ///   a quarter of the time. The others are decoded while the user speaks, with time for the full window, whose
-    ///   text was surer on the bench's speech.
-    func add(_ utterance: Transcript, from start: Double, to end: Double, of audio: UtteranceAudio, atSend: Bool = false) {
-        let (taken, offset) = audio.take(from: start, to: end)
-        add(utterance, audio: taken, offset: offset, atSend: atSend)
-    }
-
-    private func decode(_ index: Int, audio: [UInt8], offset: Double, fitted: Bool) async {
+    private func decode(_ index: Int, audio: [UInt8], offset: Double) async {
+        let fitted = await sendCame(before: index)
         guard !Task.isCancelled else { return }
         let prompt = state.withLock { state in
             index > 0 ? (state.utterances[index - 1].whisper ?? state.utterances[index - 1].vosk).text : ""
@@ -66,7 +97,9 @@ public final class AccuratePass: Sendable {
             let segments = try await helper.transcribe(
                 audio: audio, model: model.path, language: language, prompt: prompt, fitted: fitted)
             let seconds = Double(audio.count / 2) / 16_000
-            Log.info("Utterance \(index + 1) (\(seconds) s of audio) written again in \((ContinuousClock.now - started) / .seconds(1)) s")
+            Log.info(
+                "Utterance \(index + 1) (\(seconds) s of audio\(fitted ? ", after Send" : "")) written again in "
+                    + "\((ContinuousClock.now - started) / .seconds(1)) s")
             let shifted = segments.map { WhisperModel.Segment(start: $0.start + offset, end: $0.end + offset, text: $0.text) }
             let text = Transcript(segments: shifted, model: model.name)
             let isEnded = state.withLock { state in
@@ -151,12 +184,17 @@ public final class AccuratePass: Sendable {
 
     /// Stops the decodings: the recording was discarded, or is done.
     func cancel() {
-        state.withLock { $0.decodings }.forEach { $0.cancel() }
+        let (decodings, waiting) = state.withLock { state in
+            defer { state.awaitingSend = nil }
+            return (state.decodings, state.awaitingSend)
+        }
+        decodings.forEach { $0.cancel() }
+        waiting?.give(false)
     }
 }
 
 /// Resumes a continuation with the first answer given; later ones are dropped.
-private final class FirstAnswer: Sendable {
+final class FirstAnswer: Sendable {
     private let continuation: Mutex<CheckedContinuation<Bool, Never>?>
 
     init(_ continuation: CheckedContinuation<Bool, Never>) {
