@@ -48,7 +48,9 @@ enum AccurateLatency {
             rows.append(Row(recorded: speech.seconds, sent: sent, afterSend: afterSend, wrong: wrong, said: said.count))
         }
         let helperPeak = helperPeakBytes(of: service.pid)
-        let factors = realTimeFactors(in: service.log)
+        let decoded = decodings(in: service.log)
+        let factors = decoded.map { $0.took / $0.audio }
+        let atSend = decoded.filter(\.afterSend)
         let redone = service.log.components(separatedBy: "decoding it in the full window").count - 1
         let late = service.log.components(separatedBy: "not ready in time").count - 1
         try await service.stop()
@@ -63,6 +65,7 @@ enum AccurateLatency {
             sorted.isEmpty
             ? "none logged"
             : "median \(fixed(sorted[sorted.count / 2], 2)), worst \(fixed(sorted.last!, 2)) over \(sorted.count) utterances"
+        let atSendText = atSend.map { "\(fixed($0.took, 2)) s for \(fixed($0.audio, 1)) s" }.joined(separator: ", ")
         return """
             ## The accurate pass: Send → Whisper's text, and decoding the memo after Send
 
@@ -78,6 +81,7 @@ enum AccurateLatency {
             \(table.joined(separator: "\n"))
 
             Real-time factor per utterance (decoding time ÷ its audio, the helper's queue): \(factorText); \
+            \(atSend.count) waited for by Send, in the fitted window (\(atSendText.isEmpty ? "none" : atSendText)); \
             \(redone) decoded again in the full 30 s window after the fitted one's text looked wrong (\(redone - late)) or \
             came late (\(late)). \
             The helper's peak memory (VmHWM): \(helperPeak.map { "\($0 / 1_000_000) MB" } ?? "not seen").
@@ -99,14 +103,21 @@ enum AccurateLatency {
         return nil
     }
 
-    /// Decoding time ÷ audio length of each utterance the service logged written again.
-    private static func realTimeFactors(in log: String) -> [Double] {
+    /// An utterance the service logged written again: its audio, the decoding time, and whether Send waited for it.
+    private struct Decoding {
+        let audio: Double
+        let took: Double
+        let afterSend: Bool
+    }
+
+    /// "Utterance 3 (4.2 s of audio) written again in 0.81 s", or "(4.2 s of audio, after Send)".
+    private static func decodings(in log: String) -> [Decoding] {
         log.split(separator: "\n").compactMap { line in
-            // "Utterance 3 (4.2 s of audio) written again in 0.81 s"
-            guard let range = line.range(of: "Utterance ") else { return nil }
-            let words = line[range.upperBound...].split(separator: " ")
-            guard words.count >= 9, let audio = Double(words[1].dropFirst()), let took = Double(words[8]), audio > 0 else { return nil }
-            return took / audio
+            guard let open = line.range(of: "Utterance "), let again = line.range(of: "written again in "),
+                let audio = Double(line[open.upperBound...].split(separator: " ").dropFirst().first?.dropFirst() ?? ""),
+                let took = Double(line[again.upperBound...].split(separator: " ").first ?? ""), audio > 0
+            else { return nil }
+            return Decoding(audio: audio, took: took, afterSend: line.contains("after Send)"))
         }
     }
 }
