@@ -6,9 +6,9 @@ import Testing
 @Suite struct FittedWindowTests {
     @Test func aFittedWindowIsTheUtterancesLengthWithAMargin() throws {
         let short = try #require(FittedWindow(sampleCount: 16_000 * 2))
-        #expect(short.frames == 250, "at least 5 s")
-        let eight = try #require(FittedWindow(sampleCount: 16_000 * 8))
-        #expect(eight.frames == 400 + 64)
+        #expect(short.frames == 500, "at least 10 s")
+        let ten = try #require(FittedWindow(sampleCount: 16_000 * 10))
+        #expect(ten.frames == 500 + 64)
         #expect(FittedWindow(sampleCount: 16_000 * 11) == nil, "past 10 s the full window serves")
         #expect(FittedWindow(sampleCount: 0) == nil)
     }
