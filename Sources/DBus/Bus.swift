@@ -57,22 +57,31 @@ public actor Bus {
     /// This connection's unique name (`:1.42`).
     public private(set) var uniqueName = ""
 
-    private init(executor: BusExecutor) { self.executor = executor }
+    /// Whether the executor's thread is this connection's alone, ending with it.
+    private let ownsExecutor: Bool
+    /// This connection's place in the executor's turn.
+    private var turnToken: Int?
+    /// The watches polled in the turn under way, in the order of their descriptors.
+    private var polledWatches: [OpaquePointer] = []
 
-    /// Connects and registers with the bus.
-    /// - Throws: `BusError` with libdbus's error name and message when the bus cannot be reached.
-    public static func connect(_ type: BusType) async throws(BusError) -> Bus {
-        try await connect(address: try type.address())
+    private init(executor: BusExecutor, ownsExecutor: Bool) {
+        self.executor = executor
+        self.ownsExecutor = ownsExecutor
     }
 
-    /// Connects to the bus at `address` and registers with it.
+    /// Connects and registers with the bus; on the thread of `other` when given.
+    /// - Throws: `BusError` with libdbus's error name and message when the bus cannot be reached.
+    public static func connect(_ type: BusType, sharingThreadOf other: Bus? = nil) async throws(BusError) -> Bus {
+        try await connect(address: try type.address(), sharingThreadOf: other)
+    }
+
+    /// Connects to the bus at `address` and registers with it. A connection on the thread of `other` is another
+    /// name on the bus whose objects answer only calls addressed to it, while actors of either connection still call
+    /// each other synchronously.
     /// The corresponding C functions are `dbus_connection_open_private` and `dbus_bus_register`.
-    public static func connect(address: String) async throws(BusError) -> Bus {
-        let bus = Bus(executor: BusExecutor())
-        do { try await bus.open(address) } catch {
-            bus.executor.stop()
-            throw error
-        }
+    public static func connect(address: String, sharingThreadOf other: Bus? = nil) async throws(BusError) -> Bus {
+        let bus = other.map { Bus(executor: $0.executor, ownsExecutor: false) } ?? Bus(executor: BusExecutor(), ownsExecutor: true)
+        try await bus.open(address)
         return bus
     }
 
@@ -111,11 +120,17 @@ public actor Bus {
             opened,
             { _, message, data in Bus.callback(data, message) { bus, message in bus.handleIncoming(message) } },
             context, nil)
-        // A bus dropped without close() leaves no connection to poll: its thread ends instead of spinning on.
-        executor.setTurn { [weak self, weak executor] in
-            guard let self else { return executor?.stop() ?? () }
-            self.assumeIsolated { $0.turn() }
-        }
+        turnToken = executor.addTurn(
+            ConnectionTurn(
+                prepare: { [weak self] in self?.assumeIsolated { $0.prepareTurn() } ?? ([], -1) },
+                finish: { [weak self] polled in self?.assumeIsolated { $0.finishTurn(polled) } }))
+    }
+
+    // A bus dropped without close() leaves no connection to poll: it leaves the turn, and a thread of its own ends
+    // instead of spinning on.
+    deinit {
+        if let turnToken { executor.removeTurn(turnToken) }
+        if ownsExecutor { executor.stop() }
     }
 
     fileprivate static func from(_ data: UnsafeMutableRawPointer?) -> Bus {
@@ -144,19 +159,19 @@ public actor Bus {
 
     // MARK: The main-loop turn
 
-    /// One poll over the connection's enabled watches and the executor's wake-up,
-    /// bounded by the nearest enabled timeout; then the handling and the dispatch.
-    private func turn() {
+    /// Dispatches what is queued, then names the enabled watches' descriptors and the nearest enabled timeout
+    /// for the executor's poll.
+    private func prepareTurn() -> (descriptors: [pollfd], wait: Int32) {
         dispatchAll()
-        var descriptors = [pollfd(fd: executor.wakeDescriptor, events: Int16(POLLIN), revents: 0)]
-        var polled: [OpaquePointer] = []
+        var descriptors: [pollfd] = []
+        polledWatches = []
         for watch in watches where dbus_watch_get_enabled(watch) != 0 {
             let flags = dbus_watch_get_flags(watch)
             var events: Int16 = 0
             if flags & DBUS_WATCH_READABLE.rawValue != 0 { events |= Int16(POLLIN) }
             if flags & DBUS_WATCH_WRITABLE.rawValue != 0 { events |= Int16(POLLOUT) }
             descriptors.append(pollfd(fd: dbus_watch_get_unix_fd(watch), events: events, revents: 0))
-            polled.append(watch)
+            polledWatches.append(watch)
         }
         var wait: Int32 = -1
         let now = monotonicMilliseconds()
@@ -164,10 +179,14 @@ public actor Bus {
             let remaining = Int32(clamping: max(0, deadline - now))
             wait = wait < 0 ? remaining : min(wait, remaining)
         }
-        _ = poll(&descriptors, nfds_t(descriptors.count), wait)
-        if descriptors[0].revents != 0 { executor.drainWake() }
-        for (index, watch) in polled.enumerated() {
-            let revents = Int32(descriptors[index + 1].revents)
+        return (descriptors, wait)
+    }
+
+    /// Hands libdbus what the poll found on the watches `prepareTurn` named, runs the timeouts that are due,
+    /// and dispatches what arrived.
+    private func finishTurn(_ polled: [pollfd]) {
+        for (watch, descriptor) in zip(polledWatches, polled) {
+            let revents = Int32(descriptor.revents)
             guard revents != 0, watches.contains(watch) else { continue }
             var flags: UInt32 = 0
             if revents & POLLIN != 0 { flags |= DBUS_WATCH_READABLE.rawValue }
@@ -176,6 +195,7 @@ public actor Bus {
             if revents & POLLHUP != 0 { flags |= DBUS_WATCH_HANGUP.rawValue }
             dbus_watch_handle(watch, flags)
         }
+        polledWatches = []
         let later = monotonicMilliseconds()
         for (timeout, deadline) in timeouts where deadline <= later && dbus_timeout_get_enabled(timeout) != 0 {
             guard timeouts[timeout] != nil else { continue }
@@ -351,7 +371,8 @@ public actor Bus {
         isDisconnected = true
         dbus_connection_unref(connection)
         self.connection = nil
-        executor.setTurn(nil)
-        executor.stop()
+        if let turnToken { executor.removeTurn(turnToken) }
+        turnToken = nil
+        if ownsExecutor { executor.stop() }
     }
 }

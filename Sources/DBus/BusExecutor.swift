@@ -4,15 +4,26 @@ import Synchronization
     import Glibc
 #endif
 
-/// The one thread that makes every libdbus call of a connection.
+/// One connection's part of the executor's main-loop turn.
+struct ConnectionTurn: Sendable {
+    /// Dispatches what the connection has queued and says which descriptors to poll and for how long at
+    /// most, in milliseconds (-1: no limit).
+    let prepare: @Sendable () -> (descriptors: [pollfd], wait: Int32)
+    /// Handles what the poll found on the descriptors `prepare` gave, in their order.
+    let finish: @Sendable ([pollfd]) -> Void
+}
+
+/// The one thread that makes every libdbus call of its connections.
 ///
 /// It runs the jobs of the actors that use it as their executor and, between jobs,
-/// the connection's main-loop turn (poll on libdbus's watches). A job enqueued from
-/// another thread wakes the poll through a pipe, so an idle loop never wakes by itself.
+/// one main-loop turn over all its connections (one poll on libdbus's watches). A job enqueued from
+/// another thread wakes the poll through a pipe, so an idle loop never wakes by itself. Several connections
+/// share it where objects must be exported on connections of their own yet hear each other synchronously.
 public final class BusExecutor: SerialExecutor, Sendable {
     private struct Shared {
         var jobs: [UnownedJob] = []
-        var turn: (@Sendable () -> Void)?
+        var turns: [(token: Int, turn: ConnectionTurn)] = []
+        var nextTurn = 0
         var running = true
     }
 
@@ -63,9 +74,18 @@ public final class BusExecutor: SerialExecutor, Sendable {
         return pthread_equal(handle, pthread_self()) != 0
     }
 
-    /// Sets the main-loop turn run between jobs; it must return after one poll.
-    func setTurn(_ turn: (@Sendable () -> Void)?) {
-        shared.withLock { $0.turn = turn }
+    /// Adds a connection to the turn run between jobs; returns the token that removes it.
+    func addTurn(_ turn: ConnectionTurn) -> Int {
+        defer { wake() }
+        return shared.withLock { shared in
+            shared.nextTurn += 1
+            shared.turns.append((shared.nextTurn, turn))
+            return shared.nextTurn
+        }
+    }
+
+    func removeTurn(_ token: Int) {
+        shared.withLock { $0.turns.removeAll { $0.token == token } }
         wake()
     }
 
@@ -88,21 +108,31 @@ public final class BusExecutor: SerialExecutor, Sendable {
 
     private func runLoop() {
         while true {
-            let (jobs, turn, running) = shared.withLock { shared in
+            let (jobs, turns, running) = shared.withLock { shared in
                 let taken = shared.jobs
                 shared.jobs.removeAll(keepingCapacity: true)
-                return (taken, shared.turn, shared.running)
+                return (taken, shared.turns.map(\.turn), shared.running)
             }
             for job in jobs { job.runSynchronously(on: asUnownedSerialExecutor()) }
             guard running else { break }
-            if let turn {
-                turn()
-            } else {
-                var descriptor = pollfd(fd: wakeDescriptor, events: Int16(POLLIN), revents: 0)
-                _ = poll(&descriptor, 1, -1)
-                drainWake()
-            }
+            turn(turns)
         }
+    }
+
+    /// One poll over the wake-up pipe and every connection's descriptors, bounded by the nearest of their limits.
+    private func turn(_ turns: [ConnectionTurn]) {
+        var descriptors = [pollfd(fd: wakeDescriptor, events: Int16(POLLIN), revents: 0)]
+        var ranges: [Range<Int>] = []
+        var wait: Int32 = -1
+        for turn in turns {
+            let (polled, limit) = turn.prepare()
+            ranges.append(descriptors.count..<descriptors.count + polled.count)
+            descriptors += polled
+            if limit >= 0 { wait = wait < 0 ? limit : min(wait, limit) }
+        }
+        _ = poll(&descriptors, nfds_t(descriptors.count), wait)
+        if descriptors[0].revents != 0 { drainWake() }
+        for (turn, range) in zip(turns, ranges) { turn.finish(Array(descriptors[range])) }
     }
 
     // The pipe outlives the thread: a job enqueued after `stop()` must not write to a closed

@@ -27,6 +27,17 @@ public enum Service {
             Log.error("Cannot connect to the session bus: \(error.message)")
             return 1
         }
+        // The tray item and the media player on connections of their own: a bus filter that lets a sandboxed app
+        // talk to `org.kde.*` or `org.mpris.MediaPlayer2.*` grants it their names, never the recorder's.
+        let trayBus: Bus
+        let playerBus: Bus?
+        do {
+            trayBus = try await Bus.connect(.session, sharingThreadOf: bus)
+            playerBus = settings.mpris == true ? try await Bus.connect(.session, sharingThreadOf: bus) : nil
+        } catch {
+            Log.error("Cannot connect the tray item or the media player to the session bus: \(error.message)")
+            return 1
+        }
         let losses: AsyncStream<Message>
         do { losses = try await NameOwnership.losses(on: bus) } catch {
             Log.error("Cannot follow the ownership of \(NotulaBus.name): \(error.message)")
@@ -94,11 +105,9 @@ public enum Service {
             accurateChoices: accurateChoices,
             keepAccurateChoices: { chosen in Settings.update(at: paths.settingsFile) { $0.accurateModels = chosen } })
         // Made before the library opens, which tells it of every memo played from then on.
-        let mediaPlayer =
-            settings.mpris == true
-            ? MediaPlayer(
-                bus: bus, texts: .forEnvironment(environment), trackPath: { MemoLibrary.path(of: $0.rawValue) }, log: { Log.info($0) })
-            : nil
+        let mediaPlayer = playerBus.map {
+            MediaPlayer(bus: $0, texts: .forEnvironment(environment), trackPath: { MemoLibrary.path(of: $0.rawValue) }, log: { Log.info($0) })
+        }
         let memos: MemoLibrary
         do {
             memos = try MemoLibrary(
@@ -128,7 +137,7 @@ public enum Service {
                 }
             },
             lengthLimit: settings.memoLengthLimit, keptFree: roomKeptForLibrary(paths))
-        let tray = TrayItem(bus: bus, texts: .forEnvironment(environment), log: { Log.info($0) })
+        let tray = TrayItem(bus: trayBus, texts: .forEnvironment(environment), log: { Log.info($0) })
         let mediaPause = settings.pauseMedia == false ? nil : MediaPause(bus: bus, own: MediaPlayer.name, log: { Log.info($0) })
         // Always made: a sink a killed notulad left muted is unmuted even once the setting is off.
         let outputMute = OutputMute(

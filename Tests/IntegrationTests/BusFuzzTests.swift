@@ -100,14 +100,14 @@ struct BusFuzzTests {
         methods: [FuzzMethod], properties: [FuzzProperty]
     ) {
         try await service.recorder(.start)
-        let paths = [
-            NotulaBus.recorderPath, NotulaBus.libraryPath, NotulaBus.modelsPath,
-            NotulaBus.rootPath, ObjectPath("/StatusNotifierItem")!, ObjectPath("/StatusNotifierItem/Menu")!,
-            ObjectPath("/org/mpris/MediaPlayer2")!,
-        ]
-        let targets = try await fuzzTargets(of: service, at: paths + memos.prefix(1))
+        let own = try await fuzzTargets(
+            of: service, at: [NotulaBus.recorderPath, NotulaBus.libraryPath, NotulaBus.modelsPath, NotulaBus.rootPath] + memos.prefix(1))
+        // The tray's and the media player's, each through its own name, on a connection of its own.
+        let tray = try await fuzzTargets(
+            of: service, at: [ObjectPath("/StatusNotifierItem")!, ObjectPath("/StatusNotifierItem/Menu")!], on: try await service.trayName())
+        let player = try await fuzzTargets(of: service, at: [ObjectPath("/org/mpris/MediaPlayer2")!], on: "org.mpris.MediaPlayer2.notula")
         try await service.recorder(.discard)
-        return targets
+        return (own.0 + tray.0 + player.0, own.1 + tray.1 + player.1)
     }
 
     /// A memo of a few seconds of speech, played and held at its start, so that the media player's edge calls (Seek
@@ -133,12 +133,12 @@ struct BusFuzzTests {
             let arguments: [Value] =
                 [.string(property.interface.rawValue), .string(property.name)] + (set ? [.variant(values.value(of: property.type))] : [])
             return MethodCall(
-                destination: NotulaBus.name, path: property.path, interface: "org.freedesktop.DBus.Properties",
+                destination: property.destination, path: property.path, interface: "org.freedesktop.DBus.Properties",
                 member: set ? "Set" : "Get", arguments: arguments)
         }
         let method = targets.methods[values.count(0...(targets.methods.count - 1))]
         return MethodCall(
-            destination: NotulaBus.name, path: method.path, interface: method.interface, member: method.member,
+            destination: method.destination, path: method.path, interface: method.interface, member: method.member,
             arguments: method.inputTypes.map { values.value(of: $0) })
     }
 

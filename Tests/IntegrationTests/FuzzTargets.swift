@@ -4,6 +4,8 @@ import NotulaTestSupport
 
 /// A method the service exports, as its introspection tells it: where, and the types it takes.
 struct FuzzMethod {
+    /// The name it is reached through: notulad's own, or the tray's or the media player's.
+    let destination: BusName
     let path: ObjectPath
     let interface: InterfaceName
     let member: MemberName
@@ -12,21 +14,25 @@ struct FuzzMethod {
 
 /// A property the service exports, as its introspection tells it.
 struct FuzzProperty {
+    let destination: BusName
     let path: ObjectPath
     let interface: InterfaceName
     let name: String
     let type: Signature
 }
 
-/// Every method and property of the objects at `paths`, read from their introspection, so the fuzz
+/// Every method and property of the objects at `paths` of `destination`, read from their introspection, so the fuzz
 /// reaches whatever is exported there (the tray's dbusmenu, MPRIS, the standard interfaces) with
 /// arguments of the types each member takes. A path with no object is left out.
-func fuzzTargets(of service: ServiceUnderTest, at paths: [ObjectPath]) async throws -> ([FuzzMethod], [FuzzProperty]) {
+func fuzzTargets(of service: ServiceUnderTest, at paths: [ObjectPath], on destination: BusName = NotulaBus.name) async throws -> (
+    [FuzzMethod], [FuzzProperty]
+) {
     var methods: [FuzzMethod] = []
     var properties: [FuzzProperty] = []
     let interfaceTags = try Regex(#"<interface name="([^"]+)">"#)
     for path in paths {
-        guard let reply = try? await service.call(path, "org.freedesktop.DBus.Introspectable", "Introspect") else { continue }
+        let introspect = MethodCall(destination: destination, path: path, interface: "org.freedesktop.DBus.Introspectable", member: "Introspect")
+        guard let reply = try? await service.client.call(introspect) else { continue }
         let xml = try reply.argument(0, as: String.self)
         for match in xml.matches(of: interfaceTags) {
             guard let name = match.output[1].substring, let interface = InterfaceName(String(name)) else { continue }
@@ -37,11 +43,11 @@ func fuzzTargets(of service: ServiceUnderTest, at paths: [ObjectPath]) async thr
                     let inputs = words[1][words[1].index(after: open)...].dropLast().components(separatedBy: ", ")
                         .filter { $0.hasPrefix("in ") }.compactMap { Signature(String($0.split(separator: " ")[1])) }
                     guard let member = MemberName(String(words[1][..<open])) else { continue }
-                    methods.append(FuzzMethod(path: path, interface: interface, member: member, inputTypes: inputs))
+                    methods.append(FuzzMethod(destination: destination, path: path, interface: interface, member: member, inputTypes: inputs))
                 } else if words[0] == "property" {
                     let parts = words[1].split(separator: " ")
                     guard parts.count >= 2, let type = Signature(String(parts[1])) else { continue }
-                    properties.append(FuzzProperty(path: path, interface: interface, name: String(parts[0]), type: type))
+                    properties.append(FuzzProperty(destination: destination, path: path, interface: interface, name: String(parts[0]), type: type))
                 }
             }
         }
@@ -64,7 +70,7 @@ func edgeCalls(_ methods: [FuzzMethod], _ properties: [FuzzProperty], _ values: 
                 }
                 calls.append(
                     MethodCall(
-                        destination: NotulaBus.name, path: method.path, interface: method.interface, member: method.member,
+                        destination: method.destination, path: method.path, interface: method.interface, member: method.member,
                         arguments: arguments))
             }
         }
@@ -73,7 +79,7 @@ func edgeCalls(_ methods: [FuzzMethod], _ properties: [FuzzProperty], _ values: 
         for edge in RandomValues.edges {
             calls.append(
                 MethodCall(
-                    destination: NotulaBus.name, path: property.path, interface: "org.freedesktop.DBus.Properties", member: "Set",
+                    destination: property.destination, path: property.path, interface: "org.freedesktop.DBus.Properties", member: "Set",
                     arguments: [
                         .string(property.interface.rawValue), .string(property.name), .variant(RandomValues.integer(property.type, edge)),
                     ]))

@@ -36,19 +36,42 @@ struct MenuEntry {
 }
 
 extension ServiceUnderTest {
-    func trayProperty(_ name: String) async throws -> Value {
-        try await property(name, of: Tray.itemPath, interface: Tray.itemInterface)
+    /// The tray item's name, which notulad owns on a connection of its own, as a panel's host reaches it.
+    func trayName() async throws -> BusName { BusName("org.kde.StatusNotifierItem-\(try await processID())-1")! }
+
+    /// Calls a method of the tray item or its menu, as a host does: through the item's name.
+    @discardableResult
+    func callTray(_ path: ObjectPath, _ interface: InterfaceName?, _ member: MemberName, _ arguments: [Value] = []) async throws
+        -> Message
+    {
+        try await client.call(
+            MethodCall(destination: try await trayName(), path: path, interface: interface, member: member, arguments: arguments))
+    }
+
+    /// The signals and property changes of the tray's object at `path`, in order, from now on.
+    func traySignals(of path: ObjectPath, interface: InterfaceName) async throws -> AsyncStream<Message> {
+        let name = try await trayName()
+        return try await client.signals(
+            matching: MatchRule(sender: name, path: path, interface: interface),
+            MatchRule(sender: name, path: path, interface: "org.freedesktop.DBus.Properties", member: "PropertiesChanged"))
+    }
+
+    func trayProperty(_ name: String, of path: ObjectPath = Tray.itemPath, interface: InterfaceName = Tray.itemInterface)
+        async throws -> Value
+    {
+        let reply = try await callTray(path, "org.freedesktop.DBus.Properties", "Get", [.string(interface.rawValue), .string(name)])
+        return try reply.argument(0, as: Variant.self).value
     }
 
     /// The whole menu, as a host asks for it.
     func trayMenu() async throws -> MenuEntry {
-        let reply = try await call(Tray.menuPath, Tray.menuInterface, "GetLayout", [.int32(0), .int32(-1), .array(element: "s", [])])
+        let reply = try await callTray(Tray.menuPath, Tray.menuInterface, "GetLayout", [.int32(0), .int32(-1), .array(element: "s", [])])
         return try MenuEntry(reply.body[1])
     }
 
     /// A click on the tray menu's item `id`.
     func clickTrayMenu(_ id: Int32) async throws {
-        _ = try await call(Tray.menuPath, Tray.menuInterface, "Event", [.int32(id), .string("clicked"), .variant(.int32(0)), .uint32(0)])
+        _ = try await callTray(Tray.menuPath, Tray.menuInterface, "Event", [.int32(id), .string("clicked"), .variant(.int32(0)), .uint32(0)])
     }
 }
 
@@ -78,7 +101,10 @@ struct TrayTests {
         let registered = try #require(await watcher.nextRegistration())
         #expect(registered.hasPrefix("org.kde.StatusNotifierItem-"), "\(registered)")
         let itemName = try #require(BusName(registered))
-        #expect(try await service.client.owner(of: itemName) == service.client.owner(of: NotulaBus.name))
+        // notulad's, on a connection of its own: the item's name never reaches the recorder.
+        let itemOwner = try #require(try await service.client.owner(of: itemName))
+        #expect(try await service.client.processID(of: itemOwner) == service.processID())
+        #expect(try await itemOwner != service.client.owner(of: NotulaBus.name))
         // A host reads the item through the name registered, at the specification's path.
         let status = try await service.client.call(
             MethodCall(
@@ -94,7 +120,7 @@ struct TrayTests {
     @Test func statusIconAndTooltipFollowTheStateAndActivateToggles() async throws {
         let (service, watcher) = try await serviceWithWatcher()
         defer { withExtendedLifetime(watcher) {} }
-        var item = try await service.signals(of: Tray.itemPath, interface: Tray.itemInterface).makeAsyncIterator()
+        var item = try await service.traySignals(of: Tray.itemPath, interface: Tray.itemInterface).makeAsyncIterator()
         #expect(try await service.trayProperty("Status") == .string("Passive"))
         #expect(try await service.trayProperty("IconName") == .string("audio-input-microphone-symbolic"))
         #expect(try await service.trayProperty("Menu") == .objectPath(Tray.menuPath))
@@ -106,7 +132,7 @@ struct TrayTests {
         #expect(try await service.trayProperty("IconName") == .string("media-record-symbolic"))
 
         // The panel's click: the same transition as Toggle.
-        _ = try await service.call(Tray.itemPath, Tray.itemInterface, "Activate", [.int32(0), .int32(0)])
+        _ = try await service.callTray(Tray.itemPath, Tray.itemInterface, "Activate", [.int32(0), .int32(0)])
         #expect(await signalNames(until: "NewToolTip", in: &item) == ["NewIcon", "NewToolTip"])
         #expect(try await service.property(.state) == .string("paused"))
         guard case .structure(let tip) = try await service.trayProperty("ToolTip"), tip.count == 4 else {
@@ -127,7 +153,7 @@ struct TrayTests {
         let (service, watcher) = try await serviceWithWatcher()
         defer { withExtendedLifetime(watcher) {} }
         var states = try await service.recorderSignals().makeAsyncIterator()
-        var menuSignals = try await service.signals(of: Tray.menuPath, interface: Tray.menuInterface).makeAsyncIterator()
+        var menuSignals = try await service.traySignals(of: Tray.menuPath, interface: Tray.menuInterface).makeAsyncIterator()
 
         let idle = try await service.trayMenu()
         #expect(idle.children.map(\.label) == ["Record", "Send", "Discard", "", "Language"])
@@ -148,7 +174,7 @@ struct TrayTests {
         #expect(recording.children.map(\.enabled) == [true, true, true, true, true])
 
         // A group of events: the unknown id comes back, the known one is clicked.
-        let group = try await service.call(
+        let group = try await service.callTray(
             Tray.menuPath, Tray.menuInterface, "EventGroup",
             [
                 .array(
@@ -173,9 +199,9 @@ struct TrayTests {
         } catch let error as BusError {
             #expect(error.name == .invalidState, "\(error.message)")
         }
-        let aboutToShow = try await service.call(Tray.menuPath, Tray.menuInterface, "AboutToShow", [.int32(0)])
+        let aboutToShow = try await service.callTray(Tray.menuPath, Tray.menuInterface, "AboutToShow", [.int32(0)])
         #expect(try aboutToShow.argument(0, as: Bool.self) == false, "nothing changed since the host last read it")
-        #expect(try await service.property("Version", of: Tray.menuPath, interface: Tray.menuInterface) == .uint32(3))
+        #expect(try await service.trayProperty("Version", of: Tray.menuPath, interface: Tray.menuInterface) == .uint32(3))
     }
 
     /// Nobody waits for a click's reply: a failure is told as a bus caller's is not, with `Failed` and a banner.
@@ -214,7 +240,7 @@ struct TrayTests {
         let (service, watcher) = try await serviceWithWatcher(environment: ["NOTULA_MODEL_CATALOG": shop.catalogAddress])
         defer { withExtendedLifetime(watcher) {} }
         var modelChanges = try await service.signals(of: NotulaBus.modelsPath, interface: NotulaBus.modelsInterface).makeAsyncIterator()
-        var menuSignals = try await service.signals(of: Tray.menuPath, interface: Tray.menuInterface).makeAsyncIterator()
+        var menuSignals = try await service.traySignals(of: Tray.menuPath, interface: Tray.menuInterface).makeAsyncIterator()
         // The catalog is fetched after the start: wait for the locale it brings, unless it came already.
         func supported() async throws -> [String] {
             try [String](dbusValue: try await service.modelsProperty(.supportedLocales))
@@ -224,7 +250,7 @@ struct TrayTests {
         }
 
         // The host opens the menu: the layout it has is older than the catalog, so it is told to fetch it again.
-        let aboutToShow = try await service.call(Tray.menuPath, Tray.menuInterface, "AboutToShow", [.int32(0)])
+        let aboutToShow = try await service.callTray(Tray.menuPath, Tray.menuInterface, "AboutToShow", [.int32(0)])
         #expect(try aboutToShow.argument(0, as: Bool.self))
         #expect(await menuSignals.next()?.member == "LayoutUpdated")
         let languages = try #require(try await service.trayMenu().child("Language")).children
@@ -243,7 +269,7 @@ struct TrayTests {
     @Test func theMenuAnswersEdgeNumbersAndHugeListsAndStaysUp() async throws {
         let service = try await ServiceUnderTest.start()
         func layout(_ parent: Int32, depth: Int32) async throws -> MenuEntry {
-            let reply = try await service.call(
+            let reply = try await service.callTray(
                 Tray.menuPath, Tray.menuInterface, "GetLayout", [.int32(parent), .int32(depth), .array(element: "s", [])])
             return try MenuEntry(reply.body[1])
         }
@@ -262,13 +288,13 @@ struct TrayTests {
 
         // A million copies of two ids, fifty thousand of one name: each item once, with that property alone.
         let repeated = Value.array(element: "i", (0..<1_000_000).map { .int32($0 % 2 == 0 ? 1 : 2) })
-        let group = try await service.call(
+        let group = try await service.callTray(
             Tray.menuPath, Tray.menuInterface, "GetGroupProperties",
             [repeated, .array(element: "s", Array(repeating: .string("label"), count: 50_000))])
         let items = try group.argument(0, as: [DBusStruct<Int32, [String: Variant]>].self)
         #expect(items.map(\.fields.0) == [1, 2])
         #expect(items.allSatisfy { $0.fields.1.keys.sorted() == ["label"] })
-        let aboutToShow = try await service.call(Tray.menuPath, Tray.menuInterface, "AboutToShowGroup", [repeated])
+        let aboutToShow = try await service.callTray(Tray.menuPath, Tray.menuInterface, "AboutToShowGroup", [repeated])
         #expect(try aboutToShow.argument(1, as: [Int32].self).isEmpty)
         #expect(try aboutToShow.argument(0, as: [Int32].self).count <= 2)
 
@@ -278,15 +304,15 @@ struct TrayTests {
             .array(element: "(isvu)", ids.map { .structure([.int32($0), .string(kind), .variant(.int32(0)), .uint32(.max)]) })
         }
         await #expect(throws: BusError(.invalidArgs, "EventGroup takes at most 100000 values in its arguments")) {
-            _ = try await service.call(Tray.menuPath, Tray.menuInterface, "EventGroup", [events(Int32(1_000)..<101_000, "clicked")])
+            _ = try await service.callTray(Tray.menuPath, Tray.menuInterface, "EventGroup", [events(Int32(1_000)..<101_000, "clicked")])
         }
         await #expect(throws: BusError(.invalidArgs, "EventGroup takes at most 64 events at once, got 10000")) {
-            _ = try await service.call(Tray.menuPath, Tray.menuInterface, "EventGroup", [events(Int32(1_000)..<11_000, "clicked")])
+            _ = try await service.callTray(Tray.menuPath, Tray.menuInterface, "EventGroup", [events(Int32(1_000)..<11_000, "clicked")])
         }
-        let unknown = try await service.call(
+        let unknown = try await service.callTray(
             Tray.menuPath, Tray.menuInterface, "EventGroup", [events([1, 1, 500, 500, Int32.min, Int32.max], "hovered")])
         #expect(try unknown.argument(0, as: [Int32].self) == [500, Int32.min, Int32.max])
         #expect(try await service.property(.state) == .string("idle"))
-        _ = try await service.call(Tray.menuPath, "org.freedesktop.DBus.Peer", "Ping")
+        _ = try await service.callTray(Tray.menuPath, "org.freedesktop.DBus.Peer", "Ping")
     }
 }
