@@ -11,7 +11,7 @@ struct PulseCaptureTests {
     /// A sink of each test's own, kept live at low latency as a microphone is (see `NullSink`).
     let sink: NullSink
 
-    init() throws { sink = try NullSink() }
+    init() async throws { sink = try await NullSink() }
 
     @Test func recordsSpeechAcrossAPauseIntoAPrivateValidWAV() async throws {
         let folder = TemporaryFolder()
