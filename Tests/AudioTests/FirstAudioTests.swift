@@ -33,10 +33,7 @@ private final class ManualClock: MonotonicClock {
 
     @Test func aBurstFromBeforeTheLetThroughIsHeldBackAndTheTimerStartsWithTheAudioKept() async throws {
         defer { folder.remove() }
-        let letThrough = clock.now()
-        sink.hold(false)
-        clock.advance(by: .milliseconds(300))
-        receive(seconds: 1.5, followedBy: 0)
+        let letThrough = letThroughThenRead(after: .milliseconds(300), [(seconds: 1.5, followedBy: 0)])
 
         #expect(await firstArrival() == letThrough)
         #expect(try finishedSeconds() == 0.3)
@@ -44,11 +41,8 @@ private final class ManualClock: MonotonicClock {
 
     @Test func aReadIsOlderThanItsArrivalByTheAudioReadAfterIt() async throws {
         defer { folder.remove() }
-        let letThrough = clock.now()
-        sink.hold(false)
-        clock.advance(by: .seconds(2))
-        receive(seconds: 0.5, followedBy: RecordingFormat.bytesPerSecond)
-        receive(seconds: 1, followedBy: 0)
+        let letThrough = letThroughThenRead(
+            after: .seconds(2), [(seconds: 0.5, followedBy: RecordingFormat.bytesPerSecond), (seconds: 1, followedBy: 0)])
 
         // Captured from 0.5 s after the let-through: all of it is kept, and the timer, read at the last
         // sample's arrival, counts the 1.5 s in the file.
@@ -59,20 +53,24 @@ private final class ManualClock: MonotonicClock {
 
     @Test func aReadAllFromBeforeTheLetThroughIsDroppedAndTheNextStartsTheTimer() async throws {
         defer { folder.remove() }
-        let letThrough = clock.now()
-        sink.hold(false)
-        clock.advance(by: .seconds(1))
-        receive(seconds: 1, followedBy: RecordingFormat.bytesPerSecond)
-        receive(seconds: 1, followedBy: 0)
+        let letThrough = letThroughThenRead(
+            after: .seconds(1), [(seconds: 1, followedBy: RecordingFormat.bytesPerSecond), (seconds: 1, followedBy: 0)])
 
         #expect(await firstArrival() == letThrough)
         #expect(try finishedSeconds() == 1)
     }
 
-    /// `seconds` of samples in one read, with `followedBy` bytes read after them.
-    private func receive(seconds: Double, followedBy: Int) {
-        let samples = [UInt8](repeating: 0x10, count: Int(seconds * Double(RecordingFormat.bytesPerSecond)))
-        samples.withUnsafeBytes { sink.receive($0, followedBy: followedBy) }
+    /// Lets the audio through, and `after` that hands the sink `reads`: each `seconds` of samples, with `followedBy`
+    /// bytes read after them. Returns when the audio was let through.
+    private func letThroughThenRead(after wait: Duration, _ reads: [(seconds: Double, followedBy: Int)]) -> Duration {
+        let letThrough = clock.now()
+        sink.hold(false)
+        clock.advance(by: wait)
+        for read in reads {
+            let samples = [UInt8](repeating: 0x10, count: Int(read.seconds * Double(RecordingFormat.bytesPerSecond)))
+            samples.withUnsafeBytes { sink.receive($0, followedBy: read.followedBy) }
+        }
+        return letThrough
     }
 
     private func firstArrival() async -> Duration? {
