@@ -52,8 +52,10 @@ final class CaptureSink: Sendable {
     private let currentLevel = Mutex(LevelMeter.silence)
     /// Set by the recorder's transitions (`Capturing.holdAudio`): samples arriving meanwhile are dropped.
     private let held = Atomic<Bool>(false)
-    /// Set when the audio is let through, until its first samples are queued for the file (`audioArrived`).
-    private let awaitingAudio = Atomic<Bool>(false)
+    /// When the audio was let through, until its first samples are queued for the file (`audioArrived`).
+    private let awaitingAudioSince = Mutex<Duration?>(nil)
+    /// Reads the time the audio is let through and the time its first samples came.
+    private let clock: any MonotonicClock
 
     /// The most sample bytes a recording's file takes: a whole number of samples.
     private let lengthLimit: UInt64
@@ -65,9 +67,10 @@ final class CaptureSink: Sendable {
 
     init(
         events: AsyncStream<CaptureEvent>.Continuation, listener: (any CapturedAudioListener)?, inputChanged: (@Sendable (Bool) -> Void)?,
-        lengthLimit: UInt64, mostUnwritten: Int
+        lengthLimit: UInt64, mostUnwritten: Int, clock: any MonotonicClock = MonotonicSystemClock()
     ) {
         self.events = events
+        self.clock = clock
         self.listener = listener
         self.inputChanged = inputChanged
         self.mostUnwritten = mostUnwritten
@@ -246,13 +249,22 @@ final class CaptureSink: Sendable {
     // MARK: Samples (pa thread)
 
     func hold(_ isHeld: Bool) {
-        if !isHeld, held.load(ordering: .relaxed) { awaitingAudio.store(true, ordering: .relaxed) }
+        if !isHeld, held.load(ordering: .relaxed) { awaitingAudioSince.withLock { $0 = clock.now() } }
         held.store(isHeld, ordering: .relaxed)
     }
 
     /// Takes what fits the file and hands it to the writer; what does not waits for a split.
-    func receive(_ samples: UnsafeRawBufferPointer) {
+    /// `followedBy`: the bytes read with these that come after them, by which they are older than their arrival.
+    func receive(_ delivered: UnsafeRawBufferPointer, followedBy: Int) {
         guard !held.load(ordering: .relaxed) else { return }
+        var samples = delivered
+        var firstSampleTime: Duration?
+        if let letThrough = awaitingAudioSince.withLock({ $0 }) {
+            let first = firstAudio(of: delivered, followedBy: followedBy, since: letThrough)
+            samples = UnsafeRawBufferPointer(rebasing: delivered[first.offset...])
+            guard !samples.isEmpty else { return }
+            firstSampleTime = first.time
+        }
         var stalled = false
         let level = recording.withLock { active -> Double? in
             guard let id = active.id else { return nil }
@@ -272,7 +284,9 @@ final class CaptureSink: Sendable {
                 active.accepted += UInt64(fitting)
                 // Queued in the lock, so that a split queues its switch between the same samples it counted.
                 queue(Array(samples[..<fitting]), of: id)
-                if awaitingAudio.exchange(false, ordering: .relaxed) { events.yield(.audioArrived(at: MonotonicSystemClock().now())) }
+                if let firstSampleTime, awaitingAudioSince.withLock({ $0.take() }) != nil {
+                    events.yield(.audioArrived(at: firstSampleTime))
+                }
             }
             // After the listener has every sample of the full file: the split that follows starts the next.
             if limitReached { writer.async { [self] in events.yield(.lengthLimitReached(id)) } }
@@ -284,6 +298,24 @@ final class CaptureSink: Sendable {
             let seconds = mostUnwritten / RecordingFormat.bytesPerSecond
             events.yield(.lost(message: "The disk has taken none of the audio for \(seconds) s. The audio so far is kept."))
         }
+    }
+
+    /// Where the audio let through at `letThrough` begins in what one read delivered, and when that sample came.
+    ///
+    /// A read holds audio captured over its length, ending with the audio read after it: the first after a start can
+    /// carry seconds the server held back (a first start on a busy machine), which the timer, started at the first
+    /// sample, would not count. What predates the let-through is held back, as what came while held is.
+    private func firstAudio(of samples: UnsafeRawBufferPointer, followedBy: Int, since letThrough: Duration)
+        -> (offset: Int, time: Duration)
+    {
+        let bytesPerSecond = Int64(RecordingFormat.bytesPerSecond)
+        let ends = clock.now() - .microseconds(Int64(followedBy) * 1_000_000 / bytesPerSecond)
+        let begins = ends - .microseconds(Int64(samples.count) * 1_000_000 / bytesPerSecond)
+        guard begins < letThrough else { return (0, begins) }
+        let early = Int((letThrough - begins).microseconds * bytesPerSecond / 1_000_000)
+        let sample = RecordingFormat.bytesPerSample
+        let offset = min((early + sample - 1) / sample * sample, samples.count)
+        return (offset, letThrough)
     }
 
     /// Hands samples to the writer, counting them until they are written.

@@ -274,10 +274,13 @@ private let samplesArrived: pa_stream_request_cb_t = { stream, _, userdata in
     let sink = captureSink(userdata)
     var data: UnsafeRawPointer?
     var length = 0
+    // What is read now came in order: each fragment is older than its arrival by the fragments after it.
+    var following = max(pa_stream_readable_size(stream), 0)
     while pa_stream_peek(stream, &data, &length) == 0 && length > 0 {
+        following -= min(following, length)
         // A nil pointer with a length is a hole in the stream: nothing to write, but it must be dropped.
         if let data {
-            sink.receive(UnsafeRawBufferPointer(start: data, count: length))
+            sink.receive(UnsafeRawBufferPointer(start: data, count: length), followedBy: following)
         }
         pa_stream_drop(stream)
     }

@@ -34,8 +34,9 @@ public enum CaptureEvent: Sendable, Equatable {
     case lengthLimitReached(RecordingID)
     /// The first samples since the audio was let through (`holdAudio(false)`) reached the file: an
     /// input reports itself open a second or more before it delivers anything (a Bluetooth headset
-    /// switching profiles), and the timer counts from here: from `at`, the monotonic time they came, as the
-    /// event may wait behind calls on a busy executor while more samples reach the file.
+    /// switching profiles), and the timer counts from here: from `at`, the monotonic time of the first sample (its
+    /// read's arrival less the audio read after it), as the event may wait behind calls on a busy executor while
+    /// more samples reach the file. What one read carried from before the audio was let through is held back.
     case audioArrived(at: Duration)
 }
 

@@ -21,7 +21,7 @@ enum AccurateLatency {
         lengths: [Double], notulad: String, home: URL, bus: Bus, modelPath: String, whisperModel: String
     ) async throws -> String {
         let corpus = try SpeechCorpus(in: home.appendingPathComponent("english"), script: .english)
-        let sink = try NullSink()
+        let sink = try await NullSink()
         let place = home.appendingPathComponent("models")
         try FileManager.default.createDirectory(at: place, withIntermediateDirectories: true)
         try FileManager.default.createSymbolicLink(

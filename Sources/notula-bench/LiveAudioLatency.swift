@@ -11,7 +11,7 @@ import Synchronization
 /// above 8000 after 0.2 s below it) is read; its latency is when notulad's reader saw it less when parec's did.
 enum LiveAudioLatency {
     static func run(notulad: String, home: URL, bus: Bus, modelPath: String) async throws -> String {
-        let sink = try NullSink()
+        let sink = try await NullSink()
         let service = try await LaunchedService.startTranscribingKorean(notulad, home: home, bus: bus, modelPath: modelPath, sink: sink)
         try await service.pickLocaleAndWaitForModel("ko-KR")
         let bursts = try AudioFile(burstsFile(in: home))

@@ -15,7 +15,7 @@ enum LiveTextLatency {
     static func run(corpus: SpeechCorpus, seconds: Double, notulad: String, home: URL, bus: Bus, modelPath: String) async throws
         -> String
     {
-        let sink = try NullSink()
+        let sink = try await NullSink()
         let service = try await LaunchedService.startTranscribingKorean(notulad, home: home, bus: bus, modelPath: modelPath, sink: sink)
         try await service.pickLocaleAndWaitForModel("ko-KR")
         let speech = try corpus.speech(lasting: seconds)

@@ -10,7 +10,7 @@ enum ModelMemory {
 
     /// Runs a notulad of its own with a short idle time, and records `speech` right after the release.
     static func run(speech: AudioFile, notulad: String, home: URL, bus: Bus, modelPath: String) async throws -> String {
-        let sink = try NullSink()
+        let sink = try await NullSink()
         let service = try await LaunchedService.startTranscribingKorean(
             notulad, home: home, bus: bus, modelPath: modelPath, sink: sink, settings: #"{"modelIdleSeconds": \#(idleSeconds)}"#)
         try await Task.sleep(for: .seconds(1))  // past its start-up's allocations

@@ -30,7 +30,7 @@ enum StreamedLatency {
     static func run(
         lengths: [Double], corpus: SpeechCorpus, notulad: String, home: URL, bus: Bus, library: VoskLibrary, modelPath: String
     ) async throws -> String {
-        let sink = try NullSink()
+        let sink = try await NullSink()
         let service = try await LaunchedService.startTranscribingKorean(notulad, home: home, bus: bus, modelPath: modelPath, sink: sink)
         try await service.pickLocaleAndWaitForModel("ko-KR")
         let model = try SpeechModel(library: library, path: modelPath)

@@ -15,7 +15,7 @@ enum TranscribeAgain {
     static func run(
         speech: AudioFile, rounds: Int, notulad: String, home: URL, bus: Bus, modelPath: String
     ) async throws -> String {
-        let sink = try NullSink()
+        let sink = try await NullSink()
         let service = try await LaunchedService.startTranscribingKorean(notulad, home: home, bus: bus, modelPath: modelPath, sink: sink)
         try FileManager.default.createSymbolicLink(
             at: home.appendingPathComponent("models/\(otherName)"), withDestinationURL: URL(fileURLWithPath: modelPath))

@@ -29,7 +29,7 @@ final class ListenerDouble: CapturedAudioListener {
     /// A stop ends the recording once; a discard that comes after it (the user discards while the memo is being
     /// made) is not the capture's to report: the file is the memo's now.
     @Test func aStopEndsTheRecordingAndADiscardAfterItDropsNothing() async throws {
-        let sink = try NullSink()
+        let sink = try await NullSink()
         let folder = TemporaryFolder()
         defer { folder.remove() }
         let listener = ListenerDouble()

@@ -11,7 +11,7 @@ import Testing
     /// next file is full as soon as it is made).
     @Test(arguments: [false, true])
     func aToneRecordedAcrossThreeSplitsIsContinuousAndEachFullFileHoldsTheLimit(splitsLate: Bool) async throws {
-        let sink = try NullSink()
+        let sink = try await NullSink()
         let folder = TemporaryFolder()
         defer { folder.remove() }
         let listener = ListenerDouble()

@@ -39,7 +39,7 @@ final class StalledListener: CapturedAudioListener {
 @Suite(.serialized) struct StalledWriteTests {
     /// Pause and Resume take the PulseAudio main loop's lock; the samples' way to the disk must not hold it.
     @Test func pauseAndResumeAnswerWhileTheDiskIsStalled() async throws {
-        let sink = try NullSink()
+        let sink = try await NullSink()
         let folder = TemporaryFolder()
         defer { folder.remove() }
         let listener = StalledListener(stall: .seconds(3))
@@ -70,7 +70,7 @@ final class StalledListener: CapturedAudioListener {
     /// A disk that takes nothing for longer than the patience stops the recording as lost, rather than
     /// fill the memory; what reached the file is kept.
     @Test func aDiskStalledPastThePatienceLosesTheInputAndKeepsTheFile() async throws {
-        let sink = try NullSink()
+        let sink = try await NullSink()
         let folder = TemporaryFolder()
         defer { folder.remove() }
         let listener = StalledListener(stall: .seconds(3))

@@ -9,7 +9,7 @@ struct ActivationTests {
     @Test("A private bus with the installed services folder starts notulad on the first busctl Toggle, which records")
     func firstCallStartsTheInstalledService() async throws {
         let install = try StagedInstall(.prefix)
-        let sink = try NullSink()
+        let sink = try await NullSink()
         let home = install.root.appendingPathComponent("home")
         let config = home.appendingPathComponent("config/notula")
         try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)

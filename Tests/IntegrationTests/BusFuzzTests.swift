@@ -31,7 +31,7 @@ struct BusFuzzTests {
     ]
 
     @Test func everyRandomMessageIsAnsweredAndTheServiceStaysConsistent() async throws {
-        let sound = try PrivateSoundServer()
+        let sound = try await PrivateSoundServer()
         let service = try await ServiceUnderTest.start(
             .named("mic.monitor"), environment: ["PULSE_SERVER": sound.address, "NOTULA_MODEL_CATALOG": "http://127.0.0.1:9/none.json"],
             settings: [#""mpris": true"#])

@@ -12,7 +12,7 @@ struct CallTests {
     private static let pausedForCall = RecorderEvent.state("paused", reason: "call")
 
     @Test func aPhonePlaybackPausesAndItsEndResumes() async throws {
-        let sound = try PrivateSoundServer()
+        let sound = try await PrivateSoundServer()
         var watched = try await WatchedRecording.start(on: sound)
         let (service, notifications) = (watched.service, watched.notifications)
 
@@ -33,7 +33,7 @@ struct CallTests {
     }
 
     @Test func aPhoneCaptureStreamPausesUntilItClosesAndTheNotificationSaysSoInDutch() async throws {
-        let sound = try PrivateSoundServer()
+        let sound = try await PrivateSoundServer()
         var watched = try await WatchedRecording.start(on: sound, environment: ["LANGUAGE": "nl"], firstSummary: "Opname")
         let (service, notifications) = (watched.service, watched.notifications)
 
@@ -49,7 +49,7 @@ struct CallTests {
     }
 
     @Test func aCallAlreadyOnWhenTheRecordingStartsDoesNotPauseIt() async throws {
-        let sound = try PrivateSoundServer()
+        let sound = try await PrivateSoundServer()
         // The service connects to the server at its first recording: a call in progress then is the user's choice.
         let call = try sound.record(properties: ["media.role=phone"])
         defer {

@@ -18,35 +18,26 @@ struct CompletionTests {
     func helpWords(shell: ShellCompletion) throws {
         guard shell.isInstalled else { return }
         let entries = try Self.helpEntries()
-        let environment = ProcessInfo.processInfo.environment
-        // fish offers options only once a word starts with a hyphen.
-        func offers(_ typed: String..., current: String = "") throws -> [String] {
-            try shell.offers(after: typed, current: current, environment: environment)
-        }
         /// The words that follow `typed` in the help's entries, options only when `options`.
         func following(_ typed: String..., options: Bool = false) -> [String] {
             let words = entries.filter { $0.count > typed.count && $0.starts(with: typed) }.map { $0[typed.count] }
             return Set(words.filter { !options || $0.hasPrefix("-") }).sorted()
         }
-        #expect(try offers() == following())
-        #expect(try offers("help") == following())
+        // fish offers options only once a word starts with a hyphen.
+        var expected: [(typed: [String], current: String, offers: [String])] = [
+            ([], "", following()), (["help"], "", following()),
+            (["status"], "-", following("status", options: true)), (["status", "--json"], "-", ["--follow"]),
+            (["send"], "-", following("send", options: true)), (["dictate"], "-", following("dictate", options: true)),
+            (["listen"], "-", following("listen", options: true)), (["listen", "--format"], "", ["f32le", "s16le", "vad"]),
+            (["memos", "list"], "-", ["--json"]), (["memos", "search", "lecture"], "-", ["--json"]),
+            (["memos", "export", "1234"], "-", ["--format"]),
+            (["memos", "export", "1234", "--format"], "", ["json", "srt", "txt", "vtt"]),
+            (["memos", "export", "1234", "--format", "txt"], "-", ["-o"]), (["toggle"], "", []), ([], "me", ["memos"]),
+        ]
         for command in ["models", "memos"] {
-            #expect(try offers(command) == following(command), "\(command)")
-            #expect(try offers("help", command) == following(command), "help \(command)")
+            expected += [([command], "", following(command)), (["help", command], "", following(command))]
         }
-        #expect(try offers("status", current: "-") == following("status", options: true))
-        #expect(try offers("status", "--json", current: "-") == ["--follow"])
-        #expect(try offers("send", current: "-") == following("send", options: true))
-        #expect(try offers("dictate", current: "-") == following("dictate", options: true))
-        #expect(try offers("listen", current: "-") == following("listen", options: true))
-        #expect(try offers("listen", "--format") == ["f32le", "s16le", "vad"])
-        #expect(try offers("memos", "list", current: "-") == ["--json"])
-        #expect(try offers("memos", "search", "lecture", current: "-") == ["--json"])
-        #expect(try offers("memos", "export", "1234", current: "-") == ["--format"])
-        #expect(try offers("memos", "export", "1234", "--format") == ["json", "srt", "txt", "vtt"])
-        #expect(try offers("memos", "export", "1234", "--format", "txt", current: "-") == ["-o"])
-        #expect(try offers("toggle") == [])
-        #expect(try shell.offers(after: [], current: "me", environment: environment) == ["memos"])
+        try expectOffers(expected, of: shell, environment: ProcessInfo.processInfo.environment)
     }
 
     @Test("Memo ids and locales come from notulad", arguments: ShellCompletion.allCases)
@@ -56,7 +47,8 @@ struct CompletionTests {
         let service = try await ServiceUnderTest.start(environment: ["NOTULA_MODEL_CATALOG": unreachable, "VOSK_MODEL_PATH": ""])
         var environment = service.environment
         environment["PATH"] = binaryDirectory.path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
-        #expect(try output(of: [notula, "start"], environment: environment).isEmpty)
+        let started = try output(of: [notula, "start"], environment: environment)
+        #expect(started.isEmpty)
         let sent = try output(of: [notula, "send"], environment: environment)
         let memo = try #require(sent.split(separator: "/").last?.dropLast().description)
         // A model folder as Vosk names them: notulad lists its locale as installed.
@@ -67,11 +59,22 @@ struct CompletionTests {
             try Data("x".utf8).write(to: path)
         }
 
-        for command in ["show", "play", "export", "rename", "transcribe", "delete"] {
-            #expect(try shell.offers(after: ["memos", command], environment: environment) == [memo], "\(command)")
-        }
-        #expect(try shell.offers(after: ["locale"], environment: environment) == ["ko-KR"])
-        #expect(try shell.offers(after: ["models", "remove"], environment: environment) == ["ko-KR"])
-        #expect(try shell.offers(after: ["models", "install"], environment: environment) == [])
+        let memoCommands = ["show", "play", "export", "rename", "transcribe", "delete"]
+        try expectOffers(
+            memoCommands.map { (["memos", $0], "", [memo]) }
+                + [(["locale"], "", ["ko-KR"]), (["models", "remove"], "", ["ko-KR"]), (["models", "install"], "", [])],
+            of: shell, environment: environment)
+    }
+}
+
+/// What `shell` offers for each word `current` typed after `notula` and `typed`, compared with what is expected once
+/// it is in hand: a failure shows both lists.
+private func expectOffers(
+    _ cases: [(typed: [String], current: String, offers: [String])], of shell: ShellCompletion, environment: [String: String],
+    sourceLocation: SourceLocation = #_sourceLocation
+) throws {
+    for (typed, current, expected) in cases {
+        let offered = try shell.offers(after: typed, current: current, environment: environment)
+        #expect(offered == expected, "notula \((typed + [current]).joined(separator: " "))<Tab>", sourceLocation: sourceLocation)
     }
 }

@@ -17,7 +17,7 @@ struct ConcurrentClientsTests {
     ]
 
     @Test func eightClientsOfAThousandRandomCommandsLeaveTheInvariantsStanding() async throws {
-        let sound = try PrivateSoundServer()
+        let sound = try await PrivateSoundServer()
         let service = try await ServiceUnderTest.start(
             .named("mic.monitor"), environment: ["PULSE_SERVER": sound.address, "NOTULA_MODEL_CATALOG": "http://127.0.0.1:9/none.json"])
         // Everything the service signals, from before the first command to the end.

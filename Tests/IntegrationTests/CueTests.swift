@@ -18,7 +18,7 @@ struct CueTests {
     }
 
     @Test func theListeningCueEndsBeforeTheRecordingBegins() async throws {
-        let speakers = try NullSink()
+        let speakers = try await NullSink()
         let service = try await start(hearing: speakers)
         let cue = await speakers.startListening(louderThan: 2000)
         try await service.recorder(.start)
@@ -37,7 +37,7 @@ struct CueTests {
     }
 
     @Test func aPauseAndTheEndAreHeard() async throws {
-        let speakers = try NullSink()
+        let speakers = try await NullSink()
         let service = try await start(hearing: speakers)
         try await service.recorder(.start)
         let pauseCue = await speakers.startListening(louderThan: 2000)

@@ -17,7 +17,7 @@ struct DiscardDuringTranscriptionTests {
         let catalog = place.appendingPathComponent("catalog.json")
         try Data("[]".utf8).write(to: catalog)
         defer { [models, place].forEach { try? FileManager.default.removeItem(at: $0) } }
-        let sound = try PrivateSoundServer()
+        let sound = try await PrivateSoundServer()
         let service = try await ServiceUnderTest.start(
             .named("mic.monitor"),
             environment: ["PULSE_SERVER": sound.address, "VOSK_MODEL_PATH": place.path, "NOTULA_MODEL_CATALOG": catalog.path],

@@ -15,7 +15,7 @@ struct GnomeShellLogicTests {
     }
 
     @Test func theFirstClickStartsNotuladThroughTheBus() async throws {
-        let sink = try NullSink()
+        let sink = try await NullSink()
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("notula-activation-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: home) }
         let services = home.appendingPathComponent("services")

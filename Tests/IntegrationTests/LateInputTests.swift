@@ -9,7 +9,7 @@ struct LateInputTests {
     /// As the first recording after a start showed on a live PulseAudio: its input delivered 1.4 s after
     /// it opened, and Elapsed said 5.00 s for a 3.58 s WAV.
     @Test func theTimerAndItsAnchorStartWithTheFirstSamples() async throws {
-        let sound = try PrivateSoundServer()
+        let sound = try await PrivateSoundServer()
         let late = try LateSource(on: sound)
         var watched = try await WatchedRecording.start(on: sound, source: late.name)
         let service = watched.service

@@ -11,7 +11,7 @@ struct LostInputTests {
     private static let recording = RecorderEvent.state("recording", reason: "")
 
     @Test func aSourceThatGoesAwayMovesTheRecordingWithAWarningNamingTheNewSource() async throws {
-        let sound = try PrivateSoundServer()
+        let sound = try await PrivateSoundServer()
         let desk = try sound.pactl("load-module", "module-null-sink", "sink_name=desk", "rate=16000", "channels=1")
             .trimmingCharacters(in: .whitespacesAndNewlines)
         let watched = try await WatchedRecording.start(on: sound, source: "desk.monitor")
@@ -26,7 +26,7 @@ struct LostInputTests {
     }
 
     @Test func aKilledStreamPausesWithFailedAndResumeReopensIt() async throws {
-        let sound = try PrivateSoundServer()
+        let sound = try await PrivateSoundServer()
         var watched = try await WatchedRecording.start(on: sound)
         let (service, notifications) = (watched.service, watched.notifications)
 
@@ -44,7 +44,7 @@ struct LostInputTests {
     }
 
     @Test func aKilledServerPausesWithFailedKeepsAValidWAVAndResumeReconnectsOnceItIsBack() async throws {
-        let sound = try PrivateSoundServer()
+        let sound = try await PrivateSoundServer()
         var watched = try await WatchedRecording.start(on: sound)
         let (service, notifications) = (watched.service, watched.notifications)
         try sound.play(try silence(seconds: 0.5)).waitUntilExit()
@@ -68,7 +68,7 @@ struct LostInputTests {
         await #expect(throws: BusError.self) { try await service.recorder(.resume) }
         #expect(try await service.property(.state) == .string("paused"))
 
-        try sound.start()
+        try await sound.start()
         try await service.recorder(.resume)
         #expect(try await service.property(.state) == .string("recording"))
         try sound.play(try silence(seconds: 0.5)).waitUntilExit()

@@ -149,7 +149,7 @@ struct MediaPlayerTests {
         let bus = try PrivateBus()
         let watching = try await bus.connect()
         var owners = try await ownerChanges(on: watching)
-        let speaker = try NullSink()
+        let speaker = try await NullSink()
         let (service, memo) = try await serviceWithSpokenMemo(speaker: speaker, settings: [#""mpris": true"#], on: bus)
         #expect(try await nextOwnerIsPresent(&owners), "owned while the memo was recorded")
         #expect(try await nextOwnerIsPresent(&owners) == false, "and released once it was sent")

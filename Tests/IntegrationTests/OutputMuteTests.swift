@@ -17,7 +17,7 @@ struct OutputMuteTests {
     }
 
     @Test func theOutputIsMutedWhileRecordingAndUnmutedWhenSent() async throws {
-        let speakers = try NullSink()
+        let speakers = try await NullSink()
         let service = try await start(hearing: speakers)
         try await service.recorder(.start)
         try await service.waitForLog("Muted \(speakers.name) while recording")
@@ -31,7 +31,7 @@ struct OutputMuteTests {
     }
 
     @Test func aSinkTheUserMutedStaysMuted() async throws {
-        let speakers = try NullSink()
+        let speakers = try await NullSink()
         _ = try output(of: "pactl", "set-sink-mute", speakers.name, "1")
         let service = try await start(hearing: speakers)
         try await service.recorder(.start)
@@ -44,7 +44,7 @@ struct OutputMuteTests {
     }
 
     @Test func aKilledServiceUnmutesAtItsNextStart() async throws {
-        let speakers = try NullSink()
+        let speakers = try await NullSink()
         let service = try await start(hearing: speakers)
         try await service.recorder(.start)
         try await service.waitForLog("Muted \(speakers.name) while recording")

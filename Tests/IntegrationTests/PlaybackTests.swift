@@ -33,7 +33,7 @@ struct PlaybackTests {
 
     @Test("Play sends the memo's audio to the sink; Playing names it, then goes back to /")
     func playsToTheSink() async throws {
-        let speaker = try NullSink()
+        let speaker = try await NullSink()
         let (service, memo) = try await serviceWithSpokenMemo(speaker: speaker)
         let heard = try SinkRecording(speaker)
         let changes = try await service.signals(of: NotulaBus.libraryPath, interface: NotulaBus.libraryInterface)
@@ -50,7 +50,7 @@ struct PlaybackTests {
 
     @Test("StopPlayback ends it before its end, and Playing goes back to /")
     func stops() async throws {
-        let speaker = try NullSink()
+        let speaker = try await NullSink()
         let (service, memo) = try await serviceWithSpokenMemo(speaker: speaker)
         let changes = try await service.signals(of: NotulaBus.libraryPath, interface: NotulaBus.libraryInterface)
         var iterator = changes.makeAsyncIterator()
@@ -64,7 +64,7 @@ struct PlaybackTests {
 
     @Test("notula memos play returns when the memo has played, and Ctrl-C stops it before its end")
     func commandWaitsForTheEnd() async throws {
-        let speaker = try NullSink()
+        let speaker = try await NullSink()
         let (service, memo) = try await serviceWithSpokenMemo(speaker: speaker)
         let changes = try await service.signals(of: NotulaBus.libraryPath, interface: NotulaBus.libraryInterface)
         var iterator = changes.makeAsyncIterator()
@@ -96,7 +96,7 @@ struct PlaybackTests {
 
     @Test("Pause holds the playback and its Position, Seek goes on from that second of the WAV, Resume plays on")
     func pauseSeekResume() async throws {
-        let speaker = try NullSink()
+        let speaker = try await NullSink()
         let (service, memo) = try await serviceWithSpokenMemo(speaker: speaker)
         guard case .string(let file) = try await service.property(.audioFile, of: memo) else { throw MissingOutput() }
         let wav = try WAVReader(path: file).samples
@@ -142,7 +142,7 @@ struct PlaybackTests {
 
     @Test("notula memos play at a terminal: space pauses and resumes, → goes on 5 s, here past the end")
     func keysAtATerminal() async throws {
-        let speaker = try NullSink()
+        let speaker = try await NullSink()
         let (service, memo) = try await serviceWithSpokenMemo(speaker: speaker)
         let changes = try await service.signals(of: NotulaBus.libraryPath, interface: NotulaBus.libraryInterface)
         var iterator = changes.makeAsyncIterator()

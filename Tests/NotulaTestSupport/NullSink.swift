@@ -10,19 +10,28 @@ public final class NullSink {
     private let module: String
     private let silence: Process
 
-    public init() throws {
-        name = "notula_test_" + UUID().uuidString.prefix(8).lowercased()
+    /// Made on a thread of its own: the monitor takes about 2 s to go live, and a test's tasks share as few threads as
+    /// there are cores. Made on one of them, four suites' sinks held both for seconds, and another test's capture
+    /// that had started recording resumed 1.49 s late.
+    public init() async throws {
+        let name = "notula_test_" + UUID().uuidString.prefix(8).lowercased()
+        (module, silence) = try await onThreadOfItsOwn { try Self.startLive(name) }
+        self.name = name
+    }
+
+    /// Loads the sink, plays silence into it, and returns once its monitor delivers it.
+    private static func startLive(_ name: String) throws -> (module: String, silence: Process) {
         let result = try run("pactl", ["load-module", "module-null-sink", "sink_name=\(name)", "rate=16000", "channels=1"])
         guard result.status == 0 else { throw SinkError(message: result.errorOutput) }
-        module = result.output.trimmingCharacters(in: .whitespacesAndNewlines)
-        silence = Process()
+        let silence = Process()
         silence.executableURL = URL(fileURLWithPath: "/usr/bin/pacat")
         silence.arguments = [
             "--playback", "--device=\(name)", "--latency-msec=20", "--raw", "--format=s16le", "--rate=16000", "--channels=1",
             "/dev/zero",
         ]
         try silence.run()
-        try waitUntilLive(monitor)
+        try waitUntilLive(name + ".monitor")
+        return (result.output.trimmingCharacters(in: .whitespacesAndNewlines), silence)
     }
 
     /// The source a recorder records from.
@@ -86,6 +95,13 @@ public struct Playing: Sendable {
     public func end() async throws {
         let status = await exit.value
         guard status == 0 else { throw SinkError(message: "paplay ended with \(status)") }
+    }
+}
+
+/// Runs `work` on a thread of its own, and awaits it without holding one of the tasks' threads.
+func onThreadOfItsOwn<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread { continuation.resume(with: Result { try work() }) }.start()
     }
 }
 

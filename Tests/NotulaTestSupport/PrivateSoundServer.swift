@@ -7,11 +7,11 @@ public final class PrivateSoundServer {
     public let folder: URL
     private var silence: Process?
 
-    public init() throws {
+    public init() async throws {
         folder = URL(fileURLWithPath: "/tmp/notula-pulse-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("runtime"), withIntermediateDirectories: true)
         chmod(folder.appendingPathComponent("runtime").path, 0o700)
-        try start()
+        try await start()
     }
 
     /// The server string clients connect to.
@@ -25,8 +25,9 @@ public final class PrivateSoundServer {
     }
 
     /// Starts the server (again, after `kill`), returning once it answers, with `mic.monitor` the
-    /// default source, kept busy by a stream of silence as a live microphone is.
-    public func start() throws {
+    /// default source, kept busy by a stream of silence as a live microphone is; the wait for it (about 2 s) on a
+    /// thread of its own, as `NullSink`'s.
+    public func start() async throws {
         var environment = self.environment
         environment["XDG_RUNTIME_DIR"] = folder.appendingPathComponent("runtime").path
         environment["HOME"] = folder.path
@@ -45,7 +46,7 @@ public final class PrivateSoundServer {
         }
         try pactl("set-default-source", "mic.monitor")
         silence = try play("/dev/zero", raw: true)
-        try waitUntilLive("mic.monitor", environment: environment)
+        try await onThreadOfItsOwn { [environment] in try waitUntilLive("mic.monitor", environment: environment) }
     }
 
     /// Kills the server outright, as a crash would; its clients see their connection fail.

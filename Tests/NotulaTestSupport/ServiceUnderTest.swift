@@ -42,7 +42,7 @@ public final class ServiceUnderTest {
         let arguments: [String]
         switch source {
         case .ownSink:
-            sink = try NullSink()
+            sink = try await NullSink()
             arguments = ["--source", sink!.monitor]
         case .named(let name):
             sink = nil
