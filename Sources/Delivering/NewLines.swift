@@ -14,7 +14,9 @@ public enum NewLines: Sendable, Equatable {
     /// line breaks went. The focus is asked only when the text holds a spoken line break.
     static func typed(_ text: String, focus: (any FocusReading)?) async -> (text: String, newLines: NewLines) {
         let scalars = Array(text.unicodeScalars)
-        guard scalars.indices.contains(where: { isSpokenLineBreak(at: $0, in: scalars) }) else { return (asReturns(scalars, spaces: false), .kept) }
+        guard scalars.indices.contains(where: { isSpokenLineBreak(at: $0, in: scalars) }) else {
+            return (asReturns(scalars, spaces: false), .kept)
+        }
         let newLines: NewLines =
             switch await focus?.focused() {
             case .terminal(let name): .spacesInTerminal(name)

@@ -39,7 +39,9 @@ extension TerminalsInSway {
     nonisolated var helperTargets: HelperTargets { HelperTargets(session: session, searchPath: "/usr/local/bin:/usr/bin:/bin") }
 
     /// Presses Ctrl+T, as a user would.
-    nonisolated func pressControlT() throws { try output(of: ["/usr/bin/wtype", "-M", "ctrl", "t", "-m", "ctrl"], environment: environment) }
+    nonisolated func pressControlT() throws {
+        try output(of: ["/usr/bin/wtype", "-M", "ctrl", "t", "-m", "ctrl"], environment: environment)
+    }
 }
 
 extension TerminalsUnderXvfb {
@@ -69,7 +71,11 @@ func expectSpokenNewLineRunsNothing(
     let marker = "\(shell.folder)/pwned"
     let delivery = try await dictation.deliver("touch \(marker)\n", to: .type, typing: .automatic)
     try pressControlT()
-    try await poll(within: .seconds(10)) { shell.commandLine() != nil } otherwise: { TextNotArrived(expected: "a command line", arrived: "") }
+    try await poll(within: .seconds(10)) {
+        shell.commandLine() != nil
+    } otherwise: {
+        TextNotArrived(expected: "a command line", arrived: "")
+    }
 
     #expect(delivery == Dictation.Delivery(method: method, newLines: .spacesInTerminal(terminal)))
     #expect(shell.commandLine() == "touch \(marker) ")

@@ -52,7 +52,8 @@ public struct FocusFinder: FocusReading {
         let processID: String?
         switch reader {
         case .x11(let xdotool):
-            let found = try? await xdotool.run(["getwindowfocus", "getwindowpid"], input: "", environment: environment, timeLimit: timeLimit)
+            let found = try? await xdotool.run(
+                ["getwindowfocus", "getwindowpid"], input: "", environment: environment, timeLimit: timeLimit)
             processID = found?.status == 0 ? found?.output.trimmingCharacters(in: .whitespacesAndNewlines) : nil
         case .sway(let swaymsg):
             guard let socket = Self.swaySocket(environment: environment) else { return nil }
