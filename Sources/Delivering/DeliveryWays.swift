@@ -4,10 +4,16 @@ public struct DeliveryWays: Sendable {
     public let typing: [DeliveryMethod: Result<any TextTarget, DeliveryError>]
     /// The clipboard.
     public let clipboard: Result<any TextTarget, DeliveryError>
+    /// What tells the program with the keyboard focus; nil where nothing can.
+    public let focus: (any FocusReading)?
 
-    public init(typing: [DeliveryMethod: Result<any TextTarget, DeliveryError>], clipboard: Result<any TextTarget, DeliveryError>) {
+    public init(
+        typing: [DeliveryMethod: Result<any TextTarget, DeliveryError>], clipboard: Result<any TextTarget, DeliveryError>,
+        focus: (any FocusReading)? = nil
+    ) {
         self.typing = typing
         self.clipboard = clipboard
+        self.focus = focus
     }
 
     /// Longer texts are pasted where the session allows: typed, 200 characters took over a second with wtype and

@@ -17,13 +17,25 @@ public actor Dictation {
         self.findWays = findWays
     }
 
+    /// How a text arrived.
+    public struct Delivery: Sendable, Equatable {
+        public let method: DeliveryMethod
+        /// How its spoken line breaks were typed (`.kept` on the clipboard, where they run nothing).
+        public let newLines: NewLines
+
+        public init(method: DeliveryMethod, newLines: NewLines) {
+            self.method = method
+            self.newLines = newLines
+        }
+    }
+
     /// Delivers `text` to `output` after the deliveries asked for before.
     /// - Returns: How it arrived; nil for `.memo` or an empty text, which go nowhere.
     /// - Throws: Why it could not arrive; the message also says whether the text is on the clipboard instead.
-    public func deliver(_ text: String, to output: TextOutput, typing: TypingChoice) async throws(DeliveryError) -> DeliveryMethod? {
+    public func deliver(_ text: String, to output: TextOutput, typing: TypingChoice) async throws(DeliveryError) -> Delivery? {
         guard output != .memo, !text.isEmpty else { return nil }
         let previous = last
-        let delivery = Task { () async -> Result<DeliveryMethod, DeliveryError> in
+        let delivery = Task { () async -> Result<Delivery, DeliveryError> in
             await previous?.value
             return await self.deliverNow(text, to: output, typing: typing)
         }
@@ -31,28 +43,29 @@ public actor Dictation {
         return try await delivery.value.get()
     }
 
-    private func deliverNow(_ text: String, to output: TextOutput, typing: TypingChoice) async -> Result<DeliveryMethod, DeliveryError> {
+    private func deliverNow(_ text: String, to output: TextOutput, typing: TypingChoice) async -> Result<Delivery, DeliveryError> {
         let (session, ways) = await currentWays()
         do throws(DeliveryError) {
             switch output {
             case .memo: preconditionFailure("nothing to deliver for .memo")
             case .clipboard:
                 let clipboard = try ways.clipboard.get()
-                try await clipboard.deliver(text)
-                return .success(clipboard.method)
+                try await clipboard.deliver(NewLines.asLineBreaks(text))
+                return .success(Delivery(method: clipboard.method, newLines: .kept))
             case .type:
+                let (typed, newLines) = await NewLines.typed(text, focus: ways.focus)
                 var tried: DeliveryMethod?
                 do throws(DeliveryError) {
-                    let typist = try ways.typist(typing, in: session, for: text)
+                    let typist = try ways.typist(typing, in: session, for: typed)
                     tried = typist.method
-                    try await typist.deliver(text)
-                    return .success(typist.method)
+                    try await typist.deliver(typed)
+                    return .success(Delivery(method: typist.method, newLines: newLines))
                 } catch {
                     // A way that refused (say, more characters outside the layout than spare keys): pasting needs no layout.
                     if typing == .automatic, tried != .paste, let paste = ways.pasteInstead(in: session),
-                        (try? await paste.deliver(text)) != nil
+                        (try? await paste.deliver(typed)) != nil
                     {
-                        return .success(paste.method)
+                        return .success(Delivery(method: paste.method, newLines: newLines))
                     }
                     return .failure(await Self.leaveOnClipboard(text, ways: ways, after: error))
                 }
@@ -66,7 +79,7 @@ public actor Dictation {
     private static func leaveOnClipboard(_ text: String, ways: DeliveryWays, after failure: DeliveryError) async -> DeliveryError {
         guard !failure.leftOnClipboard else { return failure }
         do throws(DeliveryError) {
-            try await ways.clipboard.get().deliver(text)
+            try await ways.clipboard.get().deliver(NewLines.asLineBreaks(text))
             return DeliveryError(failure.message + " The text is on the clipboard: paste it with Ctrl+V.")
         } catch {
             return DeliveryError(

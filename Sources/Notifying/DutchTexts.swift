@@ -39,6 +39,12 @@ extension NotificationTexts {
         diskFullNextStep: "Maak ruimte vrij en hervat dan. Versturen en Weggooien werken nog.",
         recordingFailed: "Opname mislukt",
         notDelivered: "De tekst kon niet worden getypt",
+        newLinesAsSpaces: "Nieuwe regels als spaties getypt",
+        newLinesInTerminal: { terminal in
+            "Het venster is een terminal (\(terminal)), waar een nieuwe regel de opdracht zou uitvoeren. Zeg \"druk op enter\" voor Enter."
+        },
+        newLinesInUnknownWindow:
+            "Notula kan hier niet zien welk programma de focus heeft, en in een terminal zou een nieuwe regel de opdracht uitvoeren. Zeg \"druk op enter\" voor Enter.",
         ready: "Klaar om op te nemen",
         record: "Opnemen",
         language: "Taal",

@@ -39,6 +39,12 @@ extension NotificationTexts {
         diskFullNextStep: "Free some space, then Resume. Send and Discard still work.",
         recordingFailed: "Recording failed",
         notDelivered: "The text could not be typed",
+        newLinesAsSpaces: "New lines typed as spaces",
+        newLinesInTerminal: { terminal in
+            "The window is a terminal (\(terminal)), where a new line would run the command. Say \"press enter\" for Return."
+        },
+        newLinesInUnknownWindow:
+            "Notula cannot tell which program has the focus here, and in a terminal a new line would run the command. Say \"press enter\" for Return.",
         ready: "Ready to record",
         record: "Record",
         language: "Language",

@@ -57,6 +57,10 @@ public struct NotificationTexts: Sendable {
     let recordingFailed: String
     /// The memo's text could not be typed or put on the clipboard; the body says why and what to do.
     let notDelivered: String
+    /// Spoken line breaks were typed as spaces: in a terminal (by its process name), or where the window is not known.
+    let newLinesAsSpaces: String
+    let newLinesInTerminal: @Sendable (_ terminal: String) -> String
+    let newLinesInUnknownWindow: String
 
     // Panels: the tray item's tooltip and menu, the media player's title.
     /// The tooltip's title while no recording exists.

@@ -135,6 +135,14 @@ public actor Notifier {
         jobs.yield(.banner({ _ in .banner(.error, texts.notDelivered, reason) }, opens: recording))
     }
 
+    /// The spoken line breaks of `recording`'s text were typed as spaces: in `terminal`, or (nil) a window that could
+    /// not be told.
+    public func newLinesAsSpaces(_ recording: RecordingID, terminal: String?) {
+        let texts = self.texts
+        let body = terminal.map(texts.newLinesInTerminal) ?? texts.newLinesInUnknownWindow
+        jobs.yield(.banner({ _ in .banner(.info, texts.newLinesAsSpaces, body) }, opens: recording))
+    }
+
     /// The recording goes on from `source`, another than it started from.
     public func inputMoved(to source: String) {
         let texts = self.texts

@@ -28,6 +28,7 @@ public enum NotulaErrorName: ErrorName, CaseIterable, Sendable {
     case engineUnavailable = "org.notula.Notula1.Error.EngineUnavailable"
     case modelUnavailable = "org.notula.Notula1.Error.ModelUnavailable"
     case outputUnavailable = "org.notula.Notula1.Error.OutputUnavailable"
+    case notAllowed = "org.notula.Notula1.Error.NotAllowed"
     case failed = "org.notula.Notula1.Error.Failed"
 }
 
@@ -40,5 +41,6 @@ extension ErrorName {
     public static let engineUnavailable = NotulaErrorName.engineUnavailable.rawValue
     public static let modelUnavailable = NotulaErrorName.modelUnavailable.rawValue
     public static let outputUnavailable = NotulaErrorName.outputUnavailable.rawValue
+    public static let notAllowed = NotulaErrorName.notAllowed.rawValue
     public static let notulaFailed = NotulaErrorName.failed.rawValue
 }

@@ -39,7 +39,10 @@ struct DeliveryReporter: Reporting {
                 method = live.method
             }
             do throws(DeliveryError) {
-                if let delivered = try await dictation.deliver(rest + space, to: output, typing: typing) { method = delivered }
+                if let delivered = try await dictation.deliver(rest + space, to: output, typing: typing) {
+                    method = delivered.method
+                    await notifier.tell(delivered.newLines, of: recording)
+                }
                 guard let method else { return }
                 Log.info("Delivered memo \(recording) through \(method.rawValue)")
                 try? await bus.emit(
@@ -59,4 +62,15 @@ struct DeliveryReporter: Reporting {
     func timerStarted(_ snapshot: RecorderSnapshot) {}
     func failed(_ error: RecordingError, locale: String) {}
     func inputMoved(to source: String) {}
+}
+
+extension Notifier {
+    /// A banner when spoken line breaks were typed as spaces, so that the user knows why and how to press Return.
+    func tell(_ newLines: NewLines, of recording: RecordingID) {
+        switch newLines {
+        case .kept: return
+        case .spacesInTerminal(let terminal): newLinesAsSpaces(recording, terminal: terminal)
+        case .spacesForUnknownWindow: newLinesAsSpaces(recording, terminal: nil)
+        }
+    }
 }

@@ -36,6 +36,6 @@ enum DeliveryWiring {
                 .portal: portal, .virtualKeyboard: helpers.virtualKeyboard(forced: true), .xtest: helpers.xtest(forced: true),
                 .paste: helpers.paste(portal: keyboard),
             ],
-            clipboard: clipboard)
+            clipboard: clipboard, focus: helpers.focusFinder())
     }
 }

@@ -21,6 +21,8 @@ final class LiveTyping: LiveTextListener {
         var method: DeliveryMethod?
         /// Whisper writes each utterance again: only its text is typed.
         var typesRevised = false
+        /// A banner said its line breaks were typed as spaces: once a recording is enough.
+        var toldNewLines = false
     }
 
     private struct Typing {
@@ -96,11 +98,15 @@ final class LiveTyping: LiveTextListener {
     private func type(_ chunk: String, of recording: RecordingID, typing: TypingChoice) async {
         guard state.withLock({ $0.recordings[recording]?.failed == false }) else { return }
         do throws(DeliveryError) {
-            let method = try await dictation.deliver(chunk, to: .type, typing: typing)
-            state.withLock { state in
+            let delivered = try await dictation.deliver(chunk, to: .type, typing: typing)
+            let tellsNewLines = state.withLock { state in
                 state.recordings[recording]?.typed += chunk
-                state.recordings[recording]?.method = method
+                state.recordings[recording]?.method = delivered?.method
+                guard let delivered, delivered.newLines != .kept, state.recordings[recording]?.toldNewLines == false else { return false }
+                state.recordings[recording]?.toldNewLines = true
+                return true
             }
+            if tellsNewLines, let delivered { await notifier.tell(delivered.newLines, of: recording) }
         } catch {
             state.withLock { $0.recordings[recording]?.failed = true }
             Log.warning("Recording \(recording) is no longer typed as it is spoken: \(error.message)")

@@ -15,12 +15,14 @@ enum RecorderObject {
         audio: AudioReaders, inputOpen: @escaping @Sendable () -> Bool, models: ModelStore, bus: Bus
     ) -> Interface {
         let stops = RepeatedStops()
+        let starter = RecordingStarter()
         return Interface(
             NotulaBus.recorderInterface,
             methods: NotulaBus.Recorder.Method.allCases.compactMap { name in
-                RecordingAction(name).map { method(name, $0, recorder, stops: stops) }
+                RecordingAction(name).map { method(name, $0, recorder, stops: stops, starter: starter) }
             } + [
-                processTo(recorder, output: output, stops: stops), dictate(recorder, output: output, silence: silence, stops: stops),
+                processTo(recorder, output: output, stops: stops),
+                dictate(recorder, output: output, silence: silence, stops: stops, starter: starter),
                 watchText(text, bus: bus), openAudio(audio, bus: bus), stop(recorder, stops: stops),
             ],
             properties: [
@@ -75,12 +77,15 @@ enum RecorderObject {
     }
 
     private static func method(
-        _ method: NotulaBus.Recorder.Method, _ action: RecordingAction, _ recorder: Recorder, stops: RepeatedStops
+        _ method: NotulaBus.Recorder.Method, _ action: RecordingAction, _ recorder: Recorder, stops: RepeatedStops,
+        starter: RecordingStarter
     ) -> Method {
         NotulaBus.Recorder.method(method, outputs: method == .process ? [Argument("memo", "o")] : []) { message throws(BusError) in
             stops.forget(message.sender)
             let outcome = recorder.assumeIsolated { recorder in
-                Result { () throws(RecordingError) in try recorder.perform(action, for: .waiting) }
+                let before = recorder.recording
+                defer { starter.note(message.sender, before: before, after: recorder.recording) }
+                return Result { () throws(RecordingError) in try recorder.perform(action, for: .waiting) }
             }
             do throws(RecordingError) { return reply(after: try outcome.get()) } catch { throw BusError(error) }
         }
@@ -104,16 +109,31 @@ enum RecorderObject {
         }
     }
 
-    /// `Dictate`: Start, with where the text goes and how long a quiet ends the recording chosen for it alone.
-    private static func dictate(_ recorder: Recorder, output: OutputChoice, silence: SilenceEnding, stops: RepeatedStops) -> Method {
+    /// `Dictate`: Start, with where the text goes and how long a quiet ends the recording chosen for it alone; refused
+    /// during a recording another connection (or the tray, a notification, a shortcut) started, whose words would
+    /// otherwise go where this caller says.
+    private static func dictate(
+        _ recorder: Recorder, output: OutputChoice, silence: SilenceEnding, stops: RepeatedStops, starter: RecordingStarter
+    ) -> Method {
         NotulaBus.Recorder.method(.dictate, inputs: [Argument("output", "s"), Argument("silence_seconds", "d")]) {
             message throws(BusError) in
             stops.forget(message.sender)
             let chosen = try textOutput(.string(try message.argument(0)), of: "The output")
             let seconds: Double = try message.argument(1)
             try SilenceEnding.check(seconds, of: "The silence")
+            let takesOver = recorder.assumeIsolated { recorder in
+                recorder.state == .recording && recorder.recording.map { !starter.started($0, by: message.sender) } ?? false
+            }
+            if takesOver {
+                throw BusError(
+                    .notAllowed,
+                    "A recording started elsewhere (another program, the tray, a notification or a shortcut) is under way: "
+                        + "Dictate may not send its words. Send or discard it first, or dictate from the program that started it.")
+            }
             let outcome = recorder.assumeIsolated { recorder in
-                Result { () throws(RecordingError) in (try recorder.perform(.start, for: .waiting), recorder.recording) }
+                let before = recorder.recording
+                defer { starter.note(message.sender, before: before, after: recorder.recording) }
+                return Result { () throws(RecordingError) in (try recorder.perform(.start, for: .waiting), recorder.recording) }
             }
             do throws(RecordingError) {
                 let (started, recording) = try outcome.get()

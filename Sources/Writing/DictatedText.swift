@@ -1,6 +1,10 @@
 /// Written text from dictated words: the user's replacements, then the spoken punctuation and commands of the
 /// language, sentences started with a capital and no space before punctuation. A language without a table of
 /// its own gets the replacements only.
+///
+/// Every text Notula delivers is written here, and the commands are the only source of its control characters:
+/// a word or a replacement loses its own (a recogniser's ESC would be the Escape key where it is typed), so that a
+/// line break is one the user spoke, and `WrittenText.enter` one they asked to press.
 public struct DictatedText: Sendable {
     private let marks: SpokenMarks?
     private let replacements: Replacements
@@ -68,7 +72,8 @@ private struct Writer {
 
     init(capitalizes: Bool) { self.capitalizes = capitalizes }
 
-    mutating func add(_ word: String, capitalizable: Bool) -> String {
+    mutating func add(_ spoken: String, capitalizable: Bool) -> String {
+        let word = WrittenText.withoutControlCharacters(spoken)
         guard !word.isEmpty else { return "" }
         let space = joinsNext ? "" : " "
         let written = capitalizes && capitalizable && sentenceStarts ? word.prefix(1).uppercased() + word.dropFirst() : word
@@ -90,6 +95,9 @@ private struct Writer {
             joinsNext = true
             sentenceStarts = true
             return "\n\n"
+        case .enter:
+            joinsNext = true
+            return WrittenText.enter
         case .openQuote:
             let space = joinsNext ? "" : " "
             joinsNext = true

@@ -13,7 +13,7 @@ private func hostileText(characters count: Int, marker: String) -> String {
 struct ClipboardNotCleared: Error {}
 
 /// Whether python3 can open a GTK4 window (the text entry of `TerminalsInSway.openTextEntry()`).
-private func hasGTK4ForPython() -> Bool {
+func hasGTK4ForPython() -> Bool {
     (try? run("/usr/bin/python3", ["-c", "import gi; gi.require_version('Gtk', '4.0')"]))?.status == 0
 }
 

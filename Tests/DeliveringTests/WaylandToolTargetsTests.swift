@@ -41,6 +41,22 @@ struct WaylandToolTargetsTests {
         #expect(!FileManager.default.fileExists(atPath: marker))
     }
 
+    @Test func aSpokenNewLineRunsNothingInFootsShell() async throws {
+        let (terminal, shell) = try await sway.openShell()
+        defer { try? sway.close(terminal) }
+        try await expectSpokenNewLineRunsNothing(
+            in: shell, through: dictation(into: sway.session, through: targets), method: .virtualKeyboard, terminal: "foot",
+            pressControlT: sway.pressControlT)
+    }
+
+    @Test(.enabled(if: hasGTK4ForPython(), "needs python3-gi and GTK 4"))
+    func aSpokenNewLineStaysReturnInAGTKWindow() async throws {
+        let entry = try await sway.openTextEntry()
+        defer { try? sway.close(entry) }
+        try await expectSpokenNewLineIsReturnOutsideATerminal(
+            in: entry.typed, through: dictation(into: sway.session, through: targets), method: .virtualKeyboard)
+    }
+
     @Test func withAGermanLayoutZYUmlautsAndSharpSArriveAsThemselves() async throws {
         try sway.setKeyboardLayout("de")
         defer { try? sway.setKeyboardLayout("us") }

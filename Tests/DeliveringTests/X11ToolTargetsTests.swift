@@ -74,6 +74,20 @@ struct X11ToolTargetsTests {
         #expect(!FileManager.default.fileExists(atPath: marker))
     }
 
+    @Test func aSpokenNewLineRunsNothingInXtermsShell() async throws {
+        let (_, shell) = try await xvfb.openShell()
+        try await expectSpokenNewLineRunsNothing(
+            in: shell, through: dictation(into: xvfb.session, through: targets), method: .xtest, terminal: "xterm",
+            pressControlT: xvfb.pressControlT)
+    }
+
+    @Test(.enabled(if: hasGTK4ForPython(), "needs python3-gi and GTK 4"))
+    func aSpokenNewLineStaysReturnInAGTKWindow() async throws {
+        let entry = try await xvfb.openTextEntry()
+        try await expectSpokenNewLineIsReturnOutsideATerminal(
+            in: entry.typed, through: dictation(into: xvfb.session, through: targets), method: .xtest)
+    }
+
     @Test func withAGermanLayoutZYUmlautsAndSharpSArriveAsThemselves() async throws {
         try xvfb.setKeyboardLayout("de")
         defer { try? xvfb.setKeyboardLayout("us") }

@@ -126,4 +126,30 @@ struct TextTests {
             #expect(await server.notified.map(\.0.summary) == [summary])
         }
     }
+
+    @Test func newLinesTypedAsSpacesSayWhyAndHowToPressReturnInEachLanguage() async {
+        for (texts, summary, terminal, unknown) in [
+            (
+                NotificationTexts.english, "New lines typed as spaces",
+                "The window is a terminal (foot), where a new line would run the command. Say \"press enter\" for Return.",
+                "Notula cannot tell which program has the focus here"
+            ),
+            (
+                .dutch, "Nieuwe regels als spaties getypt",
+                "Het venster is een terminal (foot), waar een nieuwe regel de opdracht zou uitvoeren. Zeg \"druk op enter\" voor Enter.",
+                "Notula kan hier niet zien welk programma de focus heeft"
+            ),
+        ] {
+            let server = NotificationServerDouble(capabilities: ["body"])
+            let (notifier, _) = await startedNotifier(server, texts: texts)
+            await notifier.newLinesAsSpaces(RecordingID("42"), terminal: "foot")
+            await notifier.newLinesAsSpaces(RecordingID("43"), terminal: nil)
+            await notifier.settle()
+            let posts = await server.notified.map(\.0)
+            #expect(posts.map(\.summary) == [summary, summary])
+            #expect(posts.first?.body == terminal)
+            #expect(posts.last?.body.hasPrefix(unknown) == true, "\(String(describing: posts.last?.body))")
+            #expect(posts.map(\.icon) == ["dialog-information", "dialog-information"])
+        }
+    }
 }

@@ -127,6 +127,22 @@ public actor TerminalsInSway {
         return Terminal(appID: appID, file: file)
     }
 
+    /// Opens a foot running an interactive bash and returns once it has the keyboard focus and reads its first line.
+    public nonisolated func openShell() async throws -> (Terminal, CommandLineShell) {
+        let appID = "notula-shell-\(await nextNumber())"
+        let home = folder.appendingPathComponent("home/\(appID)").path
+        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: false)
+        chown(home, 65534, 65534)
+        let shell = try CommandLineShell(folder: home)
+        try swaymsg("exec foot --app-id \(appID) \(shell.command.joined(separator: " "))")
+        try await poll(within: .seconds(10)) {
+            try FileManager.default.fileExists(atPath: shell.readyFile) && focusedAppID() == appID
+        } otherwise: {
+            CommandFailed(command: ["foot", "bash"], status: 0, errorOutput: "\(appID) never had the focus")
+        }
+        return (Terminal(appID: appID, file: "\(home)/line"), shell)
+    }
+
     /// Opens a GTK4 window with one text entry (`typing-target.py`, which writes the entry's text to `file` at every
     /// change) and returns once it has the keyboard focus: a client that pastes on Ctrl+V, unlike a terminal.
     public nonisolated func openTextEntry() async throws -> Terminal {

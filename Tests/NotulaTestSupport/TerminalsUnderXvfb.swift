@@ -70,6 +70,24 @@ public final class TerminalsUnderXvfb: Sendable {
         return Terminal(title: title, window: try await focus(windowTitled: title, writing: file, by: "xterm"), file: file)
     }
 
+    /// Opens an xterm running an interactive bash and returns once it has the keyboard focus and reads its first line.
+    public func openShell() async throws -> (Terminal, CommandLineShell) {
+        let title = "notula-shell-\(terminalsOpened.withLock { $0 += 1; return $0 })"
+        let home = "\(folder)/\(title)"
+        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: false)
+        let shell = try CommandLineShell(folder: home)
+        let xterm = Process()
+        xterm.executableURL = URL(fileURLWithPath: "/usr/bin/xterm")
+        xterm.arguments = ["-T", title, "-geometry", "80x24+0+0", "-e"] + shell.command
+        xterm.environment = environment.merging(["LC_ALL": "C.UTF-8", "PATH": "/usr/bin:/bin", "HOME": home]) { $1 }
+        xterm.standardOutput = FileHandle.nullDevice
+        xterm.standardError = FileHandle.nullDevice
+        try xterm.run()
+        children.withLock { $0.append(xterm.processIdentifier) }
+        let window = try await focus(windowTitled: title, writing: shell.readyFile, by: "xterm")
+        return (Terminal(title: title, window: window, file: "\(home)/line"), shell)
+    }
+
     /// Opens a GTK4 window with one text entry (`typing-target.py`, which writes the entry's text to `file` at every
     /// change) and returns once it has the keyboard focus: a client that pastes on Ctrl+V, unlike a terminal.
     public func openTextEntry() async throws -> Terminal {

@@ -75,3 +75,37 @@ struct WriteEachTests {
         #expect(each.joined() == DictatedText(locale: "en").write(words))
     }
 }
+
+/// What a recogniser or the replacements file wrote never brings a control character of its own: the only ones the
+/// written text holds are the line breaks and the Return the user spoke.
+@Suite("No control character but those spoken")
+struct ControlCharacterTests {
+    private let english = DictatedText(locale: "en-US")
+
+    @Test func aWordLosesItsControlCharacters() {
+        // What Whisper or a hostile model may put in a word: ESC (wtype would press Escape), BEL, NUL, DEL, and C1.
+        let words = ["rm\u{1B}[2~", "the\u{07}", "n\u{00}ul", "del\u{7F}", "c\u{80}one\u{9B}31m", "\u{9F}end"]
+        #expect(english.write(words) == "Rm[2~ the nul del cone31m end")
+        #expect(english.write(["\u{1B}", "period"]) == ".", "a word that was only a control character is no word")
+    }
+
+    @Test func aLineBreakOrTabInAWordIsASpaceAndOnlyASpokenOneBreaksTheLine() {
+        #expect(english.write(["echo", "pwned\r"]) == "Echo pwned", "a CR at a word's end")
+        #expect(english.write(["echo\npwned", "touch\u{0B}x\u{85}y\u{2028}"]) == "Echo pwned touch x y\u{2028}")
+        #expect(english.write(["a\tb"]) == "A b")
+        #expect(english.write(["echo", "pwned", "new", "line", "ls"]) == "Echo pwned\nls", "a spoken new line survives")
+        #expect(english.write(["echo", "pwned", "new", "paragraph"]) == "Echo pwned\n\n")
+    }
+
+    @Test func pressEnterIsTheOnlyReturn() {
+        #expect(english.write(["make", "test", "press", "enter"]) == "Make test" + WrittenText.enter)
+        #expect(DictatedText(locale: "nl-NL").write(["ls", "druk", "op", "enter", "pwd"]) == "Ls" + WrittenText.enter + "pwd")
+        #expect(english.write(["make\r\n"]) == "Make", "a word's CR LF is no Return")
+    }
+
+    @Test func aReplacementLosesItsControlCharacters() {
+        let (own, problems) = Replacements.parse("sig\tBest,\u{1B}[201~\u{07}\u{00} regards\u{9C}\n")
+        #expect(problems.isEmpty)
+        #expect(DictatedText(locale: "en-US", replacements: own).write(["sig", "new", "line"]) == "Best,[201~ regards\n")
+    }
+}

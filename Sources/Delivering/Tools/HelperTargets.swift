@@ -100,6 +100,18 @@ public struct HelperTargets: Sendable {
         }
     }
 
+    /// What tells the program with the focus: sway's tree on a Wayland session other than GNOME's or KDE's (whose
+    /// compositors tell no other program), the X server's focus on X11; nil where neither can.
+    public func focusFinder() -> FocusFinder? {
+        switch session.kind {
+        case .wayland:
+            guard !session.isDesktop("GNOME"), !session.isDesktop("KDE"), let swaymsg else { return nil }
+            return FocusFinder(.sway(swaymsg: swaymsg), environment: session.environment)
+        case .x11: return xdotool.map { FocusFinder(.x11(xdotool: $0), environment: session.environment) }
+        case .unknown: return nil
+        }
+    }
+
     private func program(_ found: HelperProgram?, _ name: String, package: String) -> Result<HelperProgram, DeliveryError> {
         guard let found else {
             return .failure(DeliveryError("\(name) is not installed: install the package \(package) (sudo apt install \(package))."))

@@ -1,0 +1,90 @@
+import Foundation
+
+/// The program whose window has the keyboard focus, as far as the session lets it be told.
+public enum FocusedProgram: Sendable, Equatable {
+    /// A terminal's, by its process name: Return there runs the line typed so far.
+    case terminal(String)
+    /// Another program's, by its process name.
+    case other(String)
+    /// Not known: no way to ask this session (GNOME or KDE on Wayland), or the asking failed.
+    case unknown
+}
+
+/// What tells the focused program; a seam, so that `Dictation` is tested without a desktop.
+public protocol FocusReading: Sendable {
+    func focused() async -> FocusedProgram
+}
+
+/// Tells the focused program from its process: the `pid` of the focused node of sway's tree (`swaymsg -t get_tree`),
+/// or of the X window with the input focus (`xdotool getwindowfocus getwindowpid`: its `_NET_WM_PID`, so also under
+/// i3 and any X11 window manager), named by `/proc/PID/comm`.
+public struct FocusFinder: FocusReading {
+    enum Reader: Sendable {
+        case sway(swaymsg: HelperProgram)
+        case x11(xdotool: HelperProgram)
+    }
+
+    let reader: Reader
+    let environment: [String: String]
+    let timeLimit: Duration
+
+    init(_ reader: Reader, environment: [String: String], timeLimit: Duration = .seconds(5)) {
+        self.reader = reader
+        self.environment = environment
+        self.timeLimit = timeLimit
+    }
+
+    /// Terminals, by the name of their process (`/proc/PID/comm`, cut at 15 bytes: gnome-terminal-server is
+    /// `gnome-terminal-`).
+    static let terminals: Set<String> = [
+        "alacritty", "blackbox", "contour", "cool-retro-term", "foot", "ghostty", "gnome-terminal-", "guake", "kgx", "kitty",
+        "konsole", "lxterminal", "mate-terminal", "mlterm", "ptyxis", "ptyxis-agent", "qterminal", "rio", "roxterm", "rxvt",
+        "sakura", "st", "terminator", "terminology", "tilda", "tilix", "urxvt", "urxvtd", "wezterm-gui", "xfce4-terminal",
+        "xterm", "yakuake", "zutty",
+    ]
+
+    public func focused() async -> FocusedProgram {
+        guard let name = await processName() else { return .unknown }
+        return Self.terminals.contains(name) ? .terminal(name) : .other(name)
+    }
+
+    private func processName() async -> String? {
+        let processID: String?
+        switch reader {
+        case .x11(let xdotool):
+            let found = try? await xdotool.run(
+                ["getwindowfocus", "getwindowpid"], input: "", environment: environment, timeLimit: timeLimit)
+            processID = found?.status == 0 ? found?.output.trimmingCharacters(in: .whitespacesAndNewlines) : nil
+        case .sway(let swaymsg):
+            guard let socket = Self.swaySocket(environment: environment) else { return nil }
+            let tree = try? await swaymsg.run(["-s", socket, "-t", "get_tree"], input: "", environment: environment, timeLimit: timeLimit)
+            processID = tree?.status == 0 ? tree.flatMap { Self.focusedProcessID(inSwayTree: $0.output) } : nil
+        }
+        guard let processID, let number = Int32(processID), number > 0 else { return nil }
+        return (try? String(contentsOfFile: "/proc/\(number)/comm", encoding: .utf8))?.trimmingCharacters(in: .newlines)
+    }
+
+    /// sway's IPC socket: `SWAYSOCK`, or the newest `sway-ipc.*.sock` in the runtime folder, as notulad may have been
+    /// started before sway exported its variables.
+    private static func swaySocket(environment: [String: String]) -> String? {
+        if let socket = environment["SWAYSOCK"] { return socket }
+        guard let runtime = environment["XDG_RUNTIME_DIR"],
+            let names = try? FileManager.default.contentsOfDirectory(atPath: runtime)
+        else { return nil }
+        let modified = { (name: String) in
+            (try? FileManager.default.attributesOfItem(atPath: "\(runtime)/\(name)")[.modificationDate] as? Date) ?? .distantPast
+        }
+        return names.filter { $0.hasPrefix("sway-ipc.") && $0.hasSuffix(".sock") }.max { modified($0) < modified($1) }
+            .map { "\(runtime)/\($0)" }
+    }
+
+    /// The `pid` of the node of `get_tree` that has the focus.
+    private static func focusedProcessID(inSwayTree json: String) -> String? {
+        func focused(in node: [String: Any]) -> Int? {
+            if node["focused"] as? Bool == true { return node["pid"] as? Int }
+            let children = (node["nodes"] as? [[String: Any]] ?? []) + (node["floating_nodes"] as? [[String: Any]] ?? [])
+            return children.lazy.compactMap(focused(in:)).first
+        }
+        return ((try? JSONSerialization.jsonObject(with: Data(json.utf8))) as? [String: Any]).flatMap(focused(in:)).map(String.init)
+    }
+}
