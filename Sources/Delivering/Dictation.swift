@@ -43,6 +43,16 @@ public actor Dictation {
         return try await delivery.value.get()
     }
 
+    /// Runs `work` before the deliveries asked for from now on (at start: the clipboard a killed notulad left is put
+    /// back before anything is pasted).
+    public func first(_ work: @escaping @Sendable () async -> Void) {
+        let previous = last
+        last = Task {
+            await previous?.value
+            await work()
+        }
+    }
+
     private func deliverNow(_ text: String, to output: TextOutput, typing: TypingChoice) async -> Result<Delivery, DeliveryError> {
         let (session, ways) = await currentWays()
         do throws(DeliveryError) {

@@ -10,6 +10,13 @@ enum DeliveryWiring {
         [environment["PATH"], "/usr/local/bin:/usr/bin:/bin"].compactMap { $0 }.joined(separator: ":")
     }
 
+    /// At start, before any delivery: the clipboard a notulad killed during a one-time paste left is put back.
+    static func restoreLeftClipboard(before dictation: Dictation, session: SessionEnvironment, searchPath: String) async {
+        await dictation.first {
+            await HelperTargets(session: await session.read(), searchPath: searchPath).clipboardKeeper()?.restoreLeft()
+        }
+    }
+
     static func ways(in session: DesktopSession, bus: Bus, paths: Paths, searchPath: String) async -> DeliveryWays {
         let helpers = HelperTargets(session: session, searchPath: searchPath)
         let pauses = PortalKeyboard.keyPauses(for: session)

@@ -83,6 +83,7 @@ public enum Service {
         let dictation = Dictation(
             readSession: { await session.read() },
             findWays: { await DeliveryWiring.ways(in: $0, bus: bus, paths: paths, searchPath: searchPath) })
+        Task { await DeliveryWiring.restoreLeftClipboard(before: dictation, session: session, searchPath: searchPath) }
         let writing = TextWriting(replacements: ReplacementsFile(path: paths.replacementsFile))
         let liveText = TextWatchers()
         let liveTyping = LiveTyping(choice: output, dictation: dictation, writing: writing, bus: bus, notifier: notifier)

@@ -11,6 +11,7 @@ private func hostileText(characters count: Int, marker: String) -> String {
 }
 
 struct ClipboardNotCleared: Error {}
+struct NotCopied: Error {}
 
 /// Whether python3 can open a GTK4 window (the text entry of `TerminalsInSway.openTextEntry()`).
 func hasGTK4ForPython() -> Bool {
@@ -47,6 +48,47 @@ private func pasteHostileText(
     #expect(target.method == .paste)
     #expect(try clipboard().output == previous)
     #expect(!FileManager.default.fileExists(atPath: marker))
+}
+
+/// Bytes a clipboard holds as an image: a PNG's signature, a NUL and bytes that are not UTF-8, so that a reader or
+/// writer that goes through text would change them.
+private let imageBytes = Data([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0xff, 0xfe, 0x80] + (0..<4_000).map { UInt8($0 % 251) })
+
+/// A stand-in for the keystroke tool (wtype, xdotool) that copies `copied` with `copyCommand` instead of pressing
+/// a key: the user copying something while the paste waits.
+private func copierPretendingToPress(_ copyCommand: String, copied: String, in folder: TemporaryFolder) throws -> HelperProgram {
+    let path = folder.file("copy-instead-of-pasting")
+    let script = "#!/bin/sh\nprintf '%s' '\(copied)' | \(copyCommand)\n"
+    _ = FileManager.default.createFile(atPath: path, contents: Data(script.utf8), attributes: [.posixPermissions: 0o755])
+    return HelperProgram(path: path)
+}
+
+/// Starts `command` (wl-copy, xclip) to copy `file` and returns once `types` lists `type`: not awaited, as the child
+/// it forks to serve the clipboard holds what Process waits on.
+private func copy(_ file: String, as type: String, with command: [String], environment: [String: String], types: [String])
+    async throws
+{
+    let copier = Process()
+    copier.executableURL = URL(fileURLWithPath: command[0])
+    copier.arguments = Array(command.dropFirst())
+    copier.environment = environment
+    copier.standardInput = try FileHandle(forReadingFrom: URL(fileURLWithPath: file))
+    copier.standardOutput = FileHandle.nullDevice
+    copier.standardError = FileHandle.nullDevice
+    try copier.run()
+    try await poll(within: .seconds(10)) {
+        (try? output(of: types, environment: environment))?.split(separator: "\n").contains { $0 == type } == true
+    } otherwise: {
+        NotCopied()
+    }
+}
+
+/// The bytes `command` prints, read through a file: `run` decodes its output as text.
+private func bytesPrinted(by command: String, environment: [String: String]) throws -> Data {
+    let file = FileManager.default.temporaryDirectory.appendingPathComponent("notula-clipboard-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: file) }
+    try output(of: ["/bin/sh", "-c", "\(command) > '\(file.path)'"], environment: environment)
+    return try Data(contentsOf: file)
 }
 
 /// Text pasted with wl-copy and one wtype keystroke into a real foot terminal in a headless sway: the terminal's
@@ -99,6 +141,43 @@ struct WaylandPasteTests {
 
         try await waitUntilTyped(text) { terminal.typed() }
         #expect(try clipboard().status != 0)
+    }
+
+    @Test func anImageOnTheClipboardIsBackAfterThePasteAndNoFileIsLeft() async throws {
+        let environment = sway.environment.merging(["LC_ALL": "C.UTF-8"]) { $1 }
+        let image = TemporaryFolder()
+        try imageBytes.write(to: URL(fileURLWithPath: image.file("copied.png")))
+        try await copy(
+            image.file("copied.png"), as: "image/png", with: ["/usr/bin/wl-copy", "--type", "image/png"], environment: environment,
+            types: ["/usr/bin/wl-paste", "--list-types"])
+        let terminal = try await sway.openTerminal()
+        defer { try? sway.close(terminal) }
+        let text = "Pasted over an image: ß é 한 😀"
+
+        try await targets.paste().get().deliver(text)
+
+        try await waitUntilTyped(text) { terminal.typed() }
+        #expect(try output(of: ["/usr/bin/wl-paste", "--list-types"], environment: environment) == "image/png\n")
+        #expect(try bytesPrinted(by: "/usr/bin/wl-paste --type image/png", environment: environment) == imageBytes)
+        let runtime = try #require(sway.environment["XDG_RUNTIME_DIR"])
+        #expect(!FileManager.default.fileExists(atPath: runtime + "/notula/clipboard"))
+    }
+
+    @Test func aCopyMadeDuringThePasteIsNotOverwritten() async throws {
+        try await targets.clipboard().get().deliver("copied before the paste")
+        let folder = TemporaryFolder()
+        let target = PasteTarget(
+            tools: .wayland(
+                wlCopy: HelperProgram(path: "/usr/bin/wl-copy"), wlPaste: HelperProgram(path: "/usr/bin/wl-paste"),
+                wtype: try copierPretendingToPress("/usr/bin/wl-copy", copied: "copied during the paste", in: folder), swaymsg: nil),
+            session: DesktopSession(environment: sway.environment.merging(["XDG_SESSION_TYPE": "wayland"]) { $1 }))
+
+        // The user's copy takes the clipboard from the one-time paste, which counts as served.
+        try await target.deliver("never pasted")
+
+        #expect(try clipboard().output == "copied during the paste")
+        let runtime = try #require(sway.environment["XDG_RUNTIME_DIR"])
+        #expect(!FileManager.default.fileExists(atPath: runtime + "/notula/clipboard"))
     }
 }
 
@@ -184,6 +263,43 @@ struct X11PasteTests {
 
         #expect(error?.message.hasPrefix("The focused window did not paste on Ctrl+Shift+V") == true)
         #expect(!terminal.typed().contains("never pasted"))
+    }
+
+    /// The xclip and xdotool ways with a runtime folder of the test's, where the clipboard is kept during a paste.
+    private func pasteTarget(runtime: TemporaryFolder, xdotool: HelperProgram = HelperProgram(path: "/usr/bin/xdotool")) -> PasteTarget {
+        PasteTarget(
+            tools: .x11(xclip: HelperProgram(path: "/usr/bin/xclip"), xdotool: xdotool),
+            session: DesktopSession(environment: xvfb.environment.merging(["XDG_SESSION_TYPE": "x11", "XDG_RUNTIME_DIR": runtime.path]) { $1 }))
+    }
+
+    @Test func anImageOnTheClipboardIsBackAfterThePasteAndNoFileIsLeft() async throws {
+        let environment = xvfb.environment.merging(["LC_ALL": "C.UTF-8"]) { $1 }
+        let runtime = TemporaryFolder()
+        try imageBytes.write(to: URL(fileURLWithPath: runtime.file("copied.png")))
+        try await copy(
+            runtime.file("copied.png"), as: "image/png", with: ["/usr/bin/xclip", "-selection", "clipboard", "-target", "image/png", "-in"],
+            environment: environment, types: ["/usr/bin/xclip", "-selection", "clipboard", "-out", "-target", "TARGETS"])
+        let terminal = try await xvfb.openTerminal(resources: pastingXTerm)
+        let text = "Pasted over an image: ß é 한 😀"
+
+        try await pasteTarget(runtime: runtime).deliver(text)
+
+        try await waitUntilTyped(text) { terminal.typed() }
+        let targets = try output(of: ["/usr/bin/xclip", "-selection", "clipboard", "-out", "-target", "TARGETS"], environment: environment)
+        #expect(targets.split(separator: "\n").contains("image/png"))
+        #expect(try bytesPrinted(by: "/usr/bin/xclip -selection clipboard -out -target image/png", environment: environment) == imageBytes)
+        #expect(!FileManager.default.fileExists(atPath: runtime.file("notula/clipboard")))
+    }
+
+    @Test func aCopyMadeDuringThePasteIsNotOverwritten() async throws {
+        try await targets.clipboard().get().deliver("copied before the paste")
+        let runtime = TemporaryFolder()
+        let copier = try copierPretendingToPress("/usr/bin/xclip -selection clipboard -in", copied: "copied during the paste", in: runtime)
+
+        try await pasteTarget(runtime: runtime, xdotool: copier).deliver("never pasted")
+
+        #expect(try clipboard().output == "copied during the paste")
+        #expect(!FileManager.default.fileExists(atPath: runtime.file("notula/clipboard")))
     }
 }
 

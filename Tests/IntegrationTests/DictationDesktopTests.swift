@@ -82,6 +82,60 @@ struct DictationDesktopTests {
         try await poll(within: .seconds(10), until: { terminal.typed() == text + " " }) { NotTyped(arrived: terminal.typed()) }
     }
 
+    /// notulad killed between the one-time paste's copy and the clipboard's return (a `wtype` that kills it instead of
+    /// pressing Ctrl+V): what the user had copied waited in a 0600 file, and is back on the clipboard once notulad
+    /// starts again.
+    @Test func onSwayAClipboardANotuladKilledDuringAPasteLeftIsBackAtTheNextStart() async throws {
+        let place = try modelPlace()
+        defer { try? FileManager.default.removeItem(at: place) }
+        let sway = try await TerminalsInSway()
+        let clipboardEnvironment = sway.environment.merging(["LC_ALL": "C.UTF-8"]) { $1 }
+        let copied = "copied before: naïve 한 😀"
+        let tools = TemporaryFolder()
+        // Not awaited: Process waits for what the child wl-copy forks to serve the clipboard holds.
+        let copier = Process()
+        copier.executableURL = URL(fileURLWithPath: "/usr/bin/wl-copy")
+        copier.arguments = [copied]
+        copier.environment = clipboardEnvironment
+        copier.standardOutput = FileHandle.nullDevice
+        copier.standardError = FileHandle.nullDevice
+        try copier.run()
+        try await poll(within: .seconds(10)) {
+            (try? output(of: ["/usr/bin/wl-paste", "--no-newline"], environment: clipboardEnvironment)) == copied
+        } otherwise: {
+            NotTyped(arrived: "nothing copied")
+        }
+        _ = FileManager.default.createFile(
+            atPath: tools.file("wtype"), contents: Data("#!/bin/sh\nkill -9 $PPID\n".utf8), attributes: [.posixPermissions: 0o755])
+        let environment = sway.environment.merging(
+            [
+                "VOSK_MODEL_PATH": place.path, "XDG_SESSION_TYPE": "wayland", "XDG_CURRENT_DESKTOP": "sway", "DISPLAY": "",
+                "PATH": tools.path + ":/usr/bin:/bin",
+            ]) { $1 }
+        let killed = try await ServiceUnderTest.start(environment: environment, settings: [#""locale": "ko-KR""#, #""typing": "paste""#])
+
+        let (memo, _) = try await dictate("annyeong haseyo, notula imnida", to: "type", into: killed)
+        #expect(killed.waitForExit() == SIGKILL)
+        let killedLog = killed.log
+        let folder = try #require(sway.environment["XDG_RUNTIME_DIR"]) + "/notula"
+        let kept = folder + "/clipboard"
+        #expect(try FileManager.default.attributesOfItem(atPath: kept)[.posixPermissions] as? Int == 0o600)
+        #expect(try FileManager.default.attributesOfItem(atPath: folder)[.posixPermissions] as? Int == 0o700)
+
+        let restarted = try await ServiceUnderTest.start(environment: environment, on: killed.daemon, home: killed.home)
+        try await poll(within: .seconds(10)) {
+            !FileManager.default.fileExists(atPath: kept)
+        } otherwise: {
+            NotTyped(arrived: restarted.log)
+        }
+        #expect(try output(of: ["/usr/bin/wl-paste", "--no-newline"], environment: clipboardEnvironment) == copied)
+        #expect(restarted.log.contains("A paste was cut short before notulad stopped"))
+        // Nothing of the dictation, nor of what the user had copied, in the journal.
+        let text = try await restarted.memo(.getTranscript, of: memo).argument(0, as: String.self)
+        #expect(!text.isEmpty)
+        for log in [killedLog, restarted.log] { #expect(!log.contains(text) && !log.contains(copied)) }
+    }
+
     /// `Live`: the first sentence is in the window while the user still speaks, the whole text once after Send.
     @Test(.timeLimit(.minutes(3))) func onSwayEachSentenceIsTypedAsItEndsAndTheWholeTextOnce() async throws {
         let place = try modelPlace()

@@ -7,6 +7,9 @@ actor PortalClipboard {
     static let interface: InterfaceName = "org.freedesktop.portal.Clipboard"
     /// What the text is offered as; GTK asks for the first, older toolkits for the second.
     static let mimeTypes = ["text/plain;charset=utf-8", "text/plain"]
+    /// Offered beside the text of a one-time paste, with the content `secret`: KDE's Klipper, and the clipboard
+    /// managers that follow it, keep no copy of an offer that has it (as `wl-copy --sensitive` offers it).
+    static let passwordManagerHint = "x-kde-passwordManagerHint"
     /// The most of another owner's text read to be put back: a larger one is left alone.
     static let largestKeptText = 1 << 20
 
@@ -82,21 +85,22 @@ actor PortalClipboard {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// Makes `text` the clipboard's content.
+    /// Makes `text` the clipboard's content; `sensitive`, with the password manager's hint beside it.
     /// - Returns: `transfersFromNow()`, from before the selection changed: the first is a clipboard manager's copy,
     ///   where the desktop has one (GNOME's reads every new selection at once).
-    func offer(_ text: String) async throws(BusError) -> AsyncStream<Void> {
+    func offer(_ text: String, sensitive: Bool = false) async throws(BusError) -> AsyncStream<Void> {
         while isServing { await withCheckedContinuation { servingEnded.append($0) } }
         offered = Array(text.utf8)
+        let mimeTypes = Self.mimeTypes + (sensitive ? [Self.passwordManagerHint] : [])
         let transfers = transfersFromNow()
         let (owned, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         ownership = continuation
         defer { ownership = nil }
-        _ = try await call("SetSelection", [["mime_types": Variant(Self.mimeTypes)].dbusValue])
+        _ = try await call("SetSelection", [["mime_types": Variant(mimeTypes)].dbusValue])
         // The portal answers before mutter has set it: the selection is the session's once the portal says so (or,
         // from a portal that never says, after a while).
         _ = await Self.transferred(owned, within: .milliseconds(500))
-        owner = Owner(isThisSession: true, mimeTypes: Self.mimeTypes)
+        owner = Owner(isThisSession: true, mimeTypes: mimeTypes)
         return transfers
     }
 
@@ -165,16 +169,18 @@ actor PortalClipboard {
             for waiting in servingEnded { waiting.resume() }
             servingEnded = []
         }
-        let done = await write(serial)
+        let hint = (try? transfer.argument(1, as: String.self)) == Self.passwordManagerHint
+        let done = await write(serial, hint ? Array("secret".utf8) : offered)
         _ = try? await call("SelectionWriteDone", [.uint32(serial), .boolean(done)])
-        if done { served?.yield() }
+        // A manager asking whether the offer is secret has not pasted it.
+        if done && !hint { served?.yield() }
     }
 
-    /// Writes the offered text into the transfer's pipe; the pipe is closed on return, which the reader sees as its end.
-    private func write(_ serial: UInt32) async -> Bool {
-        guard let offered, let pipe = try? await call("SelectionWrite", [.uint32(serial)]).argument(0, as: FileDescriptor.self)
+    /// Writes `bytes` into the transfer's pipe; the pipe is closed on return, which the reader sees as its end.
+    private func write(_ serial: UInt32, _ bytes: [UInt8]?) async -> Bool {
+        guard let bytes, let pipe = try? await call("SelectionWrite", [.uint32(serial)]).argument(0, as: FileDescriptor.self)
         else { return false }
-        return await SelectionPipe.write(offered, to: pipe, within: .seconds(5))
+        return await SelectionPipe.write(bytes, to: pipe, within: .seconds(5))
     }
 
     /// `mime_types` as the specification has it (`as`), or as xdg-desktop-portal 1.20 sends it, in a tuple (`(as)`).

@@ -166,7 +166,7 @@ public actor PortalKeyboard: TextTarget {
         let previous = await clipboard.currentText()
         let pasted: AsyncStream<Void>
         do throws(BusError) {
-            let copied = try await clipboard.offer(text)
+            let copied = try await clipboard.offer(text, sensitive: true)
             // A clipboard manager's copy, which GNOME's makes within milliseconds, must not pass for the window's paste.
             _ = await PortalClipboard.transferred(copied, within: clipboardManagerBound)
             pasted = await clipboard.transfersFromNow()

@@ -25,6 +25,15 @@ public struct ClipboardTarget: TextTarget {
             case .xclip: ["-selection", "clipboard", "-in"]
             }
         }
+
+        /// The arguments that offer `type`: the text types with their aliases, as `arguments` does, or `type` alone.
+        func arguments(offering type: String) -> [String] {
+            guard !ClipboardContents.textTypes.contains(type) else { return arguments }
+            return switch self {
+            case .wlCopy: ["--type", type]
+            case .xclip: ["-selection", "clipboard", "-in", "-target", type]
+            }
+        }
     }
 
     private let copier: Copier

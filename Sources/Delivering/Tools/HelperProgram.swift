@@ -26,8 +26,10 @@ public struct HelperProgram: Sendable, Equatable {
     /// How a run ended: its exit status, what it printed, and the start of what it wrote to standard error.
     struct Ending: Sendable {
         let status: Int32
-        let output: String
+        let outputBytes: [UInt8]
         let errorOutput: String
+
+        var output: String { String(decoding: outputBytes, as: UTF8.self) }
 
         /// What a failed run said, or its exit status when it said nothing.
         var failure: String { errorOutput.isEmpty ? "exit status \(status)" : errorOutput }
@@ -41,6 +43,14 @@ public struct HelperProgram: Sendable, Equatable {
     func run(_ arguments: [String], input: String, environment: [String: String], timeLimit: Duration)
         async throws(DeliveryError) -> Ending
     {
+        try await run(arguments, input: Array(input.utf8), environment: environment, timeLimit: timeLimit)
+    }
+
+    /// `run` with bytes in, and up to `outputLimit` bytes of standard output back.
+    func run(
+        _ arguments: [String], input: [UInt8], environment: [String: String], timeLimit: Duration,
+        outputLimit: Int = HelperProgram.outputLimit
+    ) async throws(DeliveryError) -> Ending {
         let (textFile, output, errorOutput): (MemoryFile, MemoryFile, MemoryFile)
         do { (textFile, output, errorOutput) = (try MemoryFile(holding: input), try MemoryFile(), try MemoryFile()) } catch {
             throw DeliveryError("Could not prepare the text for \(name): \(error.description).")
@@ -65,7 +75,7 @@ public struct HelperProgram: Sendable, Equatable {
                 "\(name) did not finish within \(timeLimit.inSeconds) and was stopped; the text may have arrived only in part.")
         }
         return Ending(
-            status: status, output: output.read(upTo: Self.outputLimit),
+            status: status, outputBytes: output.bytes(upTo: outputLimit),
             errorOutput: errorOutput.read(upTo: Self.errorExcerpt).trimmingCharacters(in: .whitespacesAndNewlines))
     }
 }

@@ -112,6 +112,22 @@ public struct HelperTargets: Sendable {
         }
     }
 
+    /// What keeps the clipboard across a paste with wl-clipboard (Wayland but GNOME's) or xclip (X11): at start, what
+    /// puts back the clipboard a notulad killed during a paste left. Nil where this session pastes through neither.
+    public func clipboardKeeper() -> ClipboardKeeper? {
+        let access: ClipboardAccess
+        switch session.kind {
+        case .wayland:
+            guard !session.isDesktop("GNOME"), session.environment["WAYLAND_DISPLAY"] != nil, let wlCopy, let wlPaste else { return nil }
+            access = .wayland(wlCopy: wlCopy, wlPaste: wlPaste)
+        case .x11:
+            guard let xclip else { return nil }
+            access = .x11(xclip: xclip)
+        case .unknown: return nil
+        }
+        return ClipboardKeeper(access: access, environment: session.environment, timeLimit: .seconds(10))
+    }
+
     private func program(_ found: HelperProgram?, _ name: String, package: String) -> Result<HelperProgram, DeliveryError> {
         guard let found else {
             return .failure(DeliveryError("\(name) is not installed: install the package \(package) (sudo apt install \(package))."))

@@ -18,8 +18,12 @@ struct MemoryFile {
 
     /// One holding `text`, to be read from its start.
     init(holding text: String) throws(ChildProcess.Errno) {
+        try self.init(holding: Array(text.utf8))
+    }
+
+    /// One holding `bytes`, to be read from its start.
+    init(holding bytes: [UInt8]) throws(ChildProcess.Errno) {
         try self.init()
-        let bytes = Array(text.utf8)
         var written = 0
         while written < bytes.count {
             let count = bytes.withUnsafeBytes { write(handle.fileDescriptor, $0.baseAddress! + written, $0.count - written) }
@@ -30,8 +34,11 @@ struct MemoryFile {
         lseek(handle.fileDescriptor, 0, SEEK_SET)
     }
 
+    /// Up to `limit` bytes from its start, decoded as UTF-8.
+    func read(upTo limit: Int) -> String { String(decoding: bytes(upTo: limit), as: UTF8.self) }
+
     /// Up to `limit` bytes from its start, whatever offset a writer has left it at.
-    func read(upTo limit: Int) -> String {
+    func bytes(upTo limit: Int) -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: limit)
         var count = 0
         while count < limit {
@@ -40,7 +47,7 @@ struct MemoryFile {
             guard got > 0 else { break }
             count += got
         }
-        return String(decoding: bytes[..<count], as: UTF8.self)
+        return Array(bytes[..<count])
     }
 
     /// glibc's `memfd_create` (2.27 and later), which Swift's Glibc module does not declare, as it does not `pipe2`.

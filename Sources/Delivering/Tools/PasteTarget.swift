@@ -1,10 +1,11 @@
 /// Pastes a text into the focused window: the text on the clipboard for one paste, one paste keystroke, and the
-/// clipboard's previous text put back once the window has taken it. No character is typed, so the keyboard layout
-/// does not matter, and a long text arrives at once (typed key by key, 2 000 characters take seconds).
+/// clipboard's previous contents put back once the window has taken it (`ClipboardKeeper`). No character is typed,
+/// so the keyboard layout does not matter, and a long text arrives at once (typed key by key, 2 000 characters take
+/// seconds).
 ///
 /// Not where a clipboard manager reads each new clipboard (`wl-paste --watch cliphist store`): it takes the one
-/// paste, the window pastes nothing, and the paste counts as served all the same. A previous clipboard that is not
-/// text (an image) or larger than 256 KiB is not put back.
+/// paste, the window pastes nothing, and the paste counts as served all the same. wl-copy and xclip offer one type
+/// each: of a previous clipboard with several (text and HTML), the text is put back.
 public struct PasteTarget: TextTarget {
     public var method: DeliveryMethod { .paste }
 
@@ -35,50 +36,40 @@ public struct PasteTarget: TextTarget {
         self.pasteTime = pasteTime
     }
 
-    /// Returns once the window has taken the whole text and the previous clipboard is back. A previous clipboard
-    /// that cannot be put back does not fail the delivery: the text has arrived.
+    /// Returns once the window has taken the whole text and the previous clipboard is back (see `ClipboardKeeper`:
+    /// it is put back after a failed paste too, and not over something copied meanwhile).
     public func deliver(_ text: String) async throws(DeliveryError) {
-        let previous = await currentClipboardText()
-        let copy = try await OnePasteCopy(text, copier: copier, environment: session.environment, timeLimit: timeLimit)
-        let keystroke = try await self.keystroke.press(environment: session.environment, timeLimit: timeLimit)
-        guard await copy.served(within: pasteTime) else {
-            throw DeliveryError(
-                "The focused window did not paste on \(keystroke) within \(pasteTime.inSeconds): click into the field to write "
-                    + "in, or choose another way of typing.")
-        }
-        if let previous {
-            try? await ClipboardTarget(copier: copier, session: session, timeLimit: timeLimit).deliver(previous)
-        }
-    }
-
-    /// How long reading the clipboard may take: wl-paste answers in about 10 ms, but on KWin 5.27 an empty clipboard
-    /// gets no answer at all (wl-paste waited until killed), and every paste would wait for it.
-    static let clipboardReadTime = Duration.seconds(1)
-
-    /// The clipboard's text, or nil where it is empty, not text, unreachable, too large to keep or not read in time.
-    private func currentClipboardText() async -> String? {
-        let (program, arguments) =
-            switch tools {
-            // `--type text`: any of the text types, none other.
-            case .wayland(_, let wlPaste, _, _), .waylandThroughPortal(_, let wlPaste, _): (wlPaste, ["--no-newline", "--type", "text"])
-            case .x11(let xclip, _): (xclip, ["-selection", "clipboard", "-out"])
+        let keeper = clipboardKeeper
+        let kept = await keeper.keep(offering: text)
+        do throws(DeliveryError) {
+            let copy = try await OnePasteCopy(text, copier: copier, environment: session.environment, timeLimit: timeLimit)
+            let keystroke = try await self.keystroke.press(environment: session.environment, timeLimit: timeLimit)
+            guard await copy.served(within: pasteTime) else {
+                throw DeliveryError(
+                    "The focused window did not paste on \(keystroke) within \(pasteTime.inSeconds): click into the field to write "
+                        + "in, or choose another way of typing.")
             }
-        guard
-            let read = try? await program.run(
-                arguments, input: "", environment: session.environment, timeLimit: min(timeLimit, Self.clipboardReadTime)),
-            read.status == 0, !read.output.isEmpty,
-            // Decoded, a cut-off last character may have changed length by a few bytes.
-            read.output.utf8.count < HelperProgram.outputLimit - 4
-        else { return nil }
-        return read.output
+        } catch {
+            await keeper.putBack(kept)
+            throw error
+        }
+        await keeper.putBack(kept)
     }
 
-    private var copier: ClipboardTarget.Copier {
+    /// What keeps the user's clipboard across a paste, and puts back at start one a killed notulad left.
+    public var clipboardKeeper: ClipboardKeeper {
+        ClipboardKeeper(access: clipboard, environment: session.environment, timeLimit: timeLimit)
+    }
+
+    private var clipboard: ClipboardAccess {
         switch tools {
-        case .wayland(let wlCopy, _, _, _), .waylandThroughPortal(let wlCopy, _, _): .wlCopy(wlCopy)
-        case .x11(let xclip, _): .xclip(xclip)
+        case .wayland(let wlCopy, let wlPaste, _, _), .waylandThroughPortal(let wlCopy, let wlPaste, _):
+            .wayland(wlCopy: wlCopy, wlPaste: wlPaste)
+        case .x11(let xclip, _): .x11(xclip: xclip)
         }
     }
+
+    private var copier: ClipboardTarget.Copier { clipboard.copier }
 
     private var keystroke: PasteKeystroke {
         switch tools {
