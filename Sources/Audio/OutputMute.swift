@@ -178,6 +178,7 @@ private struct MutedSink: Equatable {
     }
 
     static func lines(_ sinks: [MutedSink]) -> [UInt8] {
-        Array(sinks.map { $0.name + ($0.volume.map { "\t" + $0.map(String.init).joined(separator: ",") } ?? "") }.joined(separator: "\n").utf8)
+        let lines = sinks.map { $0.name + ($0.volume.map { "\t" + $0.map(String.init).joined(separator: ",") } ?? "") }
+        return Array(lines.joined(separator: "\n").utf8)
     }
 }

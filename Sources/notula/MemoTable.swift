@@ -20,7 +20,8 @@ enum MemoTable {
             return padded + (text.count > room ? String(text.prefix(room - 1)) + "…" : text)
         }
         let title = memos.contains { $0.snippet != nil } ? "MATCH" : "TITLE"
-        return ([line(header, title)] + zip(rows, memos).map { line($0, TerminalText.safe($1.snippet ?? $1.title)) }).joined(separator: "\n")
+        let lines = zip(rows, memos).map { line($0, TerminalText.safe($1.snippet ?? $1.title)) }
+        return ([line(header, title)] + lines).joined(separator: "\n")
     }
 
     /// The shortest ending of each of `ids`, at least four digits, that no other of `all` ends
