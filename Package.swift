@@ -26,7 +26,7 @@ let package = Package(
         .target(name: "DBus", dependencies: ["CDBus"]),
         .target(name: "Recording"),
         .target(name: "Audio", dependencies: ["CPulse", "Recording"]),
-        .target(name: "Downloading", dependencies: ["CCurl", "CArchive"]),
+        .target(name: "Downloading", dependencies: ["CCurl", "CArchive", "Recording"]),
         .target(name: "CWhisper"),
         .target(name: "Speech", dependencies: ["CWhisper", "Downloading", "Recording"]),
         .target(name: "Library", dependencies: ["CSQLite", "Recording"]),

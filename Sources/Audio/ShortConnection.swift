@@ -47,17 +47,44 @@ final class ShortConnection {
         return finish(begun, answer) ? answer.name : nil
     }
 
-    /// Whether `sink` is muted; nil when there is no such sink or no answer.
-    func isMuted(_ sink: String) -> Bool? {
+    /// Whether `sink` is muted, and its volume; nil when there is no such sink or no answer.
+    func state(of sink: String) -> SinkState? {
         let answer = Answer()
         let begun = pa_context_get_sink_info_by_name(
             context, sink,
             { _, info, last, userdata in
                 let answer = Answer.of(userdata)
-                if let info { answer.muted = info.pointee.mute != 0 }
+                if let info {
+                    var volume = info.pointee.volume
+                    let channels = withUnsafeBytes(of: &volume.values) { Array($0.bindMemory(to: UInt32.self)) }
+                    answer.sink = SinkState(muted: info.pointee.mute != 0, volume: Array(channels.prefix(Int(volume.channels))))
+                }
                 if last != 0 { answer.done = true }
             }, answer.pointer)
-        return finish(begun, answer) ? answer.muted : nil
+        return finish(begun, answer) ? answer.sink : nil
+    }
+
+    /// Tells `changed` the state of `sink` (nil once it is gone) after each event about a sink, until `changed` or
+    /// `stop` (asked every quarter of a second) says to stop, or the connection fails.
+    func watch(_ sink: String, until stop: () -> Bool, changed: (SinkState?) -> Bool) {
+        let events = Answer()
+        pa_context_set_subscribe_callback(context, { _, _, _, userdata in Answer.of(userdata).done = true }, events.pointer)
+        defer { pa_context_set_subscribe_callback(context, nil, nil) }
+        let subscribed = Answer()
+        guard finish(pa_context_subscribe(context, PA_SUBSCRIPTION_MASK_SINK, Answer.tellSuccess, subscribed.pointer), subscribed),
+            subscribed.succeeded
+        else { return }
+        withExtendedLifetime(events) {
+            while !stop() {
+                let state = pa_context_get_state(context)
+                guard state != PA_CONTEXT_FAILED, state != PA_CONTEXT_TERMINATED else { return }
+                guard pa_mainloop_prepare(mainloop, 250_000) >= 0, pa_mainloop_poll(mainloop) >= 0, pa_mainloop_dispatch(mainloop) >= 0
+                else { return }
+                guard events.done else { continue }
+                events.done = false
+                if changed(self.state(of: sink)) { return }
+            }
+        }
     }
 
     /// Mutes or unmutes `sink`; false when the server refused or did not answer.
@@ -148,7 +175,7 @@ final class ShortConnection {
     private final class Answer {
         var done = false
         var name: String?
-        var muted: Bool?
+        var sink: SinkState?
         var succeeded = false
         var pointer: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
         static func of(_ pointer: UnsafeMutableRawPointer?) -> Answer { Unmanaged<Answer>.fromOpaque(pointer!).takeUnretainedValue() }
@@ -159,4 +186,11 @@ final class ShortConnection {
             answer.done = true
         }
     }
+}
+
+/// What `muteOutput` compares to tell a sink left as Notula set it from one the user has changed since.
+struct SinkState: Equatable {
+    var muted: Bool
+    /// Each channel's volume, as the server counts it (`PA_VOLUME_NORM` is 100 %).
+    var volume: [UInt32]
 }

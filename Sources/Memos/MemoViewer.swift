@@ -31,16 +31,19 @@ public struct MemoViewer: Sendable {
         launch(["xdg-open", file])
     }
 
-    /// Starts `arguments` found on PATH, without waiting for it, and reaps it when it ends.
+    /// Starts `arguments` found on PATH, without waiting for it, and reaps it when it ends. It gets notulad's whole
+    /// environment, the session bus's address with it: `xdg-open` starts the user's own editor, which may be started
+    /// over the bus (a D-Bus-activatable application) and needs the desktop as any application does. No descriptor but
+    /// /dev/null as its input and the journal as its output reaches it.
     private func launch(_ arguments: [String]) {
-        let argv = arguments.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var child = pid_t()
-        let status = posix_spawnp(&child, arguments[0], nil, nil, argv, environ)
-        guard status == 0 else {
-            return Log.warning("Cannot start \(arguments[0]): \(String(cString: strerror(status)))")
+        let started: pid_t
+        switch ChildSpawn.start(
+            arguments[0], Array(arguments.dropFirst()), standard: [nil, STDOUT_FILENO, STDERR_FILENO],
+            environment: ChildSpawn.ownEnvironment(), defaultSignals: [SIGPIPE], searchingPath: true)
+        {
+        case .success(let child): started = child
+        case .failure(let error): return Log.warning("Cannot start \(arguments[0]): \(error.message)")
         }
-        let started = child
         DispatchQueue.global().async { _ = waitpid(started, nil, 0) }
     }
 }

@@ -12,7 +12,10 @@ struct TextWriting: Sendable {
 
     func writing(in locale: String) -> DictatedText {
         let path = replacements.path
-        return DictatedText(locale: locale, replacements: replacements.current { Log.warning("\(path): \($0); the line is skipped") })
+        let current = replacements.current(
+            problems: { Log.warning("\(path): \($0); the line is skipped") },
+            refused: { Log.warning("\(path) is not read: \($0); no replacements are made until it is fixed") })
+        return DictatedText(locale: locale, replacements: current)
     }
 
     /// `transcript` as a memo keeps it, written as `locale` writes.

@@ -5,6 +5,12 @@ public struct Replacements: Sendable, Equatable {
 
     public static let none = Replacements(written: [:])
 
+    /// The most words a spoken phrase may have: each word dictated is looked up with as many after it as the longest
+    /// phrase has, so one of thousands would make every utterance thousands of times slower.
+    public static let longestSpokenPhrase = 16
+    /// The most characters a written text may have: a paragraph, not a document typed into the user's window.
+    public static let longestWrittenText = 1000
+
     /// A line of the file that was skipped, and why.
     public struct Problem: Sendable, Equatable, CustomStringConvertible {
         public let line: Int
@@ -28,6 +34,14 @@ public struct Replacements: Sendable, Equatable {
             }
             guard !spoken.isEmpty else {
                 problems.append(Problem(line: index + 1, reason: "no spoken phrase before the tab"))
+                continue
+            }
+            guard spoken.count <= longestSpokenPhrase else {
+                problems.append(Problem(line: index + 1, reason: "a spoken phrase of more than \(longestSpokenPhrase) words"))
+                continue
+            }
+            guard fields[1].count <= longestWrittenText else {
+                problems.append(Problem(line: index + 1, reason: "a written text of more than \(longestWrittenText) characters"))
                 continue
             }
             if written[spoken] != nil { problems.append(Problem(line: index + 1, reason: "\"\(fields[0])\" again: this line counts")) }

@@ -4,14 +4,23 @@ import Synchronization
 
 /// `$XDG_CONFIG_HOME/notula/replacements.tsv`, read again whenever it changed since the last read; no file is
 /// no replacements.
+///
+/// Only a regular file of at most `largestFile` bytes is read: a FIFO or a device put there is opened without
+/// waiting and refused, and so is a file past the cap, whole, with the reason told once. A symbolic link is
+/// followed (dotfile managers link the config), what it leads to checked as the file itself.
 public final class ReplacementsFile: Sendable {
+    /// Thousands of lines of replacements are a few hundred kB.
+    public static let largestFile = 1 << 20
+
     private struct Read {
         var stamp: Stamp?
         var replacements = Replacements.none
     }
 
-    /// What tells a changed file: its modification time and size.
+    /// What tells a changed file: which file it is, its modification time and size.
     private struct Stamp: Equatable {
+        var device: UInt
+        var inode: UInt
         var seconds: Int
         var nanoseconds: Int
         var size: Int64
@@ -22,23 +31,49 @@ public final class ReplacementsFile: Sendable {
 
     public init(path: String) { self.path = path }
 
-    /// The replacements as the file says now; `problems` hears each bad line of a file read again.
-    public func current(problems: (Replacements.Problem) -> Void) -> Replacements {
+    /// The replacements as the file says now; `problems` hears each bad line of a file read again, `refused` why a
+    /// changed file is not read at all (then none count).
+    /// The corresponding C functions are `open` (`O_NONBLOCK`), `fstat` and `read`.
+    public func current(problems: (Replacements.Problem) -> Void, refused: (String) -> Void) -> Replacements {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
+        defer { if descriptor >= 0 { close(descriptor) } }
         var status = stat()
         let stamp =
-            stat(path, &status) == 0
-            ? Stamp(seconds: Int(status.st_mtim.tv_sec), nanoseconds: Int(status.st_mtim.tv_nsec), size: Int64(status.st_size)) : nil
+            descriptor >= 0 && fstat(descriptor, &status) == 0
+            ? Stamp(
+                device: UInt(status.st_dev), inode: UInt(status.st_ino), seconds: Int(status.st_mtim.tv_sec),
+                nanoseconds: Int(status.st_mtim.tv_nsec), size: Int64(status.st_size)) : nil
         return read.withLock { read in
             guard stamp != read.stamp else { return read.replacements }
             read.stamp = stamp
-            guard stamp != nil, let data = FileManager.default.contents(atPath: path) else {
-                read.replacements = .none
+            read.replacements = .none
+            guard stamp != nil else { return .none }
+            guard status.st_mode & S_IFMT == S_IFREG else {
+                refused("not a regular file")
                 return .none
             }
-            let (replacements, found) = Replacements.parse(String(decoding: data, as: UTF8.self))
+            guard status.st_size <= Self.largestFile, let bytes = Self.contents(of: descriptor) else {
+                refused("larger than the \(Self.largestFile >> 20) MiB a replacements file may hold, or unreadable")
+                return .none
+            }
+            let (replacements, found) = Replacements.parse(String(decoding: bytes, as: UTF8.self))
             found.forEach(problems)
             read.replacements = replacements
             return replacements
+        }
+    }
+
+    /// The file's bytes; nil when it cannot be read, or grew past `largestFile` since `fstat`.
+    private static func contents(of descriptor: Int32) -> [UInt8]? {
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let got = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+            if got < 0 && errno == EINTR { continue }
+            guard got >= 0 else { return nil }
+            if got == 0 { return bytes }
+            bytes += chunk[..<got]
+            guard bytes.count <= largestFile else { return nil }
         }
     }
 }

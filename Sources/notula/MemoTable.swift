@@ -6,12 +6,12 @@ import Recording
 #endif
 
 /// Memos as a table that fits the terminal: ids as short as they stay unique, the title (or the
-/// search snippet) cut to the width left.
+/// search snippet) cut to the width left; what a peer wrote in them shown with its control characters escaped.
 enum MemoTable {
     static func render(_ memos: [MemosClient.Summary], allIDs: [String], width: Int = terminalWidth()) -> String {
         let header = ["ID", "CREATED", "LENGTH", "STATUS"]
         let ids = shortIDs(memos.map(\.id), among: allIDs)
-        let rows = zip(memos, ids).map { memo, id in [id, created(memo.created), length(memo.duration), memo.status] }
+        let rows = zip(memos, ids).map { memo, id in [id, created(memo.created), length(memo.duration), TerminalText.safe(memo.status)] }
         let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
         let fixed = widths.reduce(0, +) + 2 * widths.count
         let room = max(10, width - fixed)
@@ -20,7 +20,8 @@ enum MemoTable {
             return padded + (text.count > room ? String(text.prefix(room - 1)) + "…" : text)
         }
         let title = memos.contains { $0.snippet != nil } ? "MATCH" : "TITLE"
-        return ([line(header, title)] + zip(rows, memos).map { line($0, $1.snippet ?? $1.title) }).joined(separator: "\n")
+        let lines = zip(rows, memos).map { line($0, TerminalText.safe($1.snippet ?? $1.title)) }
+        return ([line(header, title)] + lines).joined(separator: "\n")
     }
 
     /// The shortest ending of each of `ids`, at least four digits, that no other of `all` ends

@@ -52,10 +52,10 @@ struct MemosCommand {
         case "show":
             let path = try await client.resolve(rest[1])
             let memo = try await client.summary(path)
-            print(
+            let heading =
                 "\(memo.title)\n\(memo.id)  \(MemoTable.created(memo.created))  \(MemoTable.length(memo.duration))  \(memo.status)  \(memo.locale)"
-            )
-            print("\(memo.audioFile)\n\n\(await client.transcript(path))")
+            print(TerminalText.safe(heading, keepingLines: true))
+            print(TerminalText.safe("\(memo.audioFile)\n\n\(await client.transcript(path))", keepingLines: true))
         case "play": try await client.play(try await client.resolve(rest[1]))
         case "delete": try await client.invoke(.delete, on: try await client.resolve(rest[1]))
         case "rename": try await client.rename(try await client.resolve(rest[1]), to: rest[2])
@@ -66,7 +66,12 @@ struct MemosCommand {
                     try await client.resolve(rest[1]), locale: options["--locale"] ?? "", model: options["--model"] ?? ""))
         default:
             let content = try await client.export(try await client.resolve(rest[1]), format: rest[3])
-            if rest.count == 6 { try write(content, to: rest[5]) } else { print(content, terminator: "") }
+            // A file gets the export as it is; a terminal, what cannot steer it.
+            if rest.count == 6 {
+                try write(content, to: rest[5])
+            } else {
+                print(isatty(STDOUT_FILENO) == 1 ? TerminalText.safe(content, keepingLines: true) : content, terminator: "")
+            }
         }
     }
 
@@ -85,7 +90,7 @@ struct MemosCommand {
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            print(String(decoding: (try? encoder.encode(memos)) ?? Data(), as: UTF8.self))
+            print(TerminalText.safeJSON(String(decoding: (try? encoder.encode(memos)) ?? Data(), as: UTF8.self)))
         } else if memos.isEmpty {
             print("No memos")
         } else {

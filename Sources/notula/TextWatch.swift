@@ -41,10 +41,11 @@ struct TextWatch {
 
     private func show(_ bytes: [UInt8], onTerminal: Bool, guessShown: inout Bool) {
         if json {
-            print(String(decoding: bytes, as: UTF8.self))
+            print(TerminalText.safeJSON(String(decoding: bytes, as: UTF8.self)))
             return
         }
-        guard let line = try? JSONDecoder().decode(Line.self, from: Data(bytes)), let text = line.text else { return }
+        guard let line = try? JSONDecoder().decode(Line.self, from: Data(bytes)), let text = line.text.map({ TerminalText.safe($0) })
+        else { return }
         switch line.kind {
         case "partial" where onTerminal:
             // Back to the line's start, the line cleared: the guess replaces the one before.

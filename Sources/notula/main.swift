@@ -60,7 +60,8 @@ let usage = """
     """
 
 func fail(_ status: ExitStatus, _ message: String) -> Never {
-    var line = Array("notula: \(message)\n".utf8)
+    // A bus error's message may quote what a peer wrote (a title, a model's name).
+    var line = Array("notula: \(TerminalText.safe(message, keepingLines: true))\n".utf8)
     _ = write(2, &line, line.count)
     exit(status.rawValue)
 }
@@ -137,7 +138,7 @@ do throws(BusError) {
         print(format.line(try await recorder.status(), at: monotonicMicroseconds()))
     case ("locale", nil): print(try await models.locale())
     case ("locale", let tag?): print(try await models.setLocale(tag))
-    case ("models", "list"): try await (operands.count == 2 ? models.listAll() : models.list()).forEach { print($0) }
+    case ("models", "list"): try await (operands.count == 2 ? models.listAll() : models.list()).forEach { print(TerminalText.safe($0)) }
     case ("models", "install"): print(try await models.install(operands[1], model: operands.dropFirst(3).first, progressBar: ProgressBar()))
     case ("models", "use"): print(try await models.use(operands[1], model: operands[2]))
     case ("models", "remove"): try await models.remove(operands[1], model: operands.dropFirst(3).first)

@@ -71,6 +71,27 @@ import Testing
     }
 
     /// An executable shell script named `wtype`, standing in for a program that misbehaves.
+    /// A typing tool gets the display and the runtime folder it needs, not the session bus's address, and no
+    /// descriptor of notulad's but its standard three.
+    @Test func aToolGetsTheDisplayButNotTheSessionBusNorOtherDescriptors() async throws {
+        let folder = TemporaryFolder()
+        let leaked = open("/dev/null", O_RDONLY)
+        defer { close(leaked) }
+        let tool = try script(
+            in: folder, "tr '\\0' '\\n' < /proc/$$/environ > \(folder.file("environ")); exec ls /proc/self/fd > \(folder.file("fds"))")
+        let session = DesktopSession(environment: [
+            "WAYLAND_DISPLAY": "wayland-9", "XDG_RUNTIME_DIR": folder.path, "DBUS_SESSION_BUS_ADDRESS": "unix:path=\(folder.path)/bus",
+        ])
+        _ = try? await VirtualKeyboardTarget(wtype: tool, session: session, startUp: .seconds(60)).deliver("hello")
+
+        let environment = try String(contentsOfFile: folder.file("environ"), encoding: .utf8).split(separator: "\n")
+        #expect(environment.contains("WAYLAND_DISPLAY=wayland-9") && environment.contains("XDG_RUNTIME_DIR=\(folder.path)"))
+        #expect(!environment.contains { $0.hasPrefix("DBUS_SESSION_BUS_ADDRESS=") })
+        // ls's own listing of the folder is its 3.
+        let descriptors = try String(contentsOfFile: folder.file("fds"), encoding: .utf8).split(separator: "\n")
+        #expect(descriptors == ["0", "1", "2", "3"], "\(descriptors), ours: \(leaked)")
+    }
+
     private func script(in folder: TemporaryFolder, _ body: String) throws -> HelperProgram {
         let path = folder.file("wtype")
         try Data("#!/bin/sh\n\(body)\n".utf8).write(to: URL(fileURLWithPath: path))

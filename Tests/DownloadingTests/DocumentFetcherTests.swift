@@ -69,5 +69,50 @@ import Testing
         #expect(result.failure == .cancelled)
     }
 
+    /// The helper a fetch started, found among this process's children by its command line.
+    static func helperProcess() throws -> Int32? {
+        try FileManager.default.contentsOfDirectory(atPath: "/proc").compactMap(Int32.init).first { pid in
+            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+                let fields = stat.split(separator: ")").last?.split(separator: " "), fields.count > 2, Int32(fields[1]) == getpid(),
+                let command = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline")
+            else { return false }
+            return String(decoding: command, as: UTF8.self).contains(DocumentFetcher.helperArgument)
+        }
+    }
+
+    /// The helper runs with no session bus address, no descriptor but its standard three, and its address space capped.
+    @Test(.timeLimit(.minutes(3))) func theHelperHasNoSessionBusNoOtherDescriptorAndAMemoryLimit() async throws {
+        #expect(getenv("DBUS_SESSION_BUS_ADDRESS") != nil, "run under scripts/private-session, which gives this process a bus")
+        // A descriptor this process holds without close-on-exec, as a careless library's would be.
+        let leaked = open("/dev/null", O_RDONLY)
+        defer { close(leaked) }
+        let server = try TestHTTPServer(routes: ["/list.json": .endless(rate: 1_000)])
+        let url = server.url(for: "/list.json")
+        let fetch = Task { await Self.fetch(Self.helper, url, maximumBytes: 1_000_000) }
+        defer { fetch.cancel() }
+        try await poll(within: .seconds(150), until: { (try? server.requests.isEmpty) == false }) { Stalled() }
+        let helper = try #require(try Self.helperProcess())
+
+        let environment = String(decoding: try #require(FileManager.default.contents(atPath: "/proc/\(helper)/environ")), as: UTF8.self)
+        #expect(!environment.contains("DBUS_SESSION_BUS_ADDRESS"))
+        #expect(!environment.contains("WAYLAND_DISPLAY") && !environment.contains("XDG_RUNTIME_DIR"))
+        let descriptors = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(helper)/fd").compactMap(Int32.init)
+        // 0–2, and what libcurl and the runtime open for themselves (a socket, an eventfd), all past the leaked one's
+        // number or not inherited: none of them is ours.
+        let inherited = descriptors.filter { descriptor in
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(helper)/fd/\(descriptor)")) == "/dev/null"
+                && descriptor > 2
+        }
+        #expect(inherited.isEmpty, "\(descriptors)")
+        let limits = try String(contentsOfFile: "/proc/\(helper)/limits", encoding: .utf8)
+        let line = try #require(limits.split(separator: "\n").first { $0.hasPrefix("Max address space") })
+        let soft = line.split(separator: " ", omittingEmptySubsequences: true).dropFirst(3).first
+        // 1 GiB for the runtime and libcurl, and the largest document.
+        #expect(soft.flatMap { Int($0) } == (1 << 30) + 1_000_000, "\(line)")
+
+        fetch.cancel()
+        #expect(await fetch.value.failure == .cancelled)
+    }
+
     struct Stalled: Error {}
 }

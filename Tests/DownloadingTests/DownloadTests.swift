@@ -248,20 +248,18 @@ import Testing
                 == "The downloaded file's MD5 checksum is \(md5) where \(wrongMD5) was expected; it is damaged.")
     }
 
-    /// whisper.cpp gives its quantised models' SHA-1 as 8 digits: those are checked, and only those.
-    @Test func aSha1PrefixChecksTheDigitsGiven() throws {
+    /// A SHA-1 is checked whole: a sum that matches the file's first digits only is a mismatch.
+    @Test func aSha1IsCheckedWhole() throws {
         let folder = TemporaryFolder()
         let source = try Self.randomFile(70_000, in: folder)
         let sha1 = SHA1.hexDigest(of: source.bytes)
 
-        try HTTPDownload.verify(file: source.path, bytes: nil, checksum: .sha1Prefix(String(sha1.prefix(8))))
-        let wrong = sha1.first == "0" ? "10000000" : "00000000"
-        #expect(throws: DownloadError.checksumMismatch(kind: "SHA-1", expected: wrong, actual: sha1)) {
-            try HTTPDownload.verify(file: source.path, bytes: nil, checksum: .sha1Prefix(wrong))
+        try HTTPDownload.verify(file: source.path, bytes: nil, checksum: .sha1(sha1))
+        let sameStart = String(sha1.dropLast()) + (sha1.last == "0" ? "1" : "0")
+        #expect(throws: DownloadError.checksumMismatch(kind: "SHA-1", expected: sameStart, actual: sha1)) {
+            try HTTPDownload.verify(file: source.path, bytes: nil, checksum: .sha1(sameStart))
         }
-        #expect(throws: DownloadError.self) {
-            try HTTPDownload.verify(file: source.path, bytes: nil, checksum: .sha1(String(sha1.prefix(8))))
-        }
+        #expect(Checksum(kind: "sha1", hex: String(sha1.prefix(8))) == nil, "8 digits are not a SHA-1")
     }
 
     @Test func fetchReadsAFileURLAPlainPathAndAnHTTPURL() async throws {

@@ -1,5 +1,6 @@
 import DBus
 import Foundation
+import NotulaContract
 import NotulaTestSupport
 import Testing
 
@@ -42,5 +43,30 @@ struct MemosCommandTests {
 
         #expect(try notula("memos", "delete", id).status == 0)
         #expect(try notula("memos", "list", "--json").output == "[\n\n]\n")
+    }
+
+    /// A title a peer set over the bus, with a screen clear, a bell and a C1 CSI in it, reaches no terminal raw.
+    @Test func aPeersControlCharactersArePrintedEscaped() async throws {
+        let service = try await ServiceUnderTest.start()
+        func notula(_ arguments: String...) throws -> String {
+            try run(binaryDirectory.appendingPathComponent("notula").path, arguments, environment: service.environment).output
+        }
+        let memo = try await service.recordMemo()
+        let id = String(memo.rawValue.split(separator: "/").last!)
+        try await service.call(
+            memo, "org.freedesktop.DBus.Properties", "Set",
+            [.string(NotulaBus.memoInterface.rawValue), .string("Title"), .variant(.string("Ward\u{1B}[2J round\u{07} \u{9B}31mnotes"))])
+
+        let outputs = [
+            try notula("memos", "list"), try notula("memos", "search", "ward"), try notula("memos", "show", id),
+            try notula("memos", "list", "--json"),
+        ]
+        for output in outputs {
+            #expect(!output.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" || (0x7F...0x9F).contains($0.value) }, "\(output)")
+        }
+        #expect(outputs[0].contains("Ward\\x1b[2J round\\x07 \\u{9b}31mnotes"))
+        #expect(outputs[1].contains("\\x1b[2J"))
+        #expect(outputs[2].hasPrefix("Ward\\x1b[2J round\\x07 \\u{9b}31mnotes\n\(id)  "))
+        #expect(outputs[3].lowercased().contains(#"ward\u001b[2j round\u0007 \u009b31mnotes"#))
     }
 }

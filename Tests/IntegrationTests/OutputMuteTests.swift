@@ -57,4 +57,38 @@ struct OutputMuteTests {
         #expect(try !isMuted(speakers))
         #expect(!FileManager.default.fileExists(atPath: service.home.appendingPathComponent("data/notula/muted-outputs").path))
     }
+
+    @Test func aSinkTheUserUnmutedAndMutedAgainWhileRecordingIsTheirs() async throws {
+        let speakers = try NullSink()
+        let service = try await start(hearing: speakers)
+        try await service.recorder(.start)
+        try await service.waitForLog("Muted \(speakers.name) while recording")
+        _ = try output(of: "pactl", "set-sink-mute", speakers.name, "0")
+        try await service.waitForLog("\(speakers.name) was changed by the user while muted")
+        _ = try output(of: "pactl", "set-sink-mute", speakers.name, "1")
+        #expect(service.stop(with: SIGKILL) == SIGKILL)
+
+        // The next start finds nothing of Notula's to unmute: the mute is the user's own.
+        let again = try await ServiceUnderTest.start(home: service.home)
+        // Its exit waits for what its start queued: by then any unmute it would make is made.
+        #expect(again.stop() == 0)
+        #expect(try isMuted(speakers))
+        #expect(!again.log.contains("Unmuted"), "\(again.log)")
+    }
+
+    @Test func aSinkWhoseVolumeChangedAfterACrashIsLeftAsItIs() async throws {
+        let speakers = try NullSink()
+        let service = try await start(hearing: speakers)
+        try await service.recorder(.start)
+        try await service.waitForLog("Muted \(speakers.name) while recording")
+        #expect(service.stop(with: SIGKILL) == SIGKILL)
+        // While no notulad runs, the user sets the volume of the muted sink: they have taken it over.
+        _ = try output(of: "pactl", "set-sink-volume", speakers.name, "40%")
+
+        let again = try await ServiceUnderTest.start(home: service.home)
+        try await again.waitForLog("\(speakers.name) was changed since Notula muted it: left as it is")
+        #expect(try isMuted(speakers))
+        #expect(!again.log.contains("Unmuted"))
+        #expect(!FileManager.default.fileExists(atPath: service.home.appendingPathComponent("data/notula/muted-outputs").path))
+    }
 }

@@ -266,7 +266,7 @@ struct WhisperFilesTests {
         #expect(WhisperLanguages.locales(ofModelLanguage: "xx").isEmpty)
     }
 
-    @Test func theBuiltInListServesEnglishOrEveryLanguageWithSha1Sums() {
+    @Test func theBuiltInListServesEnglishOrEveryLanguageWithWholeSha1SumsAtAPinnedRevision() {
         let entries = WhisperCatalog.builtIn.choosable
         let sizes = ["tiny", "tiny.en", "base", "base.en", "small", "small.en"]
         #expect(
@@ -275,14 +275,17 @@ struct WhisperFilesTests {
                     ["q5_1", "q8_0"].map { "ggml-\(size)-\($0)" }
                 })
         #expect(entries.allSatisfy { $0.kind == .whisper && $0.url.scheme == "https" })
-        // Whole sums for the plain ones; whisper.cpp gives the quantised ones' first 8 digits.
+        // Every one checked against its whole SHA-1, fetched from one commit of the publisher's repository.
+        #expect(Set(entries.map(\.checksum)).count == entries.count)
         #expect(
             entries.allSatisfy { entry in
-                switch entry.checksum {
-                case .sha1(let hex): !entry.name.contains("-q") && hex.count == 40
-                case .sha1Prefix(let hex): entry.name.contains("-q") && hex.count == 8
-                case .md5: false
-                }
+                guard case .sha1(let hex) = entry.checksum else { return false }
+                return hex.count == 40 && hex.allSatisfy(\.isHexDigit)
+            })
+        #expect(
+            entries.allSatisfy {
+                $0.url.absoluteString
+                    == "https://huggingface.co/ggerganov/whisper.cpp/resolve/5359861c739e955e79d9a303bcbc70fb988958b1/\($0.name).bin"
             })
         #expect(entries[1].locales == ["en-US", "en-GB", "en-IN"] && entries[0].locales.count == 102)
     }

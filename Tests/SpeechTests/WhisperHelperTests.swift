@@ -1,4 +1,7 @@
+import Downloading
 import Foundation
+import NotulaTestSupport
+import Recording
 import Speech
 import Testing
 
@@ -25,4 +28,55 @@ import Testing
         #expect(kill(sleeper, 0) == 0, "the decoding waited for the process holding the pipe to end")
         kill(sleeper, SIGKILL)
     }
+
+    /// The helper gets ggml's and the locale's settings, not the session bus's address, and no descriptor of ours but
+    /// its standard three.
+    @Test func theHelperStartsWithoutTheSessionBusAndWithOnlyItsPipes() async throws {
+        let folder = TemporaryFolder()
+        #expect(getenv("DBUS_SESSION_BUS_ADDRESS") != nil, "run under scripts/private-session, which gives this process a bus")
+        let leaked = open("/dev/null", O_RDONLY)
+        defer { close(leaked) }
+        let script = folder.file("helper")
+        try "#!/bin/sh\ntr '\\0' '\\n' < /proc/$$/environ > \"$2/environ\"\nexec ls /proc/self/fd > \"$2/fds\"\n"
+            .write(toFile: script, atomically: true, encoding: .utf8)
+        chmod(script, 0o700)
+        signal(SIGPIPE, SIG_IGN)
+        let helper = WhisperHelper(executable: script, library: folder.path, idleRelease: .seconds(30))
+
+        await #expect(throws: SpeechError.self) {
+            _ = try await helper.transcribe(audio: [0, 0], model: "ggml-tiny.en.bin", language: "en", prompt: "")
+        }
+        let environment = try String(contentsOfFile: folder.file("environ"), encoding: .utf8).split(separator: "\n")
+        #expect(environment.contains("GGML_NO_BACKTRACE=1"))
+        #expect(!environment.contains { $0.hasPrefix("DBUS_SESSION_BUS_ADDRESS=") || $0.hasPrefix("XDG_RUNTIME_DIR=") })
+        // ls's own listing of the folder is its 3.
+        let descriptors = try String(contentsOfFile: folder.file("fds"), encoding: .utf8).split(separator: "\n")
+        #expect(descriptors == ["0", "1", "2", "3"], "\(descriptors), ours: \(leaked)")
+    }
+
+    /// `notulad --whisper-helper` caps its address space before anything else, libwhisper not loaded yet.
+    @Test func theHelperCapsItsAddressSpaceFirstThing() async throws {
+        var input: [Int32] = [-1, -1]
+        #expect(ChildPipe.make(&input))
+        let notulad = binaryDirectory.appendingPathComponent("notulad").path
+        let started = HelperSpawn.start(
+            notulad, [WhisperHelperServer.argument, "/nonexistent/libwhisper.so.1"], input: input[0], output: STDERR_FILENO)
+        close(input[0])
+        let helper = try started.get()
+        defer {
+            close(input[1])
+            var status: Int32 = 0
+            _ = waitpid(helper, &status, 0)
+        }
+
+        func softLimit() -> Int? {
+            let limits = (try? String(contentsOfFile: "/proc/\(helper)/limits", encoding: .utf8)) ?? ""
+            let line = limits.split(separator: "\n").first { $0.hasPrefix("Max address space") }
+            return line?.split(separator: " ").dropFirst(3).first.flatMap { Int($0) }
+        }
+        // 2 GiB: the runtime, libwhisper and ggml, before any model.
+        try await poll(within: .seconds(60), until: { softLimit() == 2 << 30 }) { LimitNotSet(seen: softLimit()) }
+    }
+
+    struct LimitNotSet: Error { let seen: Int? }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Recording
 import Synchronization
 
 /// A helper program started with `posix_spawn` and awaited on a thread of its own. Not Foundation's `Process`: it
@@ -12,39 +13,21 @@ final class ChildProcess: Sendable {
     }
     private let state = Mutex(State())
 
-    /// Starts `path` with `arguments`, only `environment`, and the three descriptors as its standard input, output
-    /// and error; it inherits no other descriptor, no blocked signal and no ignored one.
+    /// Starts `path` with `arguments`, only `environment` but the session bus's address (no tool of these speaks D-Bus;
+    /// the display's and the runtime folder's they need), and the three descriptors as its standard input, output and
+    /// error; it inherits no other descriptor, no blocked signal and no ignored one.
     /// - Throws: the `errno` of `posix_spawn`.
     init(path: String, arguments: [String], environment: [String: String], input: Int32, output: Int32, errorOutput: Int32)
         throws(Errno)
     {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, input, 0)
-        posix_spawn_file_actions_adddup2(&actions, output, 1)
-        posix_spawn_file_actions_adddup2(&actions, errorOutput, 2)
-        _ = Self.addCloseFrom?(&actions, 3)
-
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var noSignals = sigset_t()
-        sigemptyset(&noSignals)
-        posix_spawnattr_setsigmask(&attributes, &noSignals)
-        var defaultSignals = sigset_t()
-        sigemptyset(&defaultSignals)
-        for signal in [SIGPIPE, SIGINT, SIGTERM, SIGHUP] { sigaddset(&defaultSignals, signal) }
-        posix_spawnattr_setsigdefault(&attributes, &defaultSignals)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-
-        let argv = ([path] + arguments).map { strdup($0) } + [nil]
-        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { (argv + envp).forEach { free($0) } }
-        var processID: pid_t = 0
-        let result = posix_spawn(&processID, path, &actions, &attributes, argv, envp)
-        guard result == 0 else { throw Errno(code: result) }
-        self.processID = processID
+        let entries = environment.filter { $0.key != "DBUS_SESSION_BUS_ADDRESS" }.map { "\($0.key)=\($0.value)" }
+        switch ChildSpawn.start(
+            path, arguments, standard: [input, output, errorOutput], environment: entries,
+            defaultSignals: [SIGPIPE, SIGINT, SIGTERM, SIGHUP])
+        {
+        case .success(let processID): self.processID = processID
+        case .failure(let error): throw Errno(code: error.code)
+        }
     }
 
     /// The exit status (128 + the signal's number for a program ended by a signal), or nil when `kill()` ended it.
@@ -88,13 +71,6 @@ final class ChildProcess: Sendable {
         guard !killed else { return nil }
         let signal = status & 0x7f
         return signal == 0 ? (status >> 8) & 0xff : 128 + signal
-    }
-
-    /// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34 and later), which Swift's Glibc module does not
-    /// declare: without it, descriptors opened without close-on-exec elsewhere in notulad would live on in the
-    /// children that serve the clipboard.
-    private static let addCloseFrom = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np").map {
-        unsafeBitCast($0, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
     }
 
     /// An `errno` value, said in words by `strerror`.

@@ -6,9 +6,6 @@ public enum Checksum: Sendable, Hashable {
     case md5(String)
     /// whisper.cpp's models: 40 hexadecimal digits.
     case sha1(String)
-    /// The first digits of a SHA-1, where the publisher gives no more: whisper.cpp's README for its quantised models
-    /// gives 8 (32 bits, which still tell a damaged download but once in four billion).
-    case sha1Prefix(String)
 
     /// `md5` or `sha1` with the right number of hexadecimal digits; nil otherwise.
     public init?(kind: String, hex: String) {
@@ -24,7 +21,7 @@ public enum Checksum: Sendable, Hashable {
     /// The digits, lowercase.
     public var hex: String {
         switch self {
-        case .md5(let hex), .sha1(let hex), .sha1Prefix(let hex): hex.lowercased()
+        case .md5(let hex), .sha1(let hex): hex.lowercased()
         }
     }
 
@@ -32,7 +29,7 @@ public enum Checksum: Sendable, Hashable {
     public var name: String {
         switch self {
         case .md5: "MD5"
-        case .sha1, .sha1Prefix: "SHA-1"
+        case .sha1: "SHA-1"
         }
     }
 
@@ -40,7 +37,7 @@ public enum Checksum: Sendable, Hashable {
     func ofFile(_ file: String) throws(DownloadError) -> String {
         switch self {
         case .md5: try MD5.hexDigest(ofFile: file)
-        case .sha1, .sha1Prefix: try SHA1.hexDigest(ofFile: file)
+        case .sha1: try SHA1.hexDigest(ofFile: file)
         }
     }
 }
@@ -61,7 +58,7 @@ extension HTTPDownload {
         }
         if let checksum {
             let actual = try checksum.ofFile(file)
-            guard actual == checksum.hex || (checksum == .sha1Prefix(checksum.hex) && actual.hasPrefix(checksum.hex)) else {
+            guard actual == checksum.hex else {
                 throw .checksumMismatch(kind: checksum.name, expected: checksum.hex, actual: actual)
             }
         }

@@ -1,6 +1,7 @@
 import Dispatch
 import FoundationEssentials
 import Glibc
+import Recording
 
 /// A child that fetches one document for `DocumentFetcher.helper`: started at once, its standard output read to
 /// its end, then reaped.
@@ -18,15 +19,15 @@ final class FetchHelperProcess: Sendable {
     /// Starts `executable` with `DocumentFetcher.helperArgument` and `arguments`, its standard output a pipe,
     /// its input /dev/null, its error output this process's, its signal mask empty.
     /// - Throws: `.setupFailed` when the pipes or the process cannot be made.
-    /// The corresponding C functions are `pipe` and `posix_spawn`.
+    /// The corresponding C functions are `pipe2` and `posix_spawn`.
     init(executable: String, arguments: [String]) throws(DownloadError) {
         var outputPipe: [Int32] = [-1, -1]
         var cancelPipe: [Int32] = [-1, -1]
-        guard ChildPipe.make(&outputPipe) else { throw Self.failure("pipe", errno) }
+        guard ChildPipe.make(&outputPipe) else { throw Self.failure("pipe2", errno) }
         guard ChildPipe.make(&cancelPipe) else {
             let code = errno
             outputPipe.forEach { close($0) }
-            throw Self.failure("pipe", code)
+            throw Self.failure("pipe2", code)
         }
         let started = HelperSpawn.start(executable, [DocumentFetcher.helperArgument] + arguments, input: nil, output: outputPipe[1])
         close(outputPipe[1])

@@ -130,17 +130,14 @@ public final class WhisperHelper: Sendable {
         return Running(pid: child, input: input[1], output: output[0])
     }
 
-    /// This process's environment, with ggml's assertion kept from starting gdb (it hung for minutes when it did), and
-    /// Swift's crash backtracer kept from starting: it inherits the helper's output pipe, and one that hung kept the
-    /// pipe open after the helper died, so its decoding waited 40 minutes for an answer that could not come.
+    /// A helper's environment (`HelperSpawn.helperEnvironment`), with ggml's assertion kept from starting gdb (it hung
+    /// for minutes when it did), and Swift's crash backtracer kept from starting: it inherits the helper's output pipe,
+    /// and one that hung kept the pipe open after the helper died, so its decoding waited 40 minutes for an answer that
+    /// could not come.
     private static var environment: [String] {
         let overrides = ["GGML_NO_BACKTRACE=1", "SWIFT_BACKTRACE=enable=no"]
-        var entries: [String] = []
-        var entry = environ
-        while let pointer = entry.pointee {
-            let text = String(cString: pointer)
-            if !overrides.contains(where: { text.hasPrefix($0.prefix { $0 != "=" } + "=") }) { entries.append(text) }
-            entry += 1
+        let entries = HelperSpawn.helperEnvironment.filter { text in
+            !overrides.contains { text.hasPrefix($0.prefix { $0 != "=" } + "=") }
         }
         return entries + overrides
     }

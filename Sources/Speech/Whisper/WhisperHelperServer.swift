@@ -33,16 +33,14 @@ public enum WhisperHelperServer {
     /// still stops it.
     nonisolated(unsafe) private static var cancelled: sig_atomic_t = 0
 
-    /// When `arguments` ask for the helper, serves requests until standard input ends.
+    /// When `arguments` ask for the helper, serves requests until standard input ends; libwhisper is loaded at the
+    /// first, and a library that does not load answers it with the reason and ends the helper.
     /// - Returns: The exit status, or `nil` when the command line is not the helper's: the program then goes on.
     public static func serve(_ arguments: [String]) -> Int32? {
         guard arguments.count == 3, arguments[1] == argument else { return nil }
+        ChildSpawn.limitAddressSpace(to: addressSpaceWithoutModel)
         signal(SIGUSR1) { _ in WhisperHelperServer.cancelled = 1 }
-        let library: WhisperLibrary
-        do throws(SpeechError) { library = try WhisperLibrary.load(searchingFrom: [arguments[2]]) } catch {
-            _ = answer(WhisperAnswer(error: error.message))
-            return 1
-        }
+        var opened: WhisperLibrary?
         var loaded: WhisperModel?
         // A test seam: a helper this many seconds slower per utterance, as on a slow machine or with a large model.
         let delay = ProcessInfo.processInfo.environment["NOTULA_WHISPER_TEST_DELAY"].flatMap { Double($0) }.map { min(60, max(0, $0)) }
@@ -52,10 +50,23 @@ public enum WhisperHelperServer {
                 guard answer(WhisperAnswer(error: "The helper was sent a request it cannot read.")) else { return 1 }
                 continue
             }
+            let library: WhisperLibrary
+            do throws(SpeechError) {
+                if let current = opened { library = current } else { library = try WhisperLibrary.load(searchingFrom: [arguments[2]]) }
+                opened = library
+            } catch {
+                _ = answer(WhisperAnswer(error: error.message))
+                return 1
+            }
             let outcome = Result { () throws(SpeechError) in
                 if loaded?.path != request.model { loaded = nil }
                 let model: WhisperModel
-                if let current = loaded { model = current } else { model = try WhisperModel(library: library, path: request.model) }
+                if let current = loaded {
+                    model = current
+                } else {
+                    ChildSpawn.limitAddressSpace(to: addressSpace(holding: request.model))
+                    model = try WhisperModel(library: library, path: request.model)
+                }
                 loaded = model
                 let audio: [Float]
                 if let bytes = request.audio { audio = samples(in: bytes) } else { audio = try samples(of: request.file) }
@@ -73,6 +84,18 @@ public enum WhisperHelperServer {
             guard answer(reply) else { return 1 }
         }
         return 0
+    }
+
+    /// The runtime, libwhisper and ggml, its threads' stacks and malloc's arenas, with room to spare: a decoding with
+    /// tiny.en (74 MiB) peaked at 909 MiB of address space, 173 MB resident, on 2 cores, and crashed under 768 MiB.
+    static let addressSpaceWithoutModel = 2 << 30
+
+    /// Room for the model at `path` besides: its weights, and the buffers ggml sizes from them (small, 466 MiB on disk,
+    /// is given about 1 GB of memory by its publisher), three times its size.
+    static func addressSpace(holding path: String) -> Int {
+        var status = stat()
+        let size = stat(path, &status) == 0 ? Int(status.st_size) : 0
+        return addressSpaceWithoutModel + 3 * min(size, 64 << 30)
     }
 
     /// 16-bit little-endian samples as libwhisper takes them: floats in −1…1.

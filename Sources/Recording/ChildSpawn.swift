@@ -1,0 +1,98 @@
+import Glibc
+
+/// `pipe2` of <unistd.h>, which the Glibc module leaves out (it is a GNU extension).
+@_silgen_name("pipe2") private func pipe2(_ descriptors: UnsafeMutablePointer<Int32>, _ flags: Int32) -> Int32
+
+/// A pipe to or from a child process, both ends closed on exec: only what `ChildSpawn` hands over reaches the child.
+public enum ChildPipe {
+    /// Makes the pipe into `ends`, close-on-exec from the first instant (a `pipe` then `fcntl` left a moment in which
+    /// a child another thread started inherited both ends); false (and errno) when it cannot.
+    public static func make(_ ends: inout [Int32]) -> Bool {
+        pipe2(&ends, O_CLOEXEC) == 0
+    }
+}
+
+/// The one way notulad starts another program — its own helpers, the typing tools, `xdg-open`: `posix_spawn` with the
+/// descriptors given as the child's standard input, output and error and no other (every descriptor from 3 on closed,
+/// whatever a library opened without close-on-exec), an empty signal mask, and only the environment given.
+public enum ChildSpawn {
+    /// Starts `program` with `arguments` (after its own name).
+    /// - Parameters:
+    ///   - standard: the child's descriptors 0, 1 and 2, from ours; nil opens /dev/null there.
+    ///   - environment: `NAME=value` entries, the child's whole environment.
+    ///   - defaultSignals: signals set back to their default action (notulad ignores SIGPIPE).
+    ///   - searchingPath: `program` is a name looked up in `PATH`, not a path.
+    /// - Returns: the child's process id, or the error number `posix_spawn` gave.
+    /// The corresponding C functions are `posix_spawn` and `posix_spawnp`.
+    public static func start(
+        _ program: String, _ arguments: [String], standard: [Int32?], environment: [String], defaultSignals: [Int32] = [],
+        searchingPath: Bool = false
+    ) -> Result<pid_t, SpawnError> {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        for (target, source) in standard.prefix(3).enumerated() {
+            if let source {
+                posix_spawn_file_actions_adddup2(&actions, source, Int32(target))
+            } else {
+                posix_spawn_file_actions_addopen(&actions, Int32(target), "/dev/null", O_RDWR, 0)
+            }
+        }
+        _ = addCloseFrom?(&actions, 3)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for signal in defaultSignals { sigaddset(&defaults, signal) }
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        let argv = ([program] + arguments).map { strdup($0) } + [nil]
+        let envp = environment.map { strdup($0) } + [nil]
+        defer { (argv + envp).forEach { free($0) } }
+        var child = pid_t()
+        let status =
+            searchingPath
+            ? posix_spawnp(&child, program, &actions, &attributes, argv, envp)
+            : posix_spawn(&child, program, &actions, &attributes, argv, envp)
+        return status == 0 ? .success(child) : .failure(SpawnError(code: status))
+    }
+
+    /// This process's environment as `NAME=value` entries, only those whose name `keeps` accepts.
+    public static func ownEnvironment(keeping keeps: (Substring) -> Bool = { _ in true }) -> [String] {
+        var entries: [String] = []
+        var entry = environ
+        while let pointer = entry.pointee {
+            let text = String(cString: pointer)
+            if let equals = text.firstIndex(of: "="), keeps(text[..<equals]) { entries.append(text) }
+            entry += 1
+        }
+        return entries
+    }
+
+    /// Caps this process's address space at `bytes` (the soft limit, at most the hard one, which is left as it was):
+    /// called by a helper of notulad's first thing, so that a runaway allocation (a damaged model, a library's bug)
+    /// fails there and not in the desktop.
+    /// The corresponding C functions are `getrlimit` and `setrlimit`.
+    public static func limitAddressSpace(to bytes: Int) {
+        let resource = __rlimit_resource_t(RLIMIT_AS.rawValue)
+        var limit = rlimit()
+        guard getrlimit(resource, &limit) == 0 else { return }
+        limit.rlim_cur = min(rlim_t(max(0, bytes)), limit.rlim_max)
+        _ = setrlimit(resource, &limit)
+    }
+
+    /// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34 and later), which Swift's Glibc module does not declare.
+    private static let addCloseFrom = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np").map {
+        unsafeBitCast($0, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
+    }
+}
+
+/// An error number, as `posix_spawn` returns it.
+public struct SpawnError: Error, Sendable, Equatable {
+    public let code: Int32
+    public var message: String { String(cString: strerror(code)) }
+}
