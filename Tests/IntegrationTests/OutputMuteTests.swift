@@ -59,7 +59,7 @@ struct OutputMuteTests {
     }
 
     @Test func aSinkTheUserUnmutedAndMutedAgainWhileRecordingIsTheirs() async throws {
-        let speakers = try NullSink()
+        let speakers = try await NullSink()
         let service = try await start(hearing: speakers)
         try await service.recorder(.start)
         try await service.waitForLog("Muted \(speakers.name) while recording")
@@ -77,7 +77,7 @@ struct OutputMuteTests {
     }
 
     @Test func aSinkWhoseVolumeChangedAfterACrashIsLeftAsItIs() async throws {
-        let speakers = try NullSink()
+        let speakers = try await NullSink()
         let service = try await start(hearing: speakers)
         try await service.recorder(.start)
         try await service.waitForLog("Muted \(speakers.name) while recording")
