@@ -73,7 +73,8 @@ extension DesktopNotification {
         return escaped
     }
 
-    private static func escape(_ text: String) -> String {
+    /// `&`, `<` and `>` as entities, for a server (or a tray host) that reads markup.
+    static func escape(_ text: String) -> String {
         var escaped = ""
         escaped.reserveCapacity(text.utf8.count)
         for character in text {

@@ -25,7 +25,10 @@ struct TrayPresentation: Equatable {
             case .paused: ("media-playback-pause-symbolic", texts.paused)
             case .processing: ("content-loading-symbolic", texts.transcribing)
             }
-        toolTipBody = [state == .idle ? nil : texts.spelled(elapsed), texts.heardBy(programs, while: state)]
-            .compactMap { $0 }.joined(separator: "\n")
+        // A tooltip's body may hold markup (Plasma renders it): a program's name is shown as written.
+        toolTipBody = [
+            state == .idle ? nil : texts.spelled(elapsed), texts.heardBy(programs, while: state).map(DesktopNotification.escape),
+        ]
+        .compactMap { $0 }.joined(separator: "\n")
     }
 }
