@@ -10,6 +10,7 @@ extension NotificationTexts {
         transcribing: "Transcriberen…",
         recordingSince: { start in "Neemt op sinds \(start)" },
         recordedSince: { duration, start in "\(duration) opgenomen, begonnen om \(start)" },
+        alsoHeardBy: { programs in "Ook gehoord door: \(programs)" },
         pause: "Pauzeren",
         resume: "Hervatten",
         send: "Versturen",

@@ -10,6 +10,7 @@ extension NotificationTexts {
         transcribing: "Transcribing…",
         recordingSince: { start in "Recording since \(start)" },
         recordedSince: { duration, start in "\(duration) recorded, started at \(start)" },
+        alsoHeardBy: { programs in "Also heard by: \(programs)" },
         pause: "Pause",
         resume: "Resume",
         send: "Send",

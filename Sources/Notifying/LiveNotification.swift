@@ -9,6 +9,8 @@ struct LiveRecording: Equatable {
     var pauseReason: PauseReason?
     var elapsed: Duration
     var start: ClockTime
+    /// The programs that also hear it (`OpenAudio`, `WatchText`), named in the body.
+    var heardBy: [String] = []
 }
 
 extension DesktopNotification {
@@ -32,9 +34,12 @@ extension DesktopNotification {
         let allowed = recording.state.allowedActions.map(\.rawValue)
         return DesktopNotification(
             summary: summary,
-            body: recording.state == .recording
-                ? texts.recordingSince(recording.start.description)
-                : texts.recordedSince(texts.spelled(recording.elapsed), recording.start.description),
+            body: [
+                recording.state == .recording
+                    ? texts.recordingSince(recording.start.description)
+                    : texts.recordedSince(texts.spelled(recording.elapsed), recording.start.description),
+                texts.heardBy(recording.heardBy, while: recording.state),
+            ].compactMap { $0 }.joined(separator: "\n"),
             icon: "audio-input-microphone",
             actions: capabilities.contains("actions") ? buttons.filter { allowed.contains($0.key) } : [],
             hints: NotificationHints(urgency: .normal, category: "x-notula.recording", resident: true, suppressSound: true),
@@ -68,7 +73,8 @@ extension DesktopNotification {
         return escaped
     }
 
-    private static func escape(_ text: String) -> String {
+    /// `&`, `<` and `>` as entities, for a server (or a tray host) that reads markup.
+    static func escape(_ text: String) -> String {
         var escaped = ""
         escaped.reserveCapacity(text.utf8.count)
         for character in text {

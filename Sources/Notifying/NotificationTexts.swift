@@ -1,3 +1,5 @@
+import Recording
+
 /// Every text a notification shows, in one language. Each language is one table (`english`,
 /// `dutch`), so that a translator finds all of it in one place.
 public struct NotificationTexts: Sendable {
@@ -21,6 +23,9 @@ public struct NotificationTexts: Sendable {
     let recordingSince: @Sendable (_ start: String) -> String
     /// The body while paused or transcribing: the duration recorded, and when the recording started.
     let recordedSince: @Sendable (_ duration: String, _ start: String) -> String
+    /// The programs that hear the recording as it happens besides Notula (`OpenAudio`, `WatchText`), named; also in
+    /// the tray's tooltip.
+    let alsoHeardBy: @Sendable (_ programs: String) -> String
     let pause: String
     let resume: String
     let send: String
@@ -69,6 +74,12 @@ public struct NotificationTexts: Sendable {
     let language: String
     /// A locale whose model is not on this machine: picking it downloads it.
     let notInstalled: @Sendable (_ locale: String) -> String
+
+    /// "Also heard by: A, B" while a recording exists and somebody listens; nil otherwise.
+    func heardBy(_ programs: [String], while state: RecordingState) -> String? {
+        guard state == .recording || state == .paused, !programs.isEmpty else { return nil }
+        return alsoHeardBy(programs.joined(separator: ", "))
+    }
 
     /// A duration spelled for reading: "2 minutes 14 seconds", whole seconds, zero parts left out.
     public func spelled(_ duration: Duration) -> String {

@@ -51,6 +51,8 @@ public actor Notifier {
     private var liveID: UInt32?
     private var shownLive: DesktopNotification?
     private var liveSyncQueued = false
+    /// The programs that also hear the recordings, named in the live notification.
+    private var heardBy: [String] = []
     /// Results on screen, by id: what their click opens.
     private var results: [UInt32: RecordingID] = [:]
 
@@ -99,8 +101,15 @@ public actor Notifier {
             let start = live.flatMap { $0.recording == snapshot.recording ? $0.start : nil } ?? clock()
             live = LiveRecording(
                 recording: snapshot.recording, state: snapshot.state, pauseReason: snapshot.pauseReason, elapsed: snapshot.elapsed,
-                start: start)
+                start: start, heardBy: heardBy)
         }
+        queueLiveSync()
+    }
+
+    /// The programs that listen changed: the live notification names them.
+    public func heard(by programs: [String]) {
+        heardBy = programs
+        live?.heardBy = programs
         queueLiveSync()
     }
 

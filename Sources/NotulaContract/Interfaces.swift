@@ -34,7 +34,7 @@ extension NotulaBus {
         public enum Property: String, CaseIterable, Sendable {
             case state = "State", pauseReason = "PauseReason", elapsed = "Elapsed", timerAnchor = "TimerAnchor"
             case level = "Level", locale = "Locale", output = "Output", typing = "Typing", silenceSeconds = "SilenceSeconds"
-            case live = "Live", inputOpen = "InputOpen"
+            case live = "Live", inputOpen = "InputOpen", listeners = "Listeners"
         }
     }
 

@@ -14,21 +14,26 @@ final class AudioReaders: CapturedAudioListener {
     static let defaultSilenceSeconds = 0.8
     static let silenceRange: ClosedRange<Double> = 0.1...30
 
-    private let readers = PipeReaders<AudioForm>(of: "the live audio", mostReaders: mostReaders)
+    private let readers: PipeReaders<AudioForm>
     private let stretches: Mutex<VoiceStretches>
 
-    init(_ settings: Settings) {
+    /// - Parameter changes: told when a reader comes or goes.
+    init(_ settings: Settings, changes: ListenerChanges? = nil) {
+        readers = PipeReaders(of: .audio, mostReaders: Self.mostReaders, changes: changes)
         stretches = Mutex(
             VoiceStretches(
                 threshold: settings.vadSilenceThreshold ?? Self.defaultThreshold,
                 silenceSeconds: settings.vadSilenceSeconds ?? Self.defaultSilenceSeconds))
     }
 
-    /// A new reader for `peer`: the read end of a pipe (close-on-exec) on which the audio of the recording under way,
+    /// Who reads the live audio now.
+    var listeners: [Listener] { readers.listeners }
+
+    /// A new reader for `caller`: the read end of a pipe (close-on-exec) on which the audio of the recording under way,
     /// from now on, and of those after it arrives in `form`, until the reader closes it.
     /// - Throws: `LimitsExceeded` when `mostReaders` read already, `Failed` when no pipe can be made.
-    func newReader(for peer: String, form: AudioForm) throws(BusError) -> FileDescriptor {
-        try readers.newReader(for: peer, form: form)
+    func newReader(for caller: Caller, form: AudioForm) throws(BusError) -> FileDescriptor {
+        try readers.newReader(for: caller, form: form)
     }
 
     func captureStarted(_ recording: RecordingID, locale: String) {}

@@ -32,6 +32,9 @@ enum RecorderObject {
                 NotulaBus.Recorder.property(.pauseReason, "s") { .string(snapshot(recorder).pauseReason?.rawValue ?? "") },
                 NotulaBus.Recorder.property(.level, "d", emitsChanged: .false) { .double(recorder.level) },
                 NotulaBus.Recorder.property(.inputOpen, "b") { .boolean(inputOpen()) },
+                NotulaBus.Recorder.property(.listeners, Listener.busSignature) {
+                    .array(element: Listener.busElement, ListenersWiring.current(audio: audio, text: text).map(\.busValue))
+                },
                 NotulaBus.Recorder.settableProperty(
                     .locale, "s", getter: { .string(locale.current) },
                     replyingSetter: { value throws(BusError) in
@@ -173,9 +176,10 @@ enum RecorderObject {
     /// `WatchText`: a pipe of the live text for the caller, once its connection is known to take it.
     private static func watchText(_ text: TextWatchers, bus: Bus) -> Method {
         NotulaBus.Recorder.method(.watchText, outputs: [Argument("text", "h")]) { message throws(BusError) in
-            guard let caller = message.sender else { throw BusError.invalidArgs("A call without a sender") }
+            guard let sender = message.sender else { throw BusError.invalidArgs("A call without a sender") }
             return .later { () throws(BusError) in
-                try await fileDescriptorsReach(caller, bus: bus, what: "the live text")
+                try await fileDescriptorsReach(sender, bus: bus, what: "the live text")
+                let caller = try await CallerIdentity.identify(sender, on: bus)
                 return [.unixFD(try text.newReader(for: caller))]
             }
         }
@@ -185,13 +189,14 @@ enum RecorderObject {
     private static func openAudio(_ audio: AudioReaders, bus: Bus) -> Method {
         NotulaBus.Recorder.method(.openAudio, inputs: [Argument("format", "s")], outputs: [Argument("audio", "h")]) {
             message throws(BusError) in
-            guard let caller = message.sender else { throw BusError.invalidArgs("A call without a sender") }
+            guard let sender = message.sender else { throw BusError.invalidArgs("A call without a sender") }
             let spelled = try message.argument(0, as: String.self)
             guard let form = AudioForm(rawValue: spelled) else {
                 throw BusError.invalidArgs("The audio comes as \(AudioForm.spelled), not \(spelled.prefix(40))")
             }
             return .later { () throws(BusError) in
-                try await fileDescriptorsReach(caller, bus: bus, what: "the audio")
+                try await fileDescriptorsReach(sender, bus: bus, what: "the audio")
+                let caller = try await CallerIdentity.identify(sender, on: bus)
                 return [.unixFD(try audio.newReader(for: caller, form: form))]
             }
         }

@@ -85,7 +85,8 @@ public enum Service {
             findWays: { await DeliveryWiring.ways(in: $0, bus: bus, paths: paths, searchPath: searchPath) })
         Task { await DeliveryWiring.restoreLeftClipboard(before: dictation, session: session, searchPath: searchPath) }
         let writing = TextWriting(replacements: ReplacementsFile(path: paths.replacementsFile))
-        let liveText = TextWatchers()
+        let listenerChanges = ListenerChanges()
+        let liveText = TextWatchers(changes: listenerChanges)
         let liveTyping = LiveTyping(choice: output, dictation: dictation, writing: writing, bus: bus, notifier: notifier)
         // One helper process for the accurate pass and memos transcribed again: one Whisper model in memory at most.
         let whisper = WhisperLibrary.firstPresent(
@@ -128,7 +129,7 @@ public enum Service {
             return 1
         }
         let silence = SilenceEnding(settings, settingsFile: paths.settingsFile, bus: bus)
-        let audio = AudioReaders(settings)
+        let audio = AudioReaders(settings, changes: listenerChanges)
         let capture = PulseCapture(
             recordingsDirectory: paths.recordings, source: source, isolation: bus,
             listener: CaptureListeners([transcriber, memos, silence, audio]),
@@ -180,6 +181,7 @@ public enum Service {
         let sleepWatch = await SleepWatch.start(pausing: recorder)
         let panelControls = PanelWiring.controls(recorder, locale: locale, models: models, bus: bus)
         await tray.start(panelControls)
+        ListenersWiring.follow(listenerChanges, audio: audio, text: liveText, bus: bus, tray: tray, notifier: notifier)
         await mediaPlayer?.start(
             panelControls, elapsed: { recorder.assumeIsolated { $0.snapshot.elapsed } },
             memoPlayback: MemoPlaybackWiring.controls(memos))

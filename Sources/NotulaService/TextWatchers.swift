@@ -14,15 +14,23 @@ final class TextWatchers: LiveTextListener {
     /// Readers at once, all clients together: each costs a pipe and a copy of every line.
     static let mostReaders = 16
 
-    private let readers = PipeReaders<LiveTextForm>(of: "the live text", mostReaders: mostReaders)
+    private let readers: PipeReaders<LiveTextForm>
+
+    /// - Parameter changes: told when a reader comes or goes.
+    init(changes: ListenerChanges? = nil) {
+        readers = PipeReaders(of: .text, mostReaders: Self.mostReaders, changes: changes)
+    }
 
     var isFollowed: Bool { !readers.isEmpty }
 
-    /// A new reader for `peer`: the read end of a pipe (close-on-exec) on which the text of the recording under way
+    /// Who reads the live text now.
+    var listeners: [Listener] { readers.listeners }
+
+    /// A new reader for `caller`: the read end of a pipe (close-on-exec) on which the text of the recording under way
     /// and of those after it arrives, until the reader closes it.
     /// - Throws: `LimitsExceeded` when `mostReaders` read already, `Failed` when no pipe can be made.
-    func newReader(for peer: String) throws(BusError) -> FileDescriptor {
-        try readers.newReader(for: peer, form: .jsonLines)
+    func newReader(for caller: Caller) throws(BusError) -> FileDescriptor {
+        try readers.newReader(for: caller, form: .jsonLines)
     }
 
     /// Guesses come at most every `BlockRecognition.partialInterval`, from the decoding.

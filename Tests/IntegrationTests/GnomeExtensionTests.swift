@@ -70,6 +70,13 @@ struct GnomeExtensionTests {
         let paused = try await waitForIndicator(in: host) { $0.iconName == "media-playback-pause-symbolic" }
         #expect(paused.accessibleName.hasPrefix("Notula: Paused, ") && paused.time != "", "\(paused.accessibleName)")
         #expect(paused.item("Resume")?.sensitive == true && paused.item("Discard")?.sensitive == true, "\(paused.items)")
+        #expect(!paused.items.contains { $0.label.hasPrefix("Also heard by") }, "nobody else listens: \(paused.items)")
+        // Another program reads the live text: the menu names it, until it closes its pipe.
+        let watch = try RunningCommand(
+            binaryDirectory.appendingPathComponent("notula").path, ["watch"], environment: service.environment)
+        try await waitForIndicator(in: host) { $0.item("Also heard by: notula") != nil }
+        #expect(watch.interrupt() == 0)
+        try await waitForIndicator(in: host) { !$0.items.contains { $0.label.hasPrefix("Also heard by") } }
 
         try await pick("Resume", in: host)
         try await service.waitForState("recording")

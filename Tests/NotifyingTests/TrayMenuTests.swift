@@ -55,3 +55,31 @@ struct TrayMenuTests {
         #expect(paused.toolTipBody == "2 minutes 14 seconds")
     }
 }
+
+@Suite("Who else hears the recording, as the tray and the live notification say it")
+struct HeardByTests {
+    private func live(_ state: RecordingState, heardBy: [String]) -> LiveRecording {
+        LiveRecording(
+            recording: RecordingID("1"), state: state, pauseReason: nil, elapsed: .seconds(75), start: ClockTime(hour: 14, minute: 3),
+            heardBy: heardBy)
+    }
+
+    @Test func theLiveNotificationNamesEachProgramWhileARecordingExists() {
+        let recording = DesktopNotification.live(
+            live(.recording, heardBy: ["org.example.App", "notula"]), texts: .english, capabilities: [])
+        #expect(recording.body == "Recording since 14:03\nAlso heard by: org.example.App, notula")
+        let paused = DesktopNotification.live(live(.paused, heardBy: ["notula"]), texts: .dutch, capabilities: [])
+        #expect(paused.body.hasSuffix("\nOok gehoord door: notula"), "\(paused.body)")
+        let processing = DesktopNotification.live(live(.processing, heardBy: ["notula"]), texts: .english, capabilities: [])
+        #expect(!processing.body.contains("heard"), "nobody hears a recording being transcribed: \(processing.body)")
+        #expect(DesktopNotification.live(live(.recording, heardBy: []), texts: .english, capabilities: []).body == "Recording since 14:03")
+    }
+
+    @Test func aProgramsNameIsShownAsWrittenWhereMarkupIsRead() {
+        let named = DesktopNotification.live(live(.recording, heardBy: ["<b>x&y</b>"]), texts: .english, capabilities: ["body-markup"])
+        #expect(named.escaped(for: ["body-markup"]).body.hasSuffix("Also heard by: &lt;b&gt;x&amp;y&lt;/b&gt;"))
+        let tray = TrayPresentation(state: .recording, elapsed: .seconds(5), heardBy: ["<b>x&y</b>"], texts: .english)
+        #expect(tray.toolTipBody == "5 seconds\nAlso heard by: &lt;b&gt;x&amp;y&lt;/b&gt;")
+        #expect(TrayPresentation(state: .idle, elapsed: .zero, heardBy: ["notula"], texts: .english).toolTipBody == "")
+    }
+}

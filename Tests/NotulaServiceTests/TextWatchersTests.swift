@@ -28,7 +28,7 @@ struct TextWatchersTests {
     @Test func aReaderGetsTheLinesOfEachRecordingInOrder() throws {
         let watchers = TextWatchers()
         #expect(!watchers.isFollowed, "nobody asked yet")
-        let reader = try watchers.newReader(for: ":1.7")
+        let reader = try watchers.newReader(for: .unsandboxed(":1.7"))
         #expect(watchers.isFollowed)
         watchers.heard(.partial("annyeong"), of: recording)
         let word = Word(start: 0.42, end: 0.9, word: "annyeong", confidence: 1)
@@ -45,8 +45,8 @@ struct TextWatchersTests {
 
     @Test func aReaderThatStopsReadingIsCutOffAndTheOthersGetEverything() throws {
         let watchers = TextWatchers()
-        let asleep = try watchers.newReader(for: ":1.8")
-        let awake = try watchers.newReader(for: ":1.9")
+        let asleep = try watchers.newReader(for: .unsandboxed(":1.8"))
+        let awake = try watchers.newReader(for: .unsandboxed(":1.9"))
         let utterance = Transcript(text: String(repeating: "말", count: 1000))
         var heardByAwake = 0
         // About 3 KiB a line: well past the pipe's 64 KiB and the 256 KiB kept for a slow reader.
@@ -65,10 +65,35 @@ struct TextWatchersTests {
 
     @Test func readersAreBoundedAndOneThatLeftMakesRoom() throws {
         let watchers = TextWatchers()
-        var readers = try (0..<TextWatchers.mostReaders).map { try watchers.newReader(for: ":1.\($0)") }
-        let refused = #expect(throws: BusError.self) { try watchers.newReader(for: ":1.99") }
+        var readers = try (0..<TextWatchers.mostReaders).map { try watchers.newReader(for: .unsandboxed(":1.\($0)")) }
+        let refused = #expect(throws: BusError.self) { try watchers.newReader(for: .unsandboxed(":1.99")) }
         #expect(refused?.name == .limitsExceeded)
         readers.removeLast()
-        #expect(throws: Never.self) { try watchers.newReader(for: ":1.99") }
+        #expect(throws: Never.self) { try watchers.newReader(for: .unsandboxed(":1.99")) }
+    }
+
+    /// Nothing is written meanwhile: the reader is seen going as it closes its end, not at the next line.
+    @Test(.timeLimit(.minutes(1))) func aReaderThatClosesItsEndIsGoneAtOnce() async throws {
+        let changes = ListenerChanges()
+        var told = changes.changes.makeAsyncIterator()
+        let watchers = TextWatchers(changes: changes)
+        var reader: FileDescriptor? = try watchers.newReader(for: .unsandboxed(":1.5", program: "watcher"))
+        _ = await told.next()
+        #expect(reader != nil)
+        #expect(watchers.listeners.map(\.caller.program) == ["watcher"])
+        #expect(watchers.listeners.first?.stream == .text)
+        let kept = try watchers.newReader(for: .unsandboxed(":1.6", program: "stays"))
+        _ = await told.next()
+        reader = nil
+        while watchers.listeners.count == 2 { _ = await told.next() }
+        #expect(watchers.listeners.map(\.caller.program) == ["stays"])
+        _ = kept
+    }
+}
+
+extension Caller {
+    /// A caller outside any sandbox, as a test names it.
+    static func unsandboxed(_ busName: String, program: String = "test") -> Caller {
+        Caller(busName: busName, processID: 1, appID: nil, program: program)
     }
 }

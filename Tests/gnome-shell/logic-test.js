@@ -58,6 +58,14 @@ function pure() {
         Notula.shownWords('hello there', {kind: 'end', memo: '/org/notula/Notula1/Memos/1'}),
         Notula.shownWords('kept', {kind: 'unknown'}),
     ], ['hello', 'hello there', '', 'kept']);
+    const heard = [['text', 'gnome-shell', ':1.5', 1], ['audio', 'org.example.App', ':1.9', 2], ['text', 'org.example.App', ':1.9', 3]];
+    check('other listeners: each program once, the Shell\'s own left out', Notula.otherListeners(heard, ':1.5'), ['org.example.App']);
+    check('heard by, while recording', Notula.presentation({state: 'recording', elapsed: 0, timerAnchor: 0, listeners: ['a', 'b']}).heardBy,
+        'Also heard by: a, b');
+    check('heard by nobody, or not recording: nothing said', [
+        Notula.presentation({state: 'recording', elapsed: 0, timerAnchor: 0, listeners: []}).heardBy,
+        Notula.presentation({state: 'processing', elapsed: 0, timerAnchor: 0, listeners: ['a']}).heardBy,
+    ], ['', '']);
     const settingsFile = GLib.build_filenamev([GLib.get_tmp_dir(), `notula-panel-${GLib.uuid_string_random()}`, 'gnome-shell.json']);
     check('the words show at first', new Notula.PanelSettings(settingsFile).showWords, true);
     new Notula.PanelSettings(settingsFile).showWords = false;
@@ -88,6 +96,22 @@ async function againstTheService() {
     await client.toggle();
     await until(client, status => status.state === 'paused');
     check('paused: no anchor, the time frozen', client.status.timerAnchor, 0);
+
+    // Another program reads the live text: the menu names it; the Shell's own reading (the words it shows) is left out.
+    const other = Gio.DBusConnection.new_for_address_sync(
+        Gio.dbus_address_get_for_bus_sync(Gio.BusType.SESSION, null),
+        Gio.DBusConnectionFlags.AUTHENTICATION_CLIENT | Gio.DBusConnectionFlags.MESSAGE_BUS_CONNECTION, null, null);
+    const watchText = connection => connection.call_with_unix_fd_list_sync('org.notula.Notula1', '/org/notula/Notula1/Recorder',
+        'org.notula.Notula1.Recorder', 'WatchText', null, null, Gio.DBusCallFlags.NONE, -1, null, null)[1].steal_fds()[0];
+    const own = watchText(client.connection);
+    const others = watchText(other);
+    await until(client, status => status.listeners.length > 0);
+    check('paused, heard by another program', Notula.presentation(client.status).heardBy, 'Also heard by: gjs-console');
+    new Gio.UnixInputStream({fd: others, close_fd: true}).close(null);
+    await until(client, status => status.listeners.length === 0);
+    check('it closed its pipe: nobody named', Notula.presentation(client.status).heardBy, '');
+    new Gio.UnixInputStream({fd: own, close_fd: true}).close(null);
+    other.close_sync(null);
 
     await client.send();
     await until(client, status => status.state === 'idle');

@@ -27,6 +27,9 @@ class NotulaIndicator extends PanelMenu.Button {
         box.add_child(this._time);
         this.add_child(box);
 
+        // Who else hears the recording (OpenAudio, WatchText): a line to read, not a control.
+        this._heardBy = new PopupMenu.PopupMenuItem('', {reactive: false});
+        this.menu.addMenuItem(this._heardBy);
         this._toggle = this.menu.addAction('', () => client.toggle().catch(logError));
         this._send = this.menu.addAction('Send', () => client.send().catch(logError));
         this._discard = this.menu.addAction('Discard', () => client.discard().catch(logError));
@@ -68,6 +71,8 @@ class NotulaIndicator extends PanelMenu.Button {
         this._toggle.setSensitive(shown.canToggle);
         this._send.setSensitive(shown.canSend);
         this._discard.setSensitive(shown.canDiscard);
+        this._heardBy.label.text = shown.heardBy;
+        this._heardBy.visible = shown.heardBy !== '';
         this._transcript.visible = this._client.lastTranscript !== '';
         this._syncLanguages();
         this._tick(shown.ticking);

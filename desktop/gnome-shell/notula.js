@@ -72,7 +72,17 @@ export function presentation(status, nowMicroseconds = GLib.get_monotonic_time()
         canToggle: status.state !== 'processing',
         canSend: status.state === 'recording' || status.state === 'paused',
         canDiscard: underWay,
+        heardBy: (status.state === 'recording' || status.state === 'paused') && status.listeners?.length
+            ? `Also heard by: ${status.listeners.join(', ')}` : '',
     };
+}
+
+/**
+ * The programs named in the recorder's Listeners (stream, program, connection, since), each once, first come first,
+ * but for this Shell's own connection: the words it shows under the timer are no other program's hearing.
+ */
+export function otherListeners(listeners, ownConnection) {
+    return [...new Set(listeners.filter(([, , connection]) => connection !== ownConnection).map(([, program]) => program))];
 }
 
 /**
@@ -137,9 +147,13 @@ export class NotulaClient {
 
     get status() {
         if (!this._recorder.g_name_owner)
-            return {state: NOT_RUNNING, elapsed: 0, timerAnchor: 0, locale: ''};
+            return {state: NOT_RUNNING, elapsed: 0, timerAnchor: 0, locale: '', listeners: []};
         const read = name => this._recorder.get_cached_property(name)?.unpack();
-        return {state: read('State'), elapsed: read('Elapsed') ?? 0, timerAnchor: read('TimerAnchor') ?? 0, locale: read('Locale')};
+        const listeners = this._recorder.get_cached_property('Listeners')?.deepUnpack() ?? [];
+        return {
+            state: read('State'), elapsed: read('Elapsed') ?? 0, timerAnchor: read('TimerAnchor') ?? 0, locale: read('Locale'),
+            listeners: otherListeners(listeners, this.connection.get_unique_name()),
+        };
     }
 
     get locales() {

@@ -27,6 +27,9 @@ public actor TrayItem {
     let itemName = BusName("org.kde.StatusNotifierItem-\(getpid())-1")!
 
     private(set) var state: RecordingState = .idle
+    private var elapsed: Duration = .zero
+    /// The programs that also hear the recordings (`OpenAudio`, `WatchText`).
+    private var heardBy: [String] = []
     private(set) var shown: TrayPresentation
     /// The menu as the hosts last had it, and its revision (`LayoutUpdated` counts up).
     private(set) var menu: TrayMenu
@@ -81,14 +84,24 @@ public actor TrayItem {
     /// What the recorder reports to: each transition, shown at once.
     public nonisolated var reporter: PanelReporter { PanelReporter { snapshot in self.assumeIsolated { $0.show(snapshot) } } }
 
+    /// The programs that listen changed: the tooltip names them while a recording exists.
+    public func heard(by programs: [String]) {
+        heardBy = programs
+        present()
+    }
+
     private func show(_ snapshot: RecorderSnapshot) {
-        state = snapshot.state
+        (state, elapsed) = (snapshot.state, snapshot.elapsed)
+        present()
+        _ = refreshMenu()
+    }
+
+    private func present() {
         let old = shown
-        shown = TrayPresentation(state: snapshot.state, elapsed: snapshot.elapsed, texts: texts)
+        shown = TrayPresentation(state: state, elapsed: elapsed, heardBy: heardBy, texts: texts)
         if shown.status != old.status { emitItemSignal("NewStatus", [.string(shown.status.rawValue)]) }
         if shown.iconName != old.iconName { emitItemSignal("NewIcon") }
         if shown.toolTipTitle != old.toolTipTitle || shown.toolTipBody != old.toolTipBody { emitItemSignal("NewToolTip") }
-        _ = refreshMenu()
     }
 
     private func emitItemSignal(_ member: MemberName, _ arguments: [Value] = []) {
