@@ -39,6 +39,12 @@ extension NotificationTexts {
         diskFullNextStep: "Maak ruimte vrij en hervat dan. Versturen en Weggooien werken nog.",
         recordingFailed: "Opname mislukt",
         notDelivered: "De tekst kon niet worden getypt",
+        wantsToHear: { app in "\(app) wil je opnames horen" },
+        wantsToHearBody: { app in
+            "Het vraagt om het geluid van de microfoon, je woorden terwijl je spreekt, de tekst van je memo's en waar gedicteerde tekst heen gaat. Later anders beslissen: notula permissions allow|deny|revoke \(app)"
+        },
+        allow: "Toestaan",
+        deny: "Weigeren",
         ready: "Klaar om op te nemen",
         record: "Opnemen",
         language: "Taal",

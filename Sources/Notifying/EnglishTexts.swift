@@ -39,6 +39,12 @@ extension NotificationTexts {
         diskFullNextStep: "Free some space, then Resume. Send and Discard still work.",
         recordingFailed: "Recording failed",
         notDelivered: "The text could not be typed",
+        wantsToHear: { app in "\(app) wants to hear your recordings" },
+        wantsToHearBody: { app in
+            "It asks for the microphone's audio, your words as you speak, your memos' text and where dictated text goes. Change your answer later with: notula permissions allow|deny|revoke \(app)"
+        },
+        allow: "Allow",
+        deny: "Deny",
         ready: "Ready to record",
         record: "Record",
         language: "Language",

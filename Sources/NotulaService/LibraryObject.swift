@@ -6,7 +6,8 @@ import NotulaContract
 /// `org.notula.Notula1.Library`: the memos as a whole — how many, a page of them newest first,
 /// and search over titles and transcripts.
 enum LibraryObject {
-    static func interface(_ library: MemoLibrary) -> Interface {
+    /// Search waits for the gate: its snippets, and which memos match a word, tell what was said.
+    static func interface(_ library: MemoLibrary, gate: AccessGate) -> Interface {
         Interface(
             NotulaBus.libraryInterface,
             methods: [
@@ -21,7 +22,7 @@ enum LibraryObject {
                     }
                     return .now([.array(element: "o", ids.map { .objectPath(MemoLibrary.path(of: $0)) })])
                 },
-                NotulaBus.Library.method(
+                gate.guarding(NotulaBus.Library.method(
                     .search, inputs: [Argument("query", "s"), Argument("limit", "u")], outputs: [Argument("hits", "a(os)")]
                 ) {
                     message throws(BusError) in
@@ -37,7 +38,7 @@ enum LibraryObject {
                                 element: "(os)", hits.map { .structure([.objectPath(MemoLibrary.path(of: $0.id)), .string($0.snippet)]) })
                         ]
                     }
-                },
+                }),
             ],
             properties: [
                 NotulaBus.Library.property(.count, "u") { .uint32(UInt32(clamping: library.assumeIsolated { $0.count })) },

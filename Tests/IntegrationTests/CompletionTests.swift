@@ -30,7 +30,7 @@ struct CompletionTests {
         }
         #expect(try offers() == following())
         #expect(try offers("help") == following())
-        for command in ["models", "memos"] {
+        for command in ["models", "memos", "permissions"] {
             #expect(try offers(command) == following(command), "\(command)")
             #expect(try offers("help", command) == following(command), "help \(command)")
         }
@@ -49,7 +49,7 @@ struct CompletionTests {
         #expect(try shell.offers(after: [], current: "me", environment: environment) == ["memos"])
     }
 
-    @Test("Memo ids and locales come from notulad", arguments: ShellCompletion.allCases)
+    @Test("Memo ids, locales and app ids come from notulad", arguments: ShellCompletion.allCases)
     func memosAndLocales(shell: ShellCompletion) async throws {
         guard shell.isInstalled else { return }
         let unreachable = "http://127.0.0.1:\(try closedLoopbackPort())/model-list.json"
@@ -73,5 +73,9 @@ struct CompletionTests {
         #expect(try shell.offers(after: ["locale"], environment: environment) == ["ko-KR"])
         #expect(try shell.offers(after: ["models", "remove"], environment: environment) == ["ko-KR"])
         #expect(try shell.offers(after: ["models", "install"], environment: environment) == [])
+        #expect(try output(of: [notula, "permissions", "deny", "org.example.Spy"], environment: environment) == "org.example.Spy: denied\n")
+        for change in ["allow", "deny", "revoke"] {
+            #expect(try shell.offers(after: ["permissions", change], environment: environment) == ["org.example.Spy"], "\(change)")
+        }
     }
 }
