@@ -7,7 +7,8 @@ extension DesktopNotification {
     static func permissionRequest(_ app: String, texts: NotificationTexts, capabilities: Set<String>) -> DesktopNotification {
         DesktopNotification(
             summary: texts.wantsToHear(app), body: texts.wantsToHearBody(app), icon: "audio-input-microphone",
-            actions: capabilities.contains("actions") ? [NotificationAction(allowKey, texts.allow), NotificationAction(denyKey, texts.deny)] : [],
+            actions: capabilities.contains("actions")
+                ? [NotificationAction(allowKey, texts.allow), NotificationAction(denyKey, texts.deny)] : [],
             hints: NotificationHints(urgency: .normal, category: "x-notula.permission"), expireTimeout: 0)
     }
 

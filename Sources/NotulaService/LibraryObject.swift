@@ -22,23 +22,25 @@ enum LibraryObject {
                     }
                     return .now([.array(element: "o", ids.map { .objectPath(MemoLibrary.path(of: $0)) })])
                 },
-                gate.guarding(NotulaBus.Library.method(
-                    .search, inputs: [Argument("query", "s"), Argument("limit", "u")], outputs: [Argument("hits", "a(os)")]
-                ) {
-                    message throws(BusError) in
-                    let query: String = try message.argument(0)
-                    let limit: UInt32 = try message.argument(1)
-                    return .later { () throws(BusError) in
-                        let hits: [SearchHit]
-                        do throws(MemoError) { hits = try await library.reader.search(query, limit: Int(limit)) } catch {
-                            throw BusError(error)
+                gate.guarding(
+                    NotulaBus.Library.method(
+                        .search, inputs: [Argument("query", "s"), Argument("limit", "u")], outputs: [Argument("hits", "a(os)")]
+                    ) {
+                        message throws(BusError) in
+                        let query: String = try message.argument(0)
+                        let limit: UInt32 = try message.argument(1)
+                        return .later { () throws(BusError) in
+                            let hits: [SearchHit]
+                            do throws(MemoError) { hits = try await library.reader.search(query, limit: Int(limit)) } catch {
+                                throw BusError(error)
+                            }
+                            return [
+                                .array(
+                                    element: "(os)",
+                                    hits.map { .structure([.objectPath(MemoLibrary.path(of: $0.id)), .string($0.snippet)]) })
+                            ]
                         }
-                        return [
-                            .array(
-                                element: "(os)", hits.map { .structure([.objectPath(MemoLibrary.path(of: $0.id)), .string($0.snippet)]) })
-                        ]
-                    }
-                }),
+                    }),
             ],
             properties: [
                 NotulaBus.Library.property(.count, "u") { .uint32(UInt32(clamping: library.assumeIsolated { $0.count })) },

@@ -38,28 +38,31 @@ enum RecorderObject {
                         guard case .string(let tag) = value else { throw BusError.invalidArgs("Locale is a string") }
                         return try pickLocale(tag, locale: locale, models: models, bus: bus)
                     }),
-                gate.guarding(NotulaBus.Recorder.property(
-                    .output, "s", getter: { .string(output.output.rawValue) },
-                    setter: { value throws(BusError) in
-                        output.choose(try textOutput(value, of: "Output"))
-                        announce(.output, on: bus)
-                    })),
-                gate.guarding(NotulaBus.Recorder.property(
-                    .typing, "s", getter: { .string(output.typing.value) },
-                    setter: { value throws(BusError) in
-                        guard case .string(let spelled) = value, let typing = TypingChoice(spelled) else {
-                            throw BusError.invalidArgs("Typing is one of \(TypingChoice.spelled)")
-                        }
-                        output.choose(typing)
-                        announce(.typing, on: bus)
-                    })),
-                gate.guarding(NotulaBus.Recorder.property(
-                    .live, "b", getter: { .boolean(output.live) },
-                    setter: { value throws(BusError) in
-                        guard case .boolean(let live) = value else { throw BusError.invalidArgs("Live is true or false (b)") }
-                        output.choose(live: live)
-                        announce(.live, on: bus)
-                    })),
+                gate.guarding(
+                    NotulaBus.Recorder.property(
+                        .output, "s", getter: { .string(output.output.rawValue) },
+                        setter: { value throws(BusError) in
+                            output.choose(try textOutput(value, of: "Output"))
+                            announce(.output, on: bus)
+                        })),
+                gate.guarding(
+                    NotulaBus.Recorder.property(
+                        .typing, "s", getter: { .string(output.typing.value) },
+                        setter: { value throws(BusError) in
+                            guard case .string(let spelled) = value, let typing = TypingChoice(spelled) else {
+                                throw BusError.invalidArgs("Typing is one of \(TypingChoice.spelled)")
+                            }
+                            output.choose(typing)
+                            announce(.typing, on: bus)
+                        })),
+                gate.guarding(
+                    NotulaBus.Recorder.property(
+                        .live, "b", getter: { .boolean(output.live) },
+                        setter: { value throws(BusError) in
+                            guard case .boolean(let live) = value else { throw BusError.invalidArgs("Live is true or false (b)") }
+                            output.choose(live: live)
+                            announce(.live, on: bus)
+                        })),
                 gate.members.property,
                 NotulaBus.Recorder.property(
                     .silenceSeconds, "d", getter: { .double(silence.seconds) },

@@ -25,7 +25,8 @@ struct PermissionsCommand {
         let reply = try await recorder.bus.call(
             MethodCall(
                 destination: NotulaBus.name, path: NotulaBus.recorderPath, interface: "org.freedesktop.DBus.Properties",
-                member: "Get", arguments: [.string(NotulaBus.recorderInterface.rawValue), .string(NotulaBus.Recorder.Property.permissions.rawValue)]))
+                member: "Get",
+                arguments: [.string(NotulaBus.recorderInterface.rawValue), .string(NotulaBus.Recorder.Property.permissions.rawValue)]))
         // Printed from a peer: only what an app id may hold, so that no control character reaches the terminal.
         let decisions = try reply.argument(0, as: Variant.self).get([String: String].self)
             .map { (printable($0.key), printable($0.value)) }.sorted { $0.0 < $1.0 }

@@ -73,7 +73,8 @@ struct CompletionTests {
         #expect(try shell.offers(after: ["locale"], environment: environment) == ["ko-KR"])
         #expect(try shell.offers(after: ["models", "remove"], environment: environment) == ["ko-KR"])
         #expect(try shell.offers(after: ["models", "install"], environment: environment) == [])
-        #expect(try output(of: [notula, "permissions", "deny", "org.example.Spy"], environment: environment) == "org.example.Spy: denied\n")
+        #expect(
+            try output(of: [notula, "permissions", "deny", "org.example.Spy"], environment: environment) == "org.example.Spy: denied\n")
         for change in ["allow", "deny", "revoke"] {
             #expect(try shell.offers(after: ["permissions", change], environment: environment) == ["org.example.Spy"], "\(change)")
         }

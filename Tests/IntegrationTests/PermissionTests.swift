@@ -108,7 +108,8 @@ struct PermissionTests {
         var environment = service.environment
         environment["PATH"] = binaryDirectory.path + ":/usr/bin:/bin"
         #expect(try output(of: [notula, "permissions"], environment: environment).hasPrefix("No sandboxed app allowed or denied yet"))
-        #expect(try output(of: [notula, "permissions", "deny", "org.example.Other"], environment: environment) == "org.example.Other: denied\n")
+        #expect(
+            try output(of: [notula, "permissions", "deny", "org.example.Other"], environment: environment) == "org.example.Other: denied\n")
         #expect(try output(of: [notula, "permissions", "allow", spy], environment: environment) == "\(spy): allowed\n")
         #expect(
             try output(of: [notula, "permissions"], environment: environment) == "org.example.Other  denied\n\(spy)    allowed\n")

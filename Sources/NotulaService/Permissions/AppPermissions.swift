@@ -17,7 +17,9 @@ final class AppPermissions: Sendable {
         var kept: [String: Decision] = [:]
         for (app, value) in settings.appPermissions ?? [:] {
             guard Self.isAppID(app), let decision = Decision(rawValue: value) else {
-                Log.warning("\(settingsFile): appPermissions \"\(app.prefix(80))\": \"\(value.prefix(20))\" is not an app id and allowed or denied; left out")
+                Log.warning(
+                    "\(settingsFile): appPermissions \"\(app.prefix(80))\": \"\(value.prefix(20))\" is not an app id and allowed or denied; left out"
+                )
                 continue
             }
             kept[app] = decision
