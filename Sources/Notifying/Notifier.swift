@@ -37,6 +37,8 @@ public actor Notifier {
         case banner(@Sendable (Set<String>) -> DesktopNotification?, opens: RecordingID?)
         /// Ask the user whether the app may hear the recordings.
         case permissionRequest(app: String)
+        /// Take a notification off the screen.
+        case close(UInt32)
         case settle(CheckedContinuation<Void, Never>)
     }
 
@@ -160,6 +162,15 @@ public actor Notifier {
         jobs.yield(.permissionRequest(app: app))
     }
 
+    /// The user decided for `app` elsewhere (`notula permissions`): its request on screen goes, as its buttons would
+    /// now undo that decision.
+    public func withdrawRequest(for app: String) {
+        guard let id = requests.first(where: { $0.value == app })?.key else { return }
+        requests[id] = nil
+        asking.remove(app)
+        jobs.yield(.close(id))
+    }
+
     public func downloadChanged(_ event: DownloadEvent) {
         let texts = self.texts
         jobs.yield(.banner({ _ in .download(event, texts: texts) }, opens: nil))
@@ -218,6 +229,8 @@ public actor Notifier {
             case .syncLive: await syncLive()
             case .banner(let make, let opens): await post(make, opens: opens)
             case .permissionRequest(let app): await postRequest(for: app)
+            case .close(let id):
+                do throws(BusError) { try await server.close(id) } catch { failedToPost(error) }
             case .settle(let waiter): waiter.resume()
             }
         }

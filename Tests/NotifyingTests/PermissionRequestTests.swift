@@ -11,7 +11,8 @@ struct PermissionRequestTests {
         await notifier.askPermission(for: "org.example.Other")
         await notifier.settle()
         let posts = await server.notified
-        #expect(posts.map(\.0.summary) == ["org.example.Spy wants to hear your recordings", "org.example.Other wants to hear your recordings"])
+        #expect(
+            posts.map(\.0.summary) == ["org.example.Spy wants to hear your recordings", "org.example.Other wants to hear your recordings"])
         #expect(posts[0].0.actions == [NotificationAction("allow", "Allow"), NotificationAction("deny", "Deny")])
         #expect(posts[0].0.body.hasSuffix("notula permissions allow|deny|revoke org.example.Spy"), "\(posts[0].0.body)")
         #expect(posts[0].0.expireTimeout == 0, "it waits for an answer")
@@ -35,6 +36,19 @@ struct PermissionRequestTests {
         await notifier.askPermission(for: "org.example.Spy")
         await notifier.settle()
         #expect(await server.notified.count == 2)
+    }
+
+    @Test func aDecisionMadeElsewhereTakesTheRequestOffTheScreen() async {
+        let server = NotificationServerDouble()
+        let (notifier, sent) = await startedNotifier(server)
+        await notifier.askPermission(for: "org.example.Spy")
+        await notifier.settle()
+        await notifier.withdrawRequest(for: "org.example.Spy")
+        await notifier.withdrawRequest(for: "org.example.Other")
+        await notifier.settle()
+        #expect(await server.calls.last == .close(1))
+        await notifier.handle(.actionInvoked(id: 1, key: "deny"))
+        #expect(sent.actions.isEmpty, "a late press of its button undoes nothing")
     }
 
     @Test func dutchAsksInDutch() async {

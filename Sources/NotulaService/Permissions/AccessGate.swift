@@ -25,7 +25,8 @@ struct AccessGate: Sendable {
             await notifier.askPermission(for: app)
             throw BusError(
                 .accessDenied,
-                "\(app) may not hear your recordings until you allow it: answer Notula's notification, or run: notula permissions allow \(app)")
+                "\(app) may not hear your recordings until you allow it: answer Notula's notification, or run: notula permissions allow \(app)"
+            )
         }
     }
 
@@ -57,6 +58,7 @@ struct AccessGate: Sendable {
     /// Keeps what the user decided for `app` (nil: forgotten, asked again) and announces `Permissions`.
     func decide(_ app: String, _ decision: AppPermissions.Decision?, how: String) {
         permissions.decide(app, decision)
+        notifier.assumeIsolated { $0.withdrawRequest(for: app) }
         Log.info("\(app): \(decision.map { "\($0.rawValue) to hear the recordings" } ?? "asked again at its next request") (\(how))")
         bus.assumeIsolated {
             $0.emitPropertiesChanged(path: NotulaBus.recorderPath, interface: NotulaBus.Recorder.self, names: [.permissions])
@@ -69,13 +71,16 @@ struct AccessGate: Sendable {
         let property = NotulaBus.Recorder.property(.permissions, "a{ss}") {
             .dictionary(
                 key: "s", value: "s",
-                gate.permissions.all.sorted { $0.key < $1.key }.map { DictionaryEntry(key: .string($0.key), value: .string($0.value.rawValue)) })
+                gate.permissions.all.sorted { $0.key < $1.key }.map {
+                    DictionaryEntry(key: .string($0.key), value: .string($0.value.rawValue))
+                })
         }
         let method = NotulaBus.Recorder.method(.setPermission, inputs: [Argument("app_id", "s"), Argument("permission", "s")]) {
             message throws(BusError) in
             let (app, spelled): (String, String) = (try message.argument(0), try message.argument(1))
             guard AppPermissions.isAppID(app) else {
-                throw BusError.invalidArgs("An app id is letters, digits, '.', '_' and '-', at most 255: not \(app.prefix(60).debugDescription)")
+                throw BusError.invalidArgs(
+                    "An app id is letters, digits, '.', '_' and '-', at most 255: not \(app.prefix(60).debugDescription)")
             }
             let decision: AppPermissions.Decision?
             switch spelled {
@@ -88,7 +93,8 @@ struct AccessGate: Sendable {
             }
             return .later { () throws(BusError) in
                 if let caller = try await gate.sandboxedApp(message.sender) {
-                    throw BusError(.accessDenied, "\(caller) runs in a sandbox: only a program outside one may change who hears the recordings")
+                    throw BusError(
+                        .accessDenied, "\(caller) runs in a sandbox: only a program outside one may change who hears the recordings")
                 }
                 await gate.bus.perform { _ in gate.decide(app, decision, how: "SetPermission") }
                 return []
@@ -107,7 +113,8 @@ struct AccessGate: Sendable {
         guard AppPermissions.isAppID(app) else {
             throw BusError(
                 .accessDenied,
-                "A sandboxed app Notula cannot name (\(caller.program.prefix(60).debugDescription)) may not hear your recordings: it cannot be allowed")
+                "A sandboxed app Notula cannot name (\(caller.program.prefix(60).debugDescription)) may not hear your recordings: it cannot be allowed"
+            )
         }
         return app
     }
