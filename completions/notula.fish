@@ -43,6 +43,13 @@ function __notula_memos
     end
 end
 
+# The app ids `notula permissions` lists ("org.example.App  allowed"): id, a tab, decision.
+function __notula_apps
+    notula permissions 2>/dev/null | while read -l app decision rest
+        test -n "$decision"; and test -z "$rest"; and printf '%s\t%s\n' $app $decision
+    end
+end
+
 # Offers each "word<tab>what it does" of $argv[2..] while the condition $argv[1] holds.
 function __notula_offer
     for entry in $argv[2..-1]
@@ -59,7 +66,13 @@ __notula_offer '__notula_typed ""; or __notula_typed help' \
     dictate\t'a recording typed where you write, sent after a pause' watch\t'the words while they are spoken' \
     listen\t'the audio while it is recorded, on standard output' locale\t'print or set the locale of transcription' \
     models\t'list, install, remove the speech models' memos\t'list, search, show, play, export the memos' \
-    help\t'print the usage of a command'
+    permissions\t'the sandboxed apps allowed or denied to hear your recordings' help\t'print the usage of a command'
+
+__notula_offer '__notula_typed permissions; or __notula_typed "help permissions"' \
+    allow\t'let a sandboxed app hear your recordings' deny\t'refuse an app without asking again' \
+    revoke\t'forget the decision: the app is asked again'
+complete -c notula -n '__notula_typed "permissions allow"; or __notula_typed "permissions deny"; or __notula_typed "permissions revoke"' \
+    -a '(__notula_apps)'
 
 complete -c notula -n '__notula_typed "status*"; and not __fish_seen_argument -l follow' -l follow -d 'print again at every change'
 complete -c notula -n '__notula_typed "status*"; and not __fish_seen_argument -l json' -l json -d 'one JSON object a line'

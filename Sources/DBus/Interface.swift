@@ -65,8 +65,9 @@ public struct Property: Sendable {
     public let signature: Signature
     public let emitsChanged: EmitsChangedSignal
     public let getter: @Sendable () -> Value
-    /// Answers `Set` as a method handler does: at once, or `.later` for a value that takes waiting to accept.
-    public let setter: (@Sendable (Value) throws(BusError) -> MethodReply)?
+    /// Answers `Set` as a method handler does: at once, or `.later` for a value that takes waiting to accept; told
+    /// the caller's unique name, for a setting only some callers may change.
+    public let setter: (@Sendable (Value, _ sender: String?) throws(BusError) -> MethodReply)?
 
     public var access: Access { setter == nil ? .read : .readwrite }
 
@@ -74,9 +75,9 @@ public struct Property: Sendable {
         _ name: MemberName, _ signature: Signature, emitsChanged: EmitsChangedSignal = .true,
         getter: @escaping @Sendable () -> Value, setter: (@Sendable (Value) throws(BusError) -> Void)? = nil
     ) {
-        var replying: (@Sendable (Value) throws(BusError) -> MethodReply)?
+        var replying: (@Sendable (Value, String?) throws(BusError) -> MethodReply)?
         if let setter {
-            replying = { value throws(BusError) in
+            replying = { value, _ throws(BusError) in
                 try setter(value)
                 return .now([])
             }
@@ -86,7 +87,7 @@ public struct Property: Sendable {
 
     private init(
         _ name: MemberName, _ signature: Signature, emitsChanged: EmitsChangedSignal, getter: @escaping @Sendable () -> Value,
-        replying setter: (@Sendable (Value) throws(BusError) -> MethodReply)?
+        replying setter: (@Sendable (Value, String?) throws(BusError) -> MethodReply)?
     ) {
         self.name = name
         self.signature = signature
@@ -101,7 +102,15 @@ public struct Property: Sendable {
         _ name: MemberName, _ signature: Signature, emitsChanged: EmitsChangedSignal = .true, getter: @escaping @Sendable () -> Value,
         replyingSetter: @escaping @Sendable (Value) throws(BusError) -> MethodReply
     ) -> Property {
-        Property(name, signature, emitsChanged: emitsChanged, getter: getter, replying: replyingSetter)
+        Property(name, signature, emitsChanged: emitsChanged, getter: getter) { value, _ throws(BusError) in try replyingSetter(value) }
+    }
+
+    /// A property whose setter is told who sets it (the caller's unique name), and may answer later.
+    public static func settable(
+        _ name: MemberName, _ signature: Signature, emitsChanged: EmitsChangedSignal = .true, getter: @escaping @Sendable () -> Value,
+        callerSetter: @escaping @Sendable (Value, _ sender: String?) throws(BusError) -> MethodReply
+    ) -> Property {
+        Property(name, signature, emitsChanged: emitsChanged, getter: getter, replying: callerSetter)
     }
 }
 

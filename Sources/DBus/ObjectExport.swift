@@ -235,7 +235,7 @@ extension Bus {
             guard type == target.signature.rawValue, case .variant(let value)? = arguments.next() else {
                 throw BusError.invalidArgs("Property \(target.name) is of type '\(target.signature)', got '\(type)'")
             }
-            return try setter(value)
+            return try setter(value, call.sender)
         default:
             throw BusError(.unknownMethod, "Interface org.freedesktop.DBus.Properties has no method \(member)")
         }

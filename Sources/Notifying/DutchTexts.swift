@@ -46,6 +46,12 @@ extension NotificationTexts {
         },
         newLinesInUnknownWindow:
             "Notula kan hier niet zien welk programma de focus heeft, en in een terminal zou een nieuwe regel de opdracht uitvoeren. Zeg \"druk op enter\" voor Enter.",
+        wantsToHear: { app in "\(app) wil je opnames horen" },
+        wantsToHearBody: { app in
+            "Het vraagt om het geluid van de microfoon, je woorden terwijl je spreekt, de tekst van je memo's en waar gedicteerde tekst heen gaat. Later anders beslissen: notula permissions allow|deny|revoke \(app)"
+        },
+        allow: "Toestaan",
+        deny: "Weigeren",
         ready: "Klaar om op te nemen",
         record: "Opnemen",
         language: "Taal",

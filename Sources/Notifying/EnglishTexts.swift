@@ -46,6 +46,12 @@ extension NotificationTexts {
         },
         newLinesInUnknownWindow:
             "Notula cannot tell which program has the focus here, and in a terminal a new line would run the command. Say \"press enter\" for Return.",
+        wantsToHear: { app in "\(app) wants to hear your recordings" },
+        wantsToHearBody: { app in
+            "It asks for the microphone's audio, your words as you speak, your memos' text and where dictated text goes. Change your answer later with: notula permissions allow|deny|revoke \(app)"
+        },
+        allow: "Allow",
+        deny: "Deny",
         ready: "Ready to record",
         record: "Record",
         language: "Language",

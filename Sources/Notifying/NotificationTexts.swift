@@ -67,6 +67,13 @@ public struct NotificationTexts: Sendable {
     let newLinesInTerminal: @Sendable (_ terminal: String) -> String
     let newLinesInUnknownWindow: String
 
+    // A sandboxed app's request to hear the recordings, named by its app id.
+    let wantsToHear: @Sendable (_ app: String) -> String
+    /// What the app would have, and how to answer or take it back from a terminal.
+    let wantsToHearBody: @Sendable (_ app: String) -> String
+    let allow: String
+    let deny: String
+
     // Panels: the tray item's tooltip and menu, the media player's title.
     /// The tooltip's title while no recording exists.
     let ready: String

@@ -15,10 +15,16 @@ public actor Notifier {
         let perform: @Sendable (RecordingAction) -> Void
         /// Opens the memo of a recording: the click on its result.
         let open: @Sendable (RecordingID) -> Void
+        /// The user's answer to an app's request to hear the recordings: Allow (true) or Deny.
+        let answer: @Sendable (_ app: String, _ allowed: Bool) -> Void
 
-        public init(perform: @escaping @Sendable (RecordingAction) -> Void, open: @escaping @Sendable (RecordingID) -> Void) {
+        public init(
+            perform: @escaping @Sendable (RecordingAction) -> Void, open: @escaping @Sendable (RecordingID) -> Void,
+            answer: @escaping @Sendable (_ app: String, _ allowed: Bool) -> Void
+        ) {
             self.perform = perform
             self.open = open
+            self.answer = answer
         }
     }
 
@@ -29,6 +35,10 @@ public actor Notifier {
         case syncLive
         /// A banner, made for the server's capabilities as of its turn.
         case banner(@Sendable (Set<String>) -> DesktopNotification?, opens: RecordingID?)
+        /// Ask the user whether the app may hear the recordings.
+        case permissionRequest(app: String)
+        /// Take a notification off the screen.
+        case close(UInt32)
         case settle(CheckedContinuation<Void, Never>)
     }
 
@@ -55,6 +65,10 @@ public actor Notifier {
     private var heardBy: [String] = []
     /// Results on screen, by id: what their click opens.
     private var results: [UInt32: RecordingID] = [:]
+    /// Apps whose request is queued or on screen: each is asked once at a time, however often it calls.
+    private var asking: Set<String> = []
+    /// Requests on screen, by id: the app each asks for.
+    private var requests: [UInt32: String] = [:]
 
     /// - Parameters:
     ///   - clock: the time of day a recording starts at.
@@ -158,6 +172,22 @@ public actor Notifier {
         jobs.yield(.banner({ _ in .banner(.warning, texts.inputMoved(source), texts.inputMovedBody) }, opens: nil))
     }
 
+    /// The sandboxed `app` asked to hear the recordings before the user decided: a notification with Allow and
+    /// Deny asks, unless one for it is already queued or on screen.
+    public func askPermission(for app: String) {
+        guard asking.insert(app).inserted else { return }
+        jobs.yield(.permissionRequest(app: app))
+    }
+
+    /// The user decided for `app` elsewhere (`notula permissions`): its request on screen goes, as its buttons would
+    /// now undo that decision.
+    public func withdrawRequest(for app: String) {
+        guard let id = requests.first(where: { $0.value == app })?.key else { return }
+        requests[id] = nil
+        asking.remove(app)
+        jobs.yield(.close(id))
+    }
+
     public func downloadChanged(_ event: DownloadEvent) {
         let texts = self.texts
         jobs.yield(.banner({ _ in .download(event, texts: texts) }, opens: nil))
@@ -175,7 +205,12 @@ public actor Notifier {
             forgetServer()
         case .actionInvoked(let id, let key):
             // KDE sends every client's actions to everyone: only our own ids count.
-            if id == liveID, let action = RecordingAction(rawValue: key), [.toggle, .process, .discard].contains(action) {
+            if let app = requests[id] {
+                guard let allowed = DesktopNotification.permissionAnswer(key) else { return }
+                requests[id] = nil
+                asking.remove(app)
+                controls?.answer(app, allowed)
+            } else if id == liveID, let action = RecordingAction(rawValue: key), [.toggle, .process, .discard].contains(action) {
                 controls?.perform(action)
             } else if key == DesktopNotification.defaultAction, let recording = results[id] {
                 controls?.open(recording)
@@ -187,6 +222,8 @@ public actor Notifier {
                 shownLive = nil
             }
             results[id] = nil
+            // Dismissed unanswered: the app's next request asks again.
+            if let app = requests.removeValue(forKey: id) { asking.remove(app) }
         }
     }
 
@@ -196,6 +233,8 @@ public actor Notifier {
         liveID = nil
         shownLive = nil
         results = [:]
+        requests = [:]
+        asking = []
     }
 
     // MARK: The chain of calls
@@ -206,6 +245,9 @@ public actor Notifier {
             case .serverAppeared: await meetServer()
             case .syncLive: await syncLive()
             case .banner(let make, let opens): await post(make, opens: opens)
+            case .permissionRequest(let app): await postRequest(for: app)
+            case .close(let id):
+                do throws(BusError) { try await server.close(id) } catch { failedToPost(error) }
             case .settle(let waiter): waiter.resume()
             }
         }
@@ -256,6 +298,23 @@ public actor Notifier {
             let id = try await server.notify(notification, replacing: 0)
             if let recording, generation == serverGeneration, !notification.actions.isEmpty { results[id] = recording }
         } catch {
+            failedToPost(error)
+        }
+    }
+
+    private func postRequest(for app: String) async {
+        guard let capabilities else {
+            asking.remove(app)
+            return
+        }
+        let generation = serverGeneration
+        let request = DesktopNotification.permissionRequest(app, texts: texts, capabilities: capabilities).escaped(for: capabilities)
+        do throws(BusError) {
+            let id = try await server.notify(request, replacing: 0)
+            // A server that left meanwhile took the request with it, and `forgetServer` the app's turn.
+            if generation == serverGeneration { requests[id] = app }
+        } catch {
+            asking.remove(app)
             failedToPost(error)
         }
     }

@@ -24,7 +24,7 @@ extension NotulaBus {
         public enum Method: MemberName, CaseIterable, Sendable {
             case toggle = "Toggle", start = "Start", pause = "Pause", resume = "Resume", process = "Process"
             case processTo = "ProcessTo", discard = "Discard", watchText = "WatchText", dictate = "Dictate"
-            case openAudio = "OpenAudio", stop = "Stop"
+            case openAudio = "OpenAudio", stop = "Stop", setPermission = "SetPermission"
         }
 
         public enum Signal: MemberName, CaseIterable, Sendable {
@@ -34,7 +34,7 @@ extension NotulaBus {
         public enum Property: String, CaseIterable, Sendable {
             case state = "State", pauseReason = "PauseReason", elapsed = "Elapsed", timerAnchor = "TimerAnchor"
             case level = "Level", locale = "Locale", output = "Output", typing = "Typing", silenceSeconds = "SilenceSeconds"
-            case live = "Live", inputOpen = "InputOpen", listeners = "Listeners"
+            case live = "Live", inputOpen = "InputOpen", listeners = "Listeners", permissions = "Permissions"
         }
     }
 

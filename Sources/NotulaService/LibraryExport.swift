@@ -18,15 +18,16 @@ struct LibraryExport: MemoListener {
     /// recovered at start are transcribed, and their news signalled, only once their objects are there.
     /// - Parameter others: who else hears the library's changes, after the bus's signals.
     static func open(
-        _ library: isolated MemoLibrary, on bus: Bus, writing: TextWriting, models: ModelStore, alsoTelling others: [any MemoListener]
+        _ library: isolated MemoLibrary, on bus: Bus, writing: TextWriting, models: ModelStore, gate: AccessGate,
+        alsoTelling others: [any MemoListener]
     ) throws(MemoError) {
         let export = LibraryExport(
-            bus: bus, library: library, memoMethods: MemoObject.methods(library, writing: writing, models: models))
+            bus: bus, library: library, memoMethods: MemoObject.methods(library, writing: writing, models: models, gate: gate))
         try library.open(reporting: MemoListeners(listeners: [export] + others))
         bus.assumeIsolated { bus in
             bus.exportObjectManager(at: NotulaBus.rootPath)
             bus.exportSubtree(NotulaBus.memosPath, ObjectSubtree(interfaces: export.memoInterfaces, forEach: export.forEachMemoObject))
-            bus.export(NotulaBus.libraryPath, interfaces: [LibraryObject.interface(library)])
+            bus.export(NotulaBus.libraryPath, interfaces: [LibraryObject.interface(library, gate: gate)])
         }
     }
 

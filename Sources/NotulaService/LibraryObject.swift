@@ -6,7 +6,8 @@ import NotulaContract
 /// `org.notula.Notula1.Library`: the memos as a whole — how many, a page of them newest first,
 /// and search over titles and transcripts.
 enum LibraryObject {
-    static func interface(_ library: MemoLibrary) -> Interface {
+    /// Search waits for the gate: its snippets, and which memos match a word, tell what was said.
+    static func interface(_ library: MemoLibrary, gate: AccessGate) -> Interface {
         Interface(
             NotulaBus.libraryInterface,
             methods: [
@@ -21,23 +22,25 @@ enum LibraryObject {
                     }
                     return .now([.array(element: "o", ids.map { .objectPath(MemoLibrary.path(of: $0)) })])
                 },
-                NotulaBus.Library.method(
-                    .search, inputs: [Argument("query", "s"), Argument("limit", "u")], outputs: [Argument("hits", "a(os)")]
-                ) {
-                    message throws(BusError) in
-                    let query: String = try message.argument(0)
-                    let limit: UInt32 = try message.argument(1)
-                    return .later { () throws(BusError) in
-                        let hits: [SearchHit]
-                        do throws(MemoError) { hits = try await library.reader.search(query, limit: Int(limit)) } catch {
-                            throw BusError(error)
+                gate.guarding(
+                    NotulaBus.Library.method(
+                        .search, inputs: [Argument("query", "s"), Argument("limit", "u")], outputs: [Argument("hits", "a(os)")]
+                    ) {
+                        message throws(BusError) in
+                        let query: String = try message.argument(0)
+                        let limit: UInt32 = try message.argument(1)
+                        return .later { () throws(BusError) in
+                            let hits: [SearchHit]
+                            do throws(MemoError) { hits = try await library.reader.search(query, limit: Int(limit)) } catch {
+                                throw BusError(error)
+                            }
+                            return [
+                                .array(
+                                    element: "(os)",
+                                    hits.map { .structure([.objectPath(MemoLibrary.path(of: $0.id)), .string($0.snippet)]) })
+                            ]
                         }
-                        return [
-                            .array(
-                                element: "(os)", hits.map { .structure([.objectPath(MemoLibrary.path(of: $0.id)), .string($0.snippet)]) })
-                        ]
-                    }
-                },
+                    }),
             ],
             properties: [
                 NotulaBus.Library.property(.count, "u") { .uint32(UInt32(clamping: library.assumeIsolated { $0.count })) },

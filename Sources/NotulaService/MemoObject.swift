@@ -42,31 +42,34 @@ enum MemoObject {
 
     /// The methods of every memo object, made once: each finds its memo from the path it was
     /// called on, so that a listing of many memos does not make them again for each.
-    static func methods(_ library: MemoLibrary, writing: TextWriting, models: ModelStore) -> [Method] {
+    /// GetTranscript and Export hand out what was said: they wait for the gate.
+    static func methods(_ library: MemoLibrary, writing: TextWriting, models: ModelStore, gate: AccessGate) -> [Method] {
         /// The memo that `message` was sent to, with its text, or why it has none.
         @Sendable func transcribedMemo(_ message: Message) throws(BusError) -> Memo {
             let id = try id(message)
             return try onLibrary(library) { library throws(MemoError) in try library.transcribedMemo(id) }
         }
         return [
-            NotulaBus.Memo.method(.getTranscript, outputs: [Argument("text", "s"), Argument("words", "a(ddsd)")]) {
-                message throws(BusError) in
-                let memo = try transcribedMemo(message)
-                let words = memo.words.map { word in
-                    Value.structure([.double(word.start), .double(word.end), .string(word.word), .double(word.confidence)])
-                }
-                return .now([.string(memo.transcript), .array(element: "(ddsd)", words)])
-            },
-            NotulaBus.Memo.method(.export, inputs: [Argument("format", "s")], outputs: [Argument("content", "s")]) {
-                message throws(BusError) in
-                let name: String = try message.argument(0)
-                guard let format = ExportFormat(rawValue: name) else {
-                    throw BusError.invalidArgs(
-                        "Unknown export format \(name); one of \(ExportFormat.allCases.map(\.rawValue).joined(separator: ", "))")
-                }
-                let memo = try transcribedMemo(message)
-                return .now([.string(format.render(memo, writing: writing.writing(in: memo.locale).writeEach))])
-            },
+            gate.guarding(
+                NotulaBus.Memo.method(.getTranscript, outputs: [Argument("text", "s"), Argument("words", "a(ddsd)")]) {
+                    message throws(BusError) in
+                    let memo = try transcribedMemo(message)
+                    let words = memo.words.map { word in
+                        Value.structure([.double(word.start), .double(word.end), .string(word.word), .double(word.confidence)])
+                    }
+                    return .now([.string(memo.transcript), .array(element: "(ddsd)", words)])
+                }),
+            gate.guarding(
+                NotulaBus.Memo.method(.export, inputs: [Argument("format", "s")], outputs: [Argument("content", "s")]) {
+                    message throws(BusError) in
+                    let name: String = try message.argument(0)
+                    guard let format = ExportFormat(rawValue: name) else {
+                        throw BusError.invalidArgs(
+                            "Unknown export format \(name); one of \(ExportFormat.allCases.map(\.rawValue).joined(separator: ", "))")
+                    }
+                    let memo = try transcribedMemo(message)
+                    return .now([.string(format.render(memo, writing: writing.writing(in: memo.locale).writeEach))])
+                }),
             NotulaBus.Memo.method(.play) { message throws(BusError) in
                 let id = try id(message)
                 try onLibrary(library) { library throws(MemoError) in try library.play(id) }

@@ -12,19 +12,21 @@ import Speech
 enum RecorderObject {
     static func interface(
         _ recorder: Recorder, locale: LocaleChoice, output: OutputChoice, silence: SilenceEnding, text: TextWatchers,
-        audio: AudioReaders, inputOpen: @escaping @Sendable () -> Bool, models: ModelStore, bus: Bus
+        audio: AudioReaders, inputOpen: @escaping @Sendable () -> Bool, models: ModelStore, gate: AccessGate, bus: Bus
     ) -> Interface {
         let stops = RepeatedStops()
         let starter = RecordingStarter()
+        // What hears the user or says where their words go waits for the gate; starting and stopping does not.
+        let gated = [
+            processTo(recorder, output: output, stops: stops),
+            dictate(recorder, output: output, silence: silence, stops: stops, starter: starter),
+            watchText(text, bus: bus), openAudio(audio, bus: bus),
+        ].map(gate.guarding)
         return Interface(
             NotulaBus.recorderInterface,
             methods: NotulaBus.Recorder.Method.allCases.compactMap { name in
                 RecordingAction(name).map { method(name, $0, recorder, stops: stops, starter: starter) }
-            } + [
-                processTo(recorder, output: output, stops: stops),
-                dictate(recorder, output: output, silence: silence, stops: stops, starter: starter),
-                watchText(text, bus: bus), openAudio(audio, bus: bus), stop(recorder, stops: stops),
-            ],
+            } + gated + [stop(recorder, stops: stops), gate.members.method],
             properties: [
                 NotulaBus.Recorder.property(.state, "s") { .string(snapshot(recorder).state.rawValue) },
                 NotulaBus.Recorder.property(.elapsed, "d", emitsChanged: .false) { .double(snapshot(recorder).elapsed.seconds) },
@@ -41,28 +43,32 @@ enum RecorderObject {
                         guard case .string(let tag) = value else { throw BusError.invalidArgs("Locale is a string") }
                         return try pickLocale(tag, locale: locale, models: models, bus: bus)
                     }),
-                NotulaBus.Recorder.property(
-                    .output, "s", getter: { .string(output.output.rawValue) },
-                    setter: { value throws(BusError) in
-                        output.choose(try textOutput(value, of: "Output"))
-                        announce(.output, on: bus)
-                    }),
-                NotulaBus.Recorder.property(
-                    .typing, "s", getter: { .string(output.typing.value) },
-                    setter: { value throws(BusError) in
-                        guard case .string(let spelled) = value, let typing = TypingChoice(spelled) else {
-                            throw BusError.invalidArgs("Typing is one of \(TypingChoice.spelled)")
-                        }
-                        output.choose(typing)
-                        announce(.typing, on: bus)
-                    }),
-                NotulaBus.Recorder.property(
-                    .live, "b", getter: { .boolean(output.live) },
-                    setter: { value throws(BusError) in
-                        guard case .boolean(let live) = value else { throw BusError.invalidArgs("Live is true or false (b)") }
-                        output.choose(live: live)
-                        announce(.live, on: bus)
-                    }),
+                gate.guarding(
+                    NotulaBus.Recorder.property(
+                        .output, "s", getter: { .string(output.output.rawValue) },
+                        setter: { value throws(BusError) in
+                            output.choose(try textOutput(value, of: "Output"))
+                            announce(.output, on: bus)
+                        })),
+                gate.guarding(
+                    NotulaBus.Recorder.property(
+                        .typing, "s", getter: { .string(output.typing.value) },
+                        setter: { value throws(BusError) in
+                            guard case .string(let spelled) = value, let typing = TypingChoice(spelled) else {
+                                throw BusError.invalidArgs("Typing is one of \(TypingChoice.spelled)")
+                            }
+                            output.choose(typing)
+                            announce(.typing, on: bus)
+                        })),
+                gate.guarding(
+                    NotulaBus.Recorder.property(
+                        .live, "b", getter: { .boolean(output.live) },
+                        setter: { value throws(BusError) in
+                            guard case .boolean(let live) = value else { throw BusError.invalidArgs("Live is true or false (b)") }
+                            output.choose(live: live)
+                            announce(.live, on: bus)
+                        })),
+                gate.members.property,
                 NotulaBus.Recorder.property(
                     .silenceSeconds, "d", getter: { .double(silence.seconds) },
                     setter: { value throws(BusError) in
@@ -314,7 +320,7 @@ extension RecordingAction {
         case .resume: self = .resume
         case .process: self = .process
         case .discard: self = .discard
-        case .processTo, .dictate, .watchText, .openAudio, .stop: return nil
+        case .processTo, .dictate, .watchText, .openAudio, .stop, .setPermission: return nil
         }
     }
 }

@@ -78,6 +78,7 @@ public enum Service {
         let notifier = Notifier(
             isolation: bus, server: BusNotificationServer(bus: bus), texts: .forEnvironment(environment), log: { Log.info($0) })
         let output = OutputChoice(settings, settingsFile: paths.settingsFile)
+        let gate = AccessGate(permissions: AppPermissions(settings, settingsFile: paths.settingsFile), notifier: notifier, bus: bus)
         let session = SessionEnvironment(bus: bus, own: environment)
         let searchPath = DeliveryWiring.searchPath(environment)
         let dictation = Dictation(
@@ -122,7 +123,7 @@ public enum Service {
                         whisper: whisper, modelPlaces: places.all),
                     writing: writing), models: models)
             try await LibraryExport.open(
-                memos, on: bus, writing: writing, models: models,
+                memos, on: bus, writing: writing, models: models, gate: gate,
                 alsoTelling: mediaPlayer.map { [MediaPlayerFeed(player: $0, library: memos)] } ?? [])
         } catch {
             Log.error("Cannot open the memo library \(paths.library): \(error)")
@@ -168,13 +169,13 @@ public enum Service {
             makeRecordingID: newRecordingID, pickedLocale: { locale.current },
             cueBeforeSpeech: { await cues?.playToEnd(.listening) })
         silence.start(ending: recorder)
-        await notifier.start(controls(recorder, viewer: MemoViewer(folder: paths.transcripts, memos: memos)))
+        await notifier.start(controls(recorder, viewer: MemoViewer(folder: paths.transcripts, memos: memos), gate: gate))
         await bus.export(
             NotulaBus.recorderPath,
             interfaces: [
                 RecorderObject.interface(
                     recorder, locale: locale, output: output, silence: silence, text: liveText, audio: audio,
-                    inputOpen: { capture.isInputOpen }, models: models,
+                    inputOpen: { capture.isInputOpen }, models: models, gate: gate,
                     bus: bus)
             ])
         await bus.export(NotulaBus.modelsPath, interfaces: [ModelsObject.interface(models, memory: modelMemory)])
@@ -241,8 +242,9 @@ public enum Service {
     }
 
     /// What the notifications' buttons and clicks do: the live notification's buttons send the commands
-    /// of the bus methods of the same names, which nobody waits for, on the executor they share.
-    private static func controls(_ recorder: Recorder, viewer: MemoViewer) -> Notifier.Controls {
+    /// of the bus methods of the same names, which nobody waits for, on the executor they share; an app's
+    /// request is answered as `SetPermission` would.
+    private static func controls(_ recorder: Recorder, viewer: MemoViewer, gate: AccessGate) -> Notifier.Controls {
         Notifier.Controls(
             perform: { action in
                 recorder.assumeIsolated { recorder in
@@ -251,7 +253,8 @@ public enum Service {
                     }
                 }
             },
-            open: viewer.open)
+            open: viewer.open,
+            answer: { app, allowed in gate.decide(app, allowed ? .allowed : .denied, how: "answered in the notification") })
     }
 
     /// Says which libvosk transcriptions will open, before the name is owned, so that the journal tells an

@@ -47,13 +47,16 @@ public struct Settings: Codable, Sendable, Equatable {
     public var models: [String: String]?
     /// The Whisper model that writes each utterance again per locale (`UseModel` with a Whisper model): none when absent.
     public var accurateModels: [String: String]?
+    /// What the user decided for each sandboxed app (`SetPermission`): app id → "allowed" or "denied"; none decided when absent.
+    public var appPermissions: [String: String]?
 
     public init(
         source: String? = nil, locale: String? = nil, modelIdleSeconds: Double? = nil, modelCatalog: String? = nil, mpris: Bool? = nil,
         longestMemoSeconds: Double? = nil, output: String? = nil, typing: String? = nil, spaceAfterText: Bool? = nil,
         silenceSeconds: Double? = nil, live: Bool? = nil, vadSilenceThreshold: Double? = nil, vadSilenceSeconds: Double? = nil,
         pauseMedia: Bool? = nil, muteOutput: Bool? = nil, sounds: Bool? = nil,
-        globalShortcuts: Bool? = nil, models: [String: String]? = nil, accurateModels: [String: String]? = nil
+        globalShortcuts: Bool? = nil, models: [String: String]? = nil, accurateModels: [String: String]? = nil,
+        appPermissions: [String: String]? = nil
     ) {
         self.source = source
         self.locale = locale
@@ -74,6 +77,7 @@ public struct Settings: Codable, Sendable, Equatable {
         self.globalShortcuts = globalShortcuts
         self.models = models
         self.accurateModels = accurateModels
+        self.appPermissions = appPermissions
     }
 
     /// A model kept for up to a year unused; longer is no setting anyone means (and past 10^20 s no `Duration` holds it).
@@ -122,7 +126,8 @@ public struct Settings: Codable, Sendable, Equatable {
             muteOutput: fields.muteOutput?.value(of: "muteOutput", warnAbout), sounds: fields.sounds?.value(of: "sounds", warnAbout),
             globalShortcuts: fields.globalShortcuts?.value(of: "globalShortcuts", warnAbout),
             models: fields.models?.value(of: "models", warnAbout),
-            accurateModels: fields.accurateModels?.value(of: "accurateModels", warnAbout))
+            accurateModels: fields.accurateModels?.value(of: "accurateModels", warnAbout),
+            appPermissions: fields.appPermissions?.value(of: "appPermissions", warnAbout))
     }
 
     /// Changes one field in the file, keeping the others; a failure is logged, as the running service goes on
@@ -167,6 +172,7 @@ private struct Fields: Decodable {
     var globalShortcuts: Field<Bool>?
     var models: Field<[String: String]>?
     var accurateModels: Field<[String: String]>?
+    var appPermissions: Field<[String: String]>?
 }
 
 /// One field's value, or the fact that it is not of its type (`null` is an absent field).

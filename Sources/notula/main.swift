@@ -52,6 +52,13 @@ let usage = """
       models remove TAG --model NAME  delete only that one
       models cancel     stop the download in flight
     \(MemosCommand.usage)
+      permissions       the sandboxed apps (Flatpak, Snap) allowed or denied to hear your recordings: the live
+                        audio and text, transcripts, exports and where dictated text goes. An app not
+                        listed is asked in a notification at its first request; programs outside a
+                        sandbox are never asked
+      permissions allow APP  let the sandboxed app APP (its app id, as permissions lists it) hear them
+      permissions deny APP  refuse APP without asking again
+      permissions revoke APP  forget what was decided for APP: it is asked again at its next request
       help COMMAND      print the usage of COMMAND (a command, or a command and its subcommand: models
                         install); notula COMMAND --help does the same
 
@@ -71,7 +78,7 @@ func status(for error: BusError) -> ExitStatus {
     case .serviceUnknown, .nameHasNoOwner: .notRunning
     case .invalidState: .invalidState
     case .invalidArgs: .usage
-    case .deviceUnavailable, .permissionDenied: .noMicrophone
+    case .deviceUnavailable, .permissionDenied, .accessDenied: .noMicrophone
     default: .failure
     }
 }
@@ -109,6 +116,7 @@ let isValid: Bool =
     case ("models", 3): operands[0] == "use"
     case ("models", 4): ["install", "remove"].contains(operands[0]) && operands[2] == "--model"
     case ("memos", _): MemosCommand.isValid(operands)
+    case ("permissions", _): PermissionsCommand.isValid(operands)
     case ("send", 1): sendOutputs[operands[0]] != nil
     case ("dictate", 0): true
     case ("dictate", 2): operands[0] == "--silence" && Double(operands[1]) != nil
@@ -144,6 +152,7 @@ do throws(BusError) {
     case ("models", "remove"): try await models.remove(operands[1], model: operands.dropFirst(3).first)
     case ("models", _): try await models.cancel()
     case ("memos", _): try await MemosCommand(client: MemosClient(bus: bus)).run(operands)
+    case ("permissions", _): try await PermissionsCommand(recorder: recorder).run(operands).forEach { print($0) }
     case ("send", let flag?): print(try await recorder.processTo(sendOutputs[flag]!))
     case ("dictate", _): try await recorder.dictate(silenceSeconds: operands.last.flatMap(Double.init) ?? 2)
     case ("watch", _): try await TextWatch(recorder: recorder, json: operands == ["--json"]).run()

@@ -27,7 +27,7 @@ struct BusFuzzTests {
     private static let interfaceNames = members.compactMap { $0.0?.rawValue }
     private static let properties = [
         "State", "PauseReason", "Elapsed", "TimerAnchor", "Level", "Locale", "Title", "Created", "Status", "AudioFile", "Duration",
-        "Count", "Playing", "SupportedLocales", "InstalledLocales", "DownloadingLocale", "DownloadProgress", "Nope", "",
+        "Count", "Playing", "Permissions", "SupportedLocales", "InstalledLocales", "DownloadingLocale", "DownloadProgress", "Nope", "",
     ]
 
     @Test func everyRandomMessageIsAnsweredAndTheServiceStaysConsistent() async throws {

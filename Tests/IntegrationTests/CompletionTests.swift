@@ -34,13 +34,13 @@ struct CompletionTests {
             (["memos", "export", "1234", "--format"], "", ["json", "srt", "txt", "vtt"]),
             (["memos", "export", "1234", "--format", "txt"], "-", ["-o"]), (["toggle"], "", []), ([], "me", ["memos"]),
         ]
-        for command in ["models", "memos"] {
+        for command in ["models", "memos", "permissions"] {
             expected += [([command], "", following(command)), (["help", command], "", following(command))]
         }
         try expectOffers(expected, of: shell, environment: ProcessInfo.processInfo.environment)
     }
 
-    @Test("Memo ids and locales come from notulad", arguments: ShellCompletion.allCases)
+    @Test("Memo ids, locales and app ids come from notulad", arguments: ShellCompletion.allCases)
     func memosAndLocales(shell: ShellCompletion) async throws {
         guard shell.isInstalled else { return }
         let unreachable = "http://127.0.0.1:\(try closedLoopbackPort())/model-list.json"
@@ -59,10 +59,14 @@ struct CompletionTests {
             try Data("x".utf8).write(to: path)
         }
 
+        // An app id the permissions list names.
+        let denied = try output(of: [notula, "permissions", "deny", "org.example.Spy"], environment: environment)
+        #expect(denied == "org.example.Spy: denied\n")
         let memoCommands = ["show", "play", "export", "rename", "transcribe", "delete"]
         try expectOffers(
             memoCommands.map { (["memos", $0], "", [memo]) }
-                + [(["locale"], "", ["ko-KR"]), (["models", "remove"], "", ["ko-KR"]), (["models", "install"], "", [])],
+                + [(["locale"], "", ["ko-KR"]), (["models", "remove"], "", ["ko-KR"]), (["models", "install"], "", [])]
+                + ["allow", "deny", "revoke"].map { (["permissions", $0], "", ["org.example.Spy"]) },
             of: shell, environment: environment)
     }
 }

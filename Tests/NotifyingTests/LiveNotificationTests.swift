@@ -148,7 +148,7 @@ struct LiveNotificationTests {
         let counter = Counter()
         let notifier = Notifier(
             isolation: TestIsolation(), server: server, texts: .english, clock: { times[min(counter.next(), 1)] }, log: sent.write)
-        await notifier.start(Notifier.Controls(perform: { _ in }, open: { _ in }))
+        await notifier.start(Notifier.Controls(perform: { _ in }, open: { _ in }, answer: { _, _ in }))
         await notifier.report(snapshot(.recording, recording: "1"))
         await notifier.report(snapshot(.paused, seconds: 1, recording: "1"))
         await notifier.report(snapshot(.idle))

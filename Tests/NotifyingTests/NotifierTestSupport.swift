@@ -8,7 +8,9 @@ func startedNotifier(_ server: NotificationServerDouble, texts: NotificationText
     let notifier = Notifier(
         isolation: TestIsolation(), server: server, texts: texts, clock: { ClockTime(hour: 14, minute: 3) }, log: sent.write)
     await notifier.start(
-        Notifier.Controls(perform: { sent.perform($0.rawValue) }, open: { sent.perform("open \($0.rawValue)") }))
+        Notifier.Controls(
+            perform: { sent.perform($0.rawValue) }, open: { sent.perform("open \($0.rawValue)") },
+            answer: { sent.perform("\($1 ? "allow" : "deny") \($0)") }))
     await notifier.settle()
     return (notifier, sent)
 }
