@@ -55,12 +55,12 @@ struct BigMessageTests {
         let menu = ObjectPath("/StatusNotifierItem/Menu")!
         // GetLayout takes its property names as `as`: 30 MiB of them would be 4 million boxed strings.
         await #expect(throws: BusError(.invalidArgs, "GetLayout takes at most 100000 values in its arguments")) {
-            try await service.call(menu, "com.canonical.dbusmenu", "GetLayout", [.int32(0), .int32(-1), Self.strings])
+            try await service.callTray(menu, "com.canonical.dbusmenu", "GetLayout", [.int32(0), .int32(-1), Self.strings])
         }
         let afterLayout = try await service.peakResidentBytes()
         Self.report(idle: idle, ["GetLayout with 30 MiB of names": afterLayout])
         #expect(afterLayout - idle < Self.allowance)
-        let names = try await service.call(
+        let names = try await service.callTray(
             menu, "com.canonical.dbusmenu", "GetLayout", [.int32(0), .int32(0), .array(element: "s", [.string("label")])])
         #expect(names.body.count == 2, "a call of a sensible size is answered")
     }

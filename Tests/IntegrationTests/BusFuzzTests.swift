@@ -105,7 +105,14 @@ struct BusFuzzTests {
         // The tray's and the media player's, each through its own name, on a connection of its own.
         let tray = try await fuzzTargets(
             of: service, at: [ObjectPath("/StatusNotifierItem")!, ObjectPath("/StatusNotifierItem/Menu")!], on: try await service.trayName())
-        let player = try await fuzzTargets(of: service, at: [ObjectPath("/org/mpris/MediaPlayer2")!], on: "org.mpris.MediaPlayer2.notula")
+        // The player's through its connection's unique name, which stays when its well-known name goes with the recording.
+        var playerConnection: String?
+        try await poll(within: .seconds(10), until: {
+            playerConnection = try await service.client.owner(of: "org.mpris.MediaPlayer2.notula")
+            return playerConnection != nil
+        }) { MissingOutput() }
+        let player = try await fuzzTargets(
+            of: service, at: [ObjectPath("/org/mpris/MediaPlayer2")!], on: try #require(playerConnection.flatMap(BusName.init)))
         try await service.recorder(.discard)
         return (own.0 + tray.0 + player.0, own.1 + tray.1 + player.1)
     }
