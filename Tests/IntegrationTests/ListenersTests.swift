@@ -88,7 +88,7 @@ struct ListenersTests {
         let service = try await ServiceUnderTest.start(on: bus)
         _ = await watcher.nextRegistration()
         var changes = try await service.recorderSignals().makeAsyncIterator()
-        var item = try await service.signals(of: Tray.itemPath, interface: Tray.itemInterface).makeAsyncIterator()
+        var item = try await service.traySignals(of: Tray.itemPath, interface: Tray.itemInterface).makeAsyncIterator()
 
         let watch = try RunningCommand(
             binaryDirectory.appendingPathComponent("notula").path, ["watch"], environment: service.environment)
