@@ -111,7 +111,8 @@ public final class PulsePlayback: Sendable {
             if target >= 0, !goOn(from: target) { return .failed("Cannot seek in \(file)") }
             if control.paused.load(ordering: .relaxed) {
                 // What the server held is played again at the resume: the speakers stopped where the user heard them stop.
-                if !goOn(from: written - unplayed()) { return .failed("Cannot seek in \(file)") }
+                // A seek just taken has flushed it already: the latency still reported then is no audio to give back.
+                if target < 0, !goOn(from: written - unplayed()) { return .failed("Cannot seek in \(file)") }
                 while control.paused.load(ordering: .relaxed), !control.stopped.load(ordering: .relaxed),
                     control.seekTo.load(ordering: .relaxed) < 0
                 {
