@@ -12,11 +12,15 @@ import DBus
 enum CallerIdentity {
     /// What `program` says of a sandboxed caller whose app id cannot be read.
     static let unidentifiedApp = "an unidentified sandboxed app"
+    /// What `program` says of a caller whose process the bus does not know.
+    static let noProcess = "a connection with no process the bus can name"
 
     /// - Throws: the daemon's error when `sender` has no process (it left the bus), `Failed` when the process ended
     ///   before it could be named.
     static func identify(_ sender: String, on bus: Bus) async throws(BusError) -> Caller {
         let processID = try await bus.processID(of: sender)
+        // A connection the bus cannot tie to a process (one over TCP) cannot be told unsandboxed: doubt is a sandbox.
+        guard processID != 0 else { return Caller(busName: sender, processID: 0, appID: "", program: noProcess) }
         let process = ProcessFiles(processID)
         let appID: String?
         switch process.sandbox() {
