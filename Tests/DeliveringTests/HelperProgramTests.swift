@@ -64,7 +64,7 @@ import Testing
         let copier = try script(in: folder, "exec cat > \(received)")
         let text = "-- ; rm -rf ~ $(touch \(folder.file("ran")))\n-n é 한 😀"
 
-        try await ClipboardTarget(copier: .xclip(copier), session: DesktopSession(environment: [:])).deliver(text)
+        try await ClipboardTarget(clipboard: ToolClipboard.xclip(copier, environment: [:])).deliver(text)
 
         #expect(try String(contentsOfFile: received, encoding: .utf8) == text)
         #expect(!FileManager.default.fileExists(atPath: folder.file("ran")))

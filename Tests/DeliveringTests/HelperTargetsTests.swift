@@ -9,7 +9,7 @@ import Testing
     private let allPrograms = TemporaryFolder()
 
     init() {
-        for name in ["wtype", "xdotool", "wl-copy", "xclip"] {
+        for name in ["wtype", "xdotool", "wl-copy", "wl-paste", "xclip"] {
             _ = FileManager.default.createFile(
                 atPath: allPrograms.file(name), contents: Data("#!/bin/sh\n".utf8), attributes: [.posixPermissions: 0o755])
         }

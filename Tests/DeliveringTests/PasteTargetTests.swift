@@ -166,11 +166,12 @@ struct WaylandPasteTests {
     @Test func aCopyMadeDuringThePasteIsNotOverwritten() async throws {
         try await targets.clipboard().get().deliver("copied before the paste")
         let folder = TemporaryFolder()
+        let session = DesktopSession(environment: sway.environment.merging(["XDG_SESSION_TYPE": "wayland"]) { $1 })
         let target = PasteTarget(
-            tools: .wayland(
-                wlCopy: HelperProgram(path: "/usr/bin/wl-copy"), wlPaste: HelperProgram(path: "/usr/bin/wl-paste"),
-                wtype: try copierPretendingToPress("/usr/bin/wl-copy", copied: "copied during the paste", in: folder), swaymsg: nil),
-            session: DesktopSession(environment: sway.environment.merging(["XDG_SESSION_TYPE": "wayland"]) { $1 }))
+            clipboard: ToolClipboard.wlClipboard(
+                wlCopy: HelperProgram(path: "/usr/bin/wl-copy"), wlPaste: HelperProgram(path: "/usr/bin/wl-paste"), environment: session.environment),
+            keystroke: .wtype(try copierPretendingToPress("/usr/bin/wl-copy", copied: "copied during the paste", in: folder), swaymsg: nil),
+            session: session)
 
         // The user's copy takes the clipboard from the one-time paste, which counts as served.
         try await target.deliver("never pasted")
@@ -256,8 +257,9 @@ struct X11PasteTests {
         // xterm's defaults: Ctrl+Shift+V is a control character, not a paste.
         let terminal = try await xvfb.openTerminal()
         let target = PasteTarget(
-            tools: .x11(xclip: HelperProgram(path: "/usr/bin/xclip"), xdotool: HelperProgram(path: "/usr/bin/xdotool")),
-            session: DesktopSession(environment: xvfb.environment), pasteTime: .seconds(1))
+            clipboard: ToolClipboard.xclip(HelperProgram(path: "/usr/bin/xclip"), environment: xvfb.environment),
+            keystroke: .xdotool(HelperProgram(path: "/usr/bin/xdotool")), session: DesktopSession(environment: xvfb.environment),
+            pasteTime: .seconds(1))
 
         let error = await #expect(throws: DeliveryError.self) { try await target.deliver("never pasted") }
 
@@ -267,9 +269,11 @@ struct X11PasteTests {
 
     /// The xclip and xdotool ways with a runtime folder of the test's, where the clipboard is kept during a paste.
     private func pasteTarget(runtime: TemporaryFolder, xdotool: HelperProgram = HelperProgram(path: "/usr/bin/xdotool")) -> PasteTarget {
-        PasteTarget(
-            tools: .x11(xclip: HelperProgram(path: "/usr/bin/xclip"), xdotool: xdotool),
-            session: DesktopSession(environment: xvfb.environment.merging(["XDG_SESSION_TYPE": "x11", "XDG_RUNTIME_DIR": runtime.path]) { $1 }))
+        let session = DesktopSession(
+            environment: xvfb.environment.merging(["XDG_SESSION_TYPE": "x11", "XDG_RUNTIME_DIR": runtime.path]) { $1 })
+        return PasteTarget(
+            clipboard: ToolClipboard.xclip(HelperProgram(path: "/usr/bin/xclip"), environment: session.environment),
+            keystroke: .xdotool(xdotool), session: session)
     }
 
     @Test func anImageOnTheClipboardIsBackAfterThePasteAndNoFileIsLeft() async throws {

@@ -1,6 +1,6 @@
 /// What the clipboard held: each type its owner offered (`text/plain;charset=utf-8`, `text/html`, `image/png`, X11's
 /// `UTF8_STRING`), with its bytes, as read before a one-time paste to be put back after it.
-struct ClipboardContents: Sendable, Equatable {
+public struct ClipboardContents: Sendable, Equatable {
     struct Item: Sendable, Equatable {
         let type: String
         let bytes: [UInt8]
@@ -31,9 +31,15 @@ struct ClipboardContents: Sendable, Equatable {
     /// The types that carry text, the best first: the one a copier offering text alone is given.
     static let textTypes = ["text/plain;charset=utf-8", "UTF8_STRING", "text/plain", "STRING", "TEXT"]
 
+    /// One item: `text` as UTF-8 text.
+    static func text(_ text: String) -> ClipboardContents { ClipboardContents(items: [Item(type: textTypes[0], bytes: Array(text.utf8))]) }
+
+    /// The first item of `type`, if any.
+    func item(of type: String) -> Item? { items.first { $0.type == type } }
+
     /// The text among the items, if any.
     var text: [UInt8]? {
-        Self.textTypes.lazy.compactMap { type in items.first { $0.type == type }?.bytes }.first
+        Self.textTypes.lazy.compactMap { item(of: $0)?.bytes }.first
     }
 
     /// The one item a copier that offers a single type puts back: the text where there is one (every window can

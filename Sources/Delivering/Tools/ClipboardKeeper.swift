@@ -4,24 +4,25 @@ import Recording
 /// before the paste takes the clipboard, put back after it (pasted or not), and at notulad's next start if it died
 /// in between — unless something else was copied meanwhile, which is left as it is. Nothing of the texts is logged.
 public struct ClipboardKeeper: Sendable {
-    let access: ClipboardAccess
+    let clipboard: any ClipboardOwner
     let file: KeptClipboard?
-    let environment: [String: String]
     let timeLimit: Duration
 
     /// - Parameters:
     ///   - environment: the session's, whose `XDG_RUNTIME_DIR` holds the file (without one, the clipboard is kept
     ///     in memory only).
-    init(access: ClipboardAccess, environment: [String: String], timeLimit: Duration) {
-        self.access = access
+    init(clipboard: any ClipboardOwner, environment: [String: String], timeLimit: Duration) {
+        self.clipboard = clipboard
         self.file = KeptClipboard(runtimeFolder: environment["XDG_RUNTIME_DIR"])
-        self.environment = environment
         self.timeLimit = timeLimit
     }
 
+    /// How long reading the clipboard may take in all: the paste waits for it.
+    static let readTime = Duration.seconds(1)
+
     /// Reads the clipboard and writes it down, before Notula offers `text` on it.
     func keep(offering text: String) async -> KeptClipboard.Kept {
-        let contents = await access.contents(environment: environment)
+        let contents = await clipboard.contents(timeLimit: Self.readTime)
         let kept = KeptClipboard.Kept(contents: contents, offer: OfferMark(of: text))
         guard let file else {
             Log.warning("No XDG_RUNTIME_DIR: the clipboard is kept in memory only during a paste")
@@ -39,15 +40,15 @@ public struct ClipboardKeeper: Sendable {
     /// the user's kept text: something copied meanwhile. The file is removed either way.
     func putBack(_ kept: KeptClipboard.Kept) async {
         defer { file?.remove() }
-        let types = await access.types(environment: environment)
+        let types = await clipboard.types()
         if !types.isEmpty {
-            let text = await access.text(environment: environment)
+            let text = await clipboard.text(timeLimit: Self.readTime)
             guard let text, kept.offer.marks(text) || text == kept.contents.text else {
                 return Log.info("The clipboard changed during a paste: left as it is, not put back")
             }
         }
         do throws(DeliveryError) {
-            try await access.putBack(kept.contents, environment: environment, timeLimit: timeLimit)
+            _ = try await clipboard.take(.putBack(kept.contents), timeLimit: timeLimit)
         } catch {
             Log.warning("The clipboard could not be put back after a paste: \(error.message)")
         }

@@ -45,18 +45,16 @@ public struct HelperTargets: Sendable {
         return program(xdotool, "xdotool", package: "xdotool").map { XTestTarget(xdotool: $0, xmodmap: xmodmap, session: session) }
     }
 
-    /// wl-copy on Wayland (not GNOME's, which has no data-control protocol), xclip on X11.
+    /// The clipboard of the session: Wayland's (not GNOME's, which has no data-control protocol), X11's.
     public func clipboard() -> Result<any TextTarget, DeliveryError> {
         switch session.kind {
         case .wayland:
             if session.isDesktop("GNOME") {
                 return .failure(DeliveryError("GNOME on Wayland lets no program set the clipboard without its portal."))
             }
-            return program(wlCopy, "wl-copy", package: "wl-clipboard").map {
-                ClipboardTarget(copier: .wlCopy($0), session: session)
-            }
+            return waylandClipboard().map { ClipboardTarget(clipboard: $0) }
         case .x11:
-            return program(xclip, "xclip", package: "xclip").map { ClipboardTarget(copier: .xclip($0), session: session) }
+            return x11Clipboard().map { ClipboardTarget(clipboard: $0) }
         case .unknown:
             return .failure(DeliveryError("No graphical session was found: neither WAYLAND_DISPLAY nor DISPLAY is set."))
         }
@@ -78,21 +76,18 @@ public struct HelperTargets: Sendable {
                 return .failure(
                     DeliveryError("KDE has no virtual keyboard for Notula to press Ctrl+V with, and its RemoteDesktop portal is missing."))
             }
-            return program(wlCopy, "wl-copy", package: "wl-clipboard").flatMap { wlCopy in
-                program(wlPaste, "wl-paste", package: "wl-clipboard").flatMap { wlPaste in
-                    if onKDE, let portal {
-                        return .success(
-                            PasteTarget(tools: .waylandThroughPortal(wlCopy: wlCopy, wlPaste: wlPaste, portal: portal), session: session))
-                    }
-                    return program(wtype, "wtype", package: "wtype").map { wtype in
-                        PasteTarget(tools: .wayland(wlCopy: wlCopy, wlPaste: wlPaste, wtype: wtype, swaymsg: swaymsg), session: session)
-                    }
+            return waylandClipboard().flatMap { clipboard in
+                if onKDE, let portal {
+                    return .success(PasteTarget(clipboard: clipboard, keystroke: .portal(portal), session: session))
+                }
+                return program(wtype, "wtype", package: "wtype").map { wtype in
+                    PasteTarget(clipboard: clipboard, keystroke: .wtype(wtype, swaymsg: swaymsg), session: session)
                 }
             }
         case .x11:
-            return program(xclip, "xclip", package: "xclip").flatMap { xclip in
+            return x11Clipboard().flatMap { clipboard in
                 program(xdotool, "xdotool", package: "xdotool").map { xdotool in
-                    PasteTarget(tools: .x11(xclip: xclip, xdotool: xdotool), session: session)
+                    PasteTarget(clipboard: clipboard, keystroke: .xdotool(xdotool), session: session)
                 }
             }
         case .unknown:
@@ -115,17 +110,29 @@ public struct HelperTargets: Sendable {
     /// What keeps the clipboard across a paste with wl-clipboard (Wayland but GNOME's) or xclip (X11): at start, what
     /// puts back the clipboard a notulad killed during a paste left. Nil where this session pastes through neither.
     public func clipboardKeeper() -> ClipboardKeeper? {
-        let access: ClipboardAccess
+        let clipboard: Result<any ClipboardOwner, DeliveryError>
         switch session.kind {
         case .wayland:
-            guard !session.isDesktop("GNOME"), session.environment["WAYLAND_DISPLAY"] != nil, let wlCopy, let wlPaste else { return nil }
-            access = .wayland(wlCopy: wlCopy, wlPaste: wlPaste)
-        case .x11:
-            guard let xclip else { return nil }
-            access = .x11(xclip: xclip)
+            guard !session.isDesktop("GNOME"), session.environment["WAYLAND_DISPLAY"] != nil else { return nil }
+            clipboard = waylandClipboard()
+        case .x11: clipboard = x11Clipboard()
         case .unknown: return nil
         }
-        return ClipboardKeeper(access: access, environment: session.environment, timeLimit: .seconds(10))
+        return try? ClipboardKeeper(clipboard: clipboard.get(), environment: session.environment, timeLimit: .seconds(10))
+    }
+
+    /// The clipboard of a Wayland session (not GNOME's: the caller tells).
+    private func waylandClipboard() -> Result<any ClipboardOwner, DeliveryError> {
+        program(wlCopy, "wl-copy", package: "wl-clipboard").flatMap { wlCopy in
+            program(wlPaste, "wl-paste", package: "wl-clipboard").map { wlPaste in
+                ToolClipboard.wlClipboard(wlCopy: wlCopy, wlPaste: wlPaste, environment: session.environment)
+            }
+        }
+    }
+
+    /// The clipboard of an X11 session.
+    private func x11Clipboard() -> Result<any ClipboardOwner, DeliveryError> {
+        program(xclip, "xclip", package: "xclip").map { ToolClipboard.xclip($0, environment: session.environment) }
     }
 
     private func program(_ found: HelperProgram?, _ name: String, package: String) -> Result<HelperProgram, DeliveryError> {

@@ -9,23 +9,25 @@ import Foundation
 /// for its first event: should the child not run for the milliseconds it takes to start the program that presses
 /// the keystroke, the window pastes the previous clipboard and, the paste not served, the delivery fails. wl-copy
 /// was not seen to leave such a gap.
-struct OnePasteCopy: Sendable {
+struct OnePasteCopy: ClipboardHolding {
     /// The read end of the pipe the serving child holds.
     private let servingChild: FileHandle
 
-    /// Puts `text` on the clipboard with `copier`; returns once the clipboard is the copier's.
+    /// Puts `bytes` on the clipboard with `program` and its one-paste `arguments`; returns once the clipboard is the
+    /// copier's.
     /// - Throws: `DeliveryError` when the copier cannot be started, fails, or takes longer than `timeLimit`.
-    init(_ text: String, copier: ClipboardTarget.Copier, environment: [String: String], timeLimit: Duration) async throws(DeliveryError) {
-        let program = copier.program
+    init(_ bytes: [UInt8], program: HelperProgram, arguments: [String], environment: [String: String], timeLimit: Duration)
+        async throws(DeliveryError)
+    {
         let pipe = Pipe()
         let input: MemoryFile
-        do { input = try MemoryFile(holding: text) } catch {
+        do { input = try MemoryFile(holding: bytes) } catch {
             throw DeliveryError("Could not prepare the text for \(program.name): \(error.description).")
         }
         let child: ChildProcess
         do {
             child = try ChildProcess(
-                path: program.path, arguments: copier.onePasteArguments,
+                path: program.path, arguments: arguments,
                 environment: environment.merging(["LC_ALL": "C.UTF-8"]) { _, utf8 in utf8 }, input: input.handle.fileDescriptor,
                 output: pipe.fileHandleForWriting.fileDescriptor, errorOutput: pipe.fileHandleForWriting.fileDescriptor)
         } catch {
@@ -66,17 +68,6 @@ struct OnePasteCopy: Sendable {
             let count = read(handle.fileDescriptor, &buffer, buffer.count)
             if count == 0 { return true }
             if count == -1 && errno != EINTR { return false }
-        }
-    }
-}
-
-extension ClipboardTarget.Copier {
-    /// The arguments that serve one paste, then exit.
-    fileprivate var onePasteArguments: [String] {
-        switch self {
-        case .wlCopy: ["--paste-once", "--type", "text/plain;charset=utf-8"]
-        // A TARGETS request, which clients send before they paste, is not counted as one.
-        case .xclip: ["-selection", "clipboard", "-in", "-loops", "1"]
         }
     }
 }

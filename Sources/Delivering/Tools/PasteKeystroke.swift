@@ -3,7 +3,7 @@
 /// on sway; on other Wayland compositors the window cannot be told, and Ctrl+V is pressed). xterm pastes on
 /// Ctrl+Shift+V only with `XTerm*VT100.translations: #override Shift Ctrl <Key>V: insert-selection(CLIPBOARD)` in its
 /// resources; it counts all the same, as Ctrl+V would put a control character into it.
-enum PasteKeystroke: Sendable {
+public enum PasteKeystroke: Sendable {
     /// wtype on a Wayland compositor, with swaymsg where it is installed.
     case wtype(HelperProgram, swaymsg: HelperProgram?)
     /// xdotool on X11.

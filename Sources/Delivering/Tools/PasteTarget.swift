@@ -9,28 +9,24 @@
 public struct PasteTarget: TextTarget {
     public var method: DeliveryMethod { .paste }
 
-    /// The programs that paste, found when the session was probed.
-    public enum Tools: Sendable {
-        /// wl-clipboard's `wl-copy` and `wl-paste`, and `wtype`; `swaymsg` where installed, to tell a terminal on sway.
-        case wayland(wlCopy: HelperProgram, wlPaste: HelperProgram, wtype: HelperProgram, swaymsg: HelperProgram?)
-        /// wl-clipboard, and the keystroke through the RemoteDesktop portal: KDE.
-        case waylandThroughPortal(wlCopy: HelperProgram, wlPaste: HelperProgram, portal: PortalKeyboard)
-        /// `xclip`, and `xdotool`, which also tells a terminal.
-        case x11(xclip: HelperProgram, xdotool: HelperProgram)
-    }
-
-    private let tools: Tools
+    private let clipboard: any ClipboardOwner
+    private let keystroke: PasteKeystroke
     private let session: DesktopSession
     private let timeLimit: Duration
     private let pasteTime: Duration
 
     /// - Parameters:
-    ///   - tools: the programs.
-    ///   - session: whose displays reach the clipboard and the keyboard.
-    ///   - timeLimit: how long each program may take before it is killed as hung.
+    ///   - clipboard: the session's clipboard.
+    ///   - keystroke: what presses the paste keystroke.
+    ///   - session: whose displays reach the keyboard, and whose runtime folder keeps the clipboard during a paste.
+    ///   - timeLimit: how long each step may take before it is given up as hung.
     ///   - pasteTime: how long the focused window may take to ask for the clipboard after the keystroke.
-    public init(tools: Tools, session: DesktopSession, timeLimit: Duration = .seconds(10), pasteTime: Duration = .seconds(5)) {
-        self.tools = tools
+    public init(
+        clipboard: any ClipboardOwner, keystroke: PasteKeystroke, session: DesktopSession, timeLimit: Duration = .seconds(10),
+        pasteTime: Duration = .seconds(5)
+    ) {
+        self.clipboard = clipboard
+        self.keystroke = keystroke
         self.session = session
         self.timeLimit = timeLimit
         self.pasteTime = pasteTime
@@ -42,7 +38,7 @@ public struct PasteTarget: TextTarget {
         let keeper = clipboardKeeper
         let kept = await keeper.keep(offering: text)
         do throws(DeliveryError) {
-            let copy = try await OnePasteCopy(text, copier: copier, environment: session.environment, timeLimit: timeLimit)
+            let copy = try await clipboard.take(.dictation(text), timeLimit: timeLimit)
             let keystroke = try await self.keystroke.press(environment: session.environment, timeLimit: timeLimit)
             guard await copy.served(within: pasteTime) else {
                 throw DeliveryError(
@@ -58,24 +54,6 @@ public struct PasteTarget: TextTarget {
 
     /// What keeps the user's clipboard across a paste, and puts back at start one a killed notulad left.
     public var clipboardKeeper: ClipboardKeeper {
-        ClipboardKeeper(access: clipboard, environment: session.environment, timeLimit: timeLimit)
-    }
-
-    private var clipboard: ClipboardAccess {
-        switch tools {
-        case .wayland(let wlCopy, let wlPaste, _, _), .waylandThroughPortal(let wlCopy, let wlPaste, _):
-            .wayland(wlCopy: wlCopy, wlPaste: wlPaste)
-        case .x11(let xclip, _): .x11(xclip: xclip)
-        }
-    }
-
-    private var copier: ClipboardTarget.Copier { clipboard.copier }
-
-    private var keystroke: PasteKeystroke {
-        switch tools {
-        case .wayland(_, _, let wtype, let swaymsg): .wtype(wtype, swaymsg: swaymsg)
-        case .waylandThroughPortal(_, _, let portal): .portal(portal)
-        case .x11(_, let xdotool): .xdotool(xdotool)
-        }
+        ClipboardKeeper(clipboard: clipboard, environment: session.environment, timeLimit: timeLimit)
     }
 }
