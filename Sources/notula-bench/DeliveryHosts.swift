@@ -69,7 +69,7 @@ extension Delivery {
                     sizes: sizes))
             rows += try await measure(
                 Method(
-                    name: "paste: xclip once, Ctrl+Shift+V → xterm (Xvfb)", target: try targets.paste().get(),
+                    name: "paste: own X11 clipboard once, Ctrl+Shift+V → xterm (Xvfb)", target: try targets.paste().get(),
                     client: Client(read: terminal.typed, accumulates: true),
                     peer: .direct(
                         label: "`xdotool type TEXT`", start: { try start("/usr/bin/xdotool", ["type", $0], environment) }),

@@ -182,7 +182,7 @@ struct WaylandPasteTests {
     }
 }
 
-/// Text pasted with xclip and one xdotool keystroke into a real xterm on Xvfb, its resources set so that
+/// Text pasted through notulad's X11 clipboard and one xdotool keystroke into a real xterm on Xvfb, its resources set so that
 /// Ctrl+Shift+V pastes the clipboard as in other terminals (xterm's own default pastes only the primary selection,
 /// with Shift+Insert): the terminal's file holds the text, and `xclip -o` what the clipboard held before.
 @Suite(
@@ -257,7 +257,7 @@ struct X11PasteTests {
         // xterm's defaults: Ctrl+Shift+V is a control character, not a paste.
         let terminal = try await xvfb.openTerminal()
         let target = PasteTarget(
-            clipboard: ToolClipboard.xclip(HelperProgram(path: "/usr/bin/xclip"), environment: xvfb.environment),
+            clipboard: try #require(X11Clipboard(environment: xvfb.environment)),
             keystroke: .xdotool(HelperProgram(path: "/usr/bin/xdotool")), session: DesktopSession(environment: xvfb.environment),
             pasteTime: .seconds(1))
 
@@ -267,12 +267,12 @@ struct X11PasteTests {
         #expect(!terminal.typed().contains("never pasted"))
     }
 
-    /// The xclip and xdotool ways with a runtime folder of the test's, where the clipboard is kept during a paste.
-    private func pasteTarget(runtime: TemporaryFolder, xdotool: HelperProgram = HelperProgram(path: "/usr/bin/xdotool")) -> PasteTarget {
+    /// notulad's X11 clipboard and xdotool with a runtime folder of the test's, where the clipboard is kept during a paste.
+    private func pasteTarget(runtime: TemporaryFolder, xdotool: HelperProgram = HelperProgram(path: "/usr/bin/xdotool")) throws -> PasteTarget {
         let session = DesktopSession(
             environment: xvfb.environment.merging(["XDG_SESSION_TYPE": "x11", "XDG_RUNTIME_DIR": runtime.path]) { $1 })
         return PasteTarget(
-            clipboard: ToolClipboard.xclip(HelperProgram(path: "/usr/bin/xclip"), environment: session.environment),
+            clipboard: try #require(X11Clipboard(environment: session.environment)),
             keystroke: .xdotool(xdotool), session: session)
     }
 

@@ -104,6 +104,80 @@ public final class TerminalsUnderXvfb: Sendable {
         return Terminal(title: title, window: try await focus(windowTitled: title, writing: file, by: "typing-target.py"), file: file)
     }
 
+    /// Copies several types at once through GTK4 (`clipboard-owner.py`), as a browser copies text with its HTML:
+    /// returns once the clipboard lists every type. GTK serves them until another program copies.
+    public func copyTogether(_ items: [(type: String, bytes: Data)]) async throws {
+        let files = try items.enumerated().map { index, item in
+            let file = "\(folder)/offered-\(UUID().uuidString)-\(index)"
+            try item.bytes.write(to: URL(fileURLWithPath: file))
+            return [item.type, file]
+        }.flatMap { $0 }
+        let owner = Process()
+        owner.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        owner.arguments = [GnomeShellHost.helpers.appendingPathComponent("clipboard-owner.py").path] + files
+        owner.environment = environment.merging(["GDK_BACKEND": "x11"]) { $1 }
+        owner.standardOutput = FileHandle.nullDevice
+        owner.standardError = FileHandle.nullDevice
+        try owner.run()
+        children.withLock { $0.append(owner.processIdentifier) }
+        try await poll(within: .seconds(10)) {
+            let listed = (try? self.clipboardTypes()) ?? []
+            return items.allSatisfy { listed.contains($0.type) }
+        } otherwise: {
+            CommandFailed(command: ["clipboard-owner.py"], status: 0, errorOutput: "the clipboard never listed \(items.map(\.type))")
+        }
+    }
+
+    /// The types the clipboard's owner offers (`TARGETS`).
+    public func clipboardTypes() throws -> [String] {
+        try output(of: ["/usr/bin/xclip", "-selection", "clipboard", "-out", "-target", "TARGETS"], environment: environment)
+            .split(separator: "\n").map(String.init)
+    }
+
+    /// The clipboard's bytes of `type`, as a pasting program reads them (through a file: `run` reads text).
+    public func clipboardBytes(_ type: String) throws -> Data {
+        let file = "\(folder)/read-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        try output(
+            of: ["/bin/sh", "-c", "exec /usr/bin/xclip -selection clipboard -out -target \"$1\" > \"$2\"", "sh", type, file],
+            environment: environment)
+        return try Data(contentsOf: URL(fileURLWithPath: file))
+    }
+
+    /// Starts KDE's clipboard manager, Klipper, on this display and the test's session bus, with a home of its own;
+    /// returns once it answers there. Killed with the display.
+    public func startKlipper() async throws -> Klipper {
+        let home = "\(folder)/klipper-home"
+        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
+        let klipper = Process()
+        klipper.executableURL = URL(fileURLWithPath: "/usr/bin/klipper")
+        klipper.environment = ProcessInfo.processInfo.environment.merging(
+            environment.merging(["HOME": home, "XDG_CONFIG_HOME": "\(home)/.config", "XDG_DATA_HOME": "\(home)/.local/share", "QT_QPA_PLATFORM": "xcb"]) { $1 }
+        ) { $1 }
+        klipper.standardOutput = FileHandle.nullDevice
+        klipper.standardError = FileHandle.nullDevice
+        try klipper.run()
+        children.withLock { $0.append(klipper.processIdentifier) }
+        let started = Klipper()
+        try await poll(within: .seconds(20)) { (try? started.history()) != nil } otherwise: {
+            CommandFailed(command: ["klipper"], status: 0, errorOutput: "Klipper never answered on the session bus")
+        }
+        return started
+    }
+
+    /// Klipper, read over the session bus as its own applet reads it.
+    public struct Klipper: Sendable {
+        /// What it keeps, the newest first.
+        public func history() throws -> [String] {
+            let said = try output(of: [
+                "/usr/bin/busctl", "--user", "--json=short", "call", "org.kde.klipper", "/klipper", "org.kde.klipper.klipper",
+                "getClipboardHistoryMenu",
+            ])
+            let reply = try JSONSerialization.jsonObject(with: Data(said.utf8)) as? [String: Any]
+            return (reply?["data"] as? [[String]])?.first ?? []
+        }
+    }
+
     /// Gives the window titled `title` the focus once it is shown and `file` exists; returns the window's ID.
     private func focus(windowTitled title: String, writing file: String, by program: String) async throws -> String {
         var window = ""

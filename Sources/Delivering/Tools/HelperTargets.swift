@@ -54,14 +54,17 @@ public struct HelperTargets: Sendable {
             }
             return waylandClipboard().map { ClipboardTarget(clipboard: $0) }
         case .x11:
-            return x11Clipboard().map { ClipboardTarget(clipboard: $0) }
+            // xclip's child serves the text after notulad has gone: the user asked for it to stay.
+            return program(xclip, "xclip", package: "xclip").map {
+                ClipboardTarget(clipboard: ToolClipboard.xclip($0, environment: session.environment))
+            }
         case .unknown:
             return .failure(DeliveryError("No graphical session was found: neither WAYLAND_DISPLAY nor DISPLAY is set."))
         }
     }
 
     /// Paste (the clipboard and one keystroke): wl-clipboard and wtype on a wlroots compositor, wl-clipboard and
-    /// `portal`'s keystroke on KDE (not GNOME: no data-control protocol); xclip and xdotool on X11.
+    /// `portal`'s keystroke on KDE (not GNOME: no data-control protocol); notulad's own clipboard and xdotool on X11.
     public func paste(portal: PortalKeyboard? = nil) -> Result<any TextTarget, DeliveryError> {
         switch session.kind {
         case .wayland:
@@ -107,7 +110,7 @@ public struct HelperTargets: Sendable {
         }
     }
 
-    /// What keeps the clipboard across a paste with wl-clipboard (Wayland but GNOME's) or xclip (X11): at start, what
+    /// What keeps the clipboard across a paste with wl-clipboard (Wayland but GNOME's) or on X11: at start, what
     /// puts back the clipboard a notulad killed during a paste left. Nil where this session pastes through neither.
     public func clipboardKeeper() -> ClipboardKeeper? {
         let clipboard: Result<any ClipboardOwner, DeliveryError>
@@ -130,9 +133,12 @@ public struct HelperTargets: Sendable {
         }
     }
 
-    /// The clipboard of an X11 session.
+    /// The clipboard of an X11 session, read and owned by notulad: every type put back, the paste offered as secret.
     private func x11Clipboard() -> Result<any ClipboardOwner, DeliveryError> {
-        program(xclip, "xclip", package: "xclip").map { ToolClipboard.xclip($0, environment: session.environment) }
+        guard let clipboard = X11Clipboard(environment: session.environment) else {
+            return .failure(DeliveryError("The X11 clipboard needs DISPLAY, and it is not set."))
+        }
+        return .success(clipboard)
     }
 
     private func program(_ found: HelperProgram?, _ name: String, package: String) -> Result<HelperProgram, DeliveryError> {
