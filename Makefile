@@ -8,9 +8,9 @@ PREFIX ?= /usr/local
 # What building and running needs; what the tests and the benchmark need besides.
 # wtype, xdotool (with xmodmap), wl-clipboard and xclip type and copy dictated text (wlroots, X11).
 RUN_PACKAGES = libdbus-1-dev libpulse-dev libx11-dev libcurl4-openssl-dev libarchive-dev libsqlite3-dev dbus pulseaudio pulseaudio-utils wtype xdotool wl-clipboard xclip x11-xserver-utils sound-theme-freedesktop
-TEST_PACKAGES = $(RUN_PACKAGES) xdg-dbus-proxy espeak-ng sox libglib2.0-bin systemd python3-dbusmock procps xvfb dunst imagemagick desktop-file-utils sway waybar grim adwaita-icon-theme gjs zip foot xterm x11-xkb-utils gnome-shell xdg-desktop-portal xdg-desktop-portal-gnome python3-gi gir1.2-gtk-4.0 python3-pyatspi gir1.2-atspi-2.0 at-spi2-core kwin-wayland xdg-desktop-portal-kde qtwayland5 python3-pyqt5 plasma-workspace plasma-desktop plasma-workspace-wayland kded5 breeze-icon-theme qml-module-org-kde-kitemmodels qml-module-qt-labs-platform gir1.2-gdkpixbuf-2.0 librsvg2-common mmdebstrap groff-base man-db mandoc zsh fish appstream dpkg-dev lintian
+TEST_PACKAGES = $(RUN_PACKAGES) xdg-dbus-proxy espeak-ng sox libglib2.0-bin systemd python3-dbusmock procps xvfb dunst imagemagick desktop-file-utils sway waybar grim adwaita-icon-theme gjs zip foot xterm x11-xkb-utils gnome-shell xdg-desktop-portal xdg-desktop-portal-gnome python3-gi gir1.2-gtk-4.0 python3-pyatspi gir1.2-atspi-2.0 at-spi2-core kwin-wayland xdg-desktop-portal-kde qtwayland5 python3-pyqt5 plasma-workspace plasma-desktop plasma-workspace-wayland kded5 breeze-icon-theme qml-module-org-kde-kitemmodels qml-module-qt-labs-platform gir1.2-gdkpixbuf-2.0 librsvg2-common mmdebstrap groff-base man-db mandoc zsh fish appstream dpkg-dev lintian graphviz
 
-.PHONY: all build run test bench deps test-deps clean install uninstall gnome-extension extension-builds gnome48-root deb
+.PHONY: all build run test bench deps test-deps clean install uninstall gnome-extension extension-builds gnome48-root deb module-map
 
 all: build
 
@@ -100,6 +100,11 @@ bench: test-deps
 	@scripts/install-whisper "$(RELEASE_BIN)" --test
 	PATH="$(CURDIR)/.build/venv/bin:$$PATH" NOTULA_TEST_MODEL="$(TEST_MODEL)" \
 		scripts/private-session "$(RELEASE_BIN)/notula-bench" "$(RELEASE_BIN)/notulad"
+
+# The drawing of the modules in docs/ARCHITECTURE.md, from Package.swift (ModuleMapTests checks it is current).
+module-map:
+	scripts/module-map > docs/modules.dot
+	dot -Tsvg docs/modules.dot -o docs/modules.svg
 
 clean:
 	$(SWIFT) package clean
