@@ -23,6 +23,9 @@ let package = Package(
         .systemLibrary(
             name: "CSQLite", pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(
+            name: "CWayland", pkgConfig: "wayland-client",
+            providers: [.apt(["libwayland-dev"])]),
         .target(name: "DBus", dependencies: ["CDBus"]),
         .target(name: "Recording"),
         .target(name: "Audio", dependencies: ["CPulse", "Recording"]),
@@ -34,7 +37,7 @@ let package = Package(
         .target(name: "Notifying", dependencies: ["DBus", "Recording"]),
         .target(name: "Memos", dependencies: ["Library", "Recording", "Audio"]),
         .target(name: "NotulaContract", dependencies: ["DBus"]),
-        .target(name: "Delivering", dependencies: ["DBus", "Recording"]),
+        .target(name: "Delivering", dependencies: ["CWayland", "DBus", "Recording"]),
         .target(
             name: "NotulaService",
             dependencies: [

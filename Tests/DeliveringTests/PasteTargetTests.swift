@@ -52,7 +52,7 @@ private func pasteHostileText(
 
 /// Bytes a clipboard holds as an image: a PNG's signature, a NUL and bytes that are not UTF-8, so that a reader or
 /// writer that goes through text would change them.
-private let imageBytes = Data([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0xff, 0xfe, 0x80] + (0..<4_000).map { UInt8($0 % 251) })
+let imageBytes = Data([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0xff, 0xfe, 0x80] + (0..<4_000).map { UInt8($0 % 251) })
 
 /// A stand-in for the keystroke tool (wtype, xdotool) that copies `copied` with `copyCommand` instead of pressing
 /// a key: the user copying something while the paste waits.
@@ -84,7 +84,7 @@ private func copy(_ file: String, as type: String, with command: [String], envir
 }
 
 /// The bytes `command` prints, read through a file: `run` decodes its output as text.
-private func bytesPrinted(by command: String, environment: [String: String]) throws -> Data {
+func bytesPrinted(by command: String, environment: [String: String]) throws -> Data {
     let file = FileManager.default.temporaryDirectory.appendingPathComponent("notula-clipboard-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: file) }
     try output(of: ["/bin/sh", "-c", "\(command) > '\(file.path)'"], environment: environment)
@@ -168,8 +168,7 @@ struct WaylandPasteTests {
         let folder = TemporaryFolder()
         let session = DesktopSession(environment: sway.environment.merging(["XDG_SESSION_TYPE": "wayland"]) { $1 })
         let target = PasteTarget(
-            clipboard: ToolClipboard.wlClipboard(
-                wlCopy: HelperProgram(path: "/usr/bin/wl-copy"), wlPaste: HelperProgram(path: "/usr/bin/wl-paste"), environment: session.environment),
+            clipboard: try #require(DataControlClipboard(environment: session.environment)),
             keystroke: .wtype(try copierPretendingToPress("/usr/bin/wl-copy", copied: "copied during the paste", in: folder), swaymsg: nil),
             session: session)
 
