@@ -3,9 +3,11 @@
 /// so the keyboard layout does not matter, and a long text arrives at once (typed key by key, 2 000 characters take
 /// seconds).
 ///
-/// Not where a clipboard manager reads each new clipboard (`wl-paste --watch cliphist store`): it takes the one
-/// paste, the window pastes nothing, and the paste counts as served all the same. wl-copy and xclip offer one type
-/// each: of a previous clipboard with several (text and HTML), the text is put back.
+/// The text is offered as sensitive (`ClipboardOffer.dictation`), so that clipboard managers that honour the password
+/// manager's hint (Klipper, cliphist) keep no copy. Not where a manager reads the content of each new clipboard
+/// without asking (`wl-paste --watch` of wl-clipboard 2.1.0): it takes the one paste, the window pastes nothing, and
+/// the paste counts as served all the same. How much of a previous clipboard comes back is the `ClipboardOwner`'s:
+/// every type through data control, one through xclip.
 public struct PasteTarget: TextTarget {
     public var method: DeliveryMethod { .paste }
 
