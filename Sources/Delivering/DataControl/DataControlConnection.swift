@@ -30,10 +30,7 @@ final class DataControlConnection: Sendable {
         }
         (wakeReader, wakeWriter) = (ends[0], ends[1])
         let thread = Thread { [self] in
-            let later: @Sendable (@escaping @Sendable (DataControlState) -> Void) -> Void = { work in
-                self.enqueue { state in state.map(work) }
-            }
-            guard let display = WaylandCalls.connect(path), let state = DataControlState(display: display, later: later) else {
+            guard let display = WaylandCalls.connect(path), let state = DataControlState(display: display) else {
                 return finish(nil)
             }
             run(state)
@@ -75,7 +72,6 @@ final class DataControlConnection: Sendable {
     }
 
     /// Queues `work` for the thread and wakes it; false where the connection is over.
-    @discardableResult
     private func enqueue(_ work: @escaping @Sendable (DataControlState?) -> Void) -> Bool {
         let queued = queue.withLock { queue in
             guard !queue.over else { return false }

@@ -14,14 +14,11 @@ final class DataControlState {
     private var offers: [WaylandCalls.Proxy: [String]] = [:]
     private var selection: WaylandCalls.Proxy?
     private var sources: [WaylandCalls.Proxy: HeldSource] = [:]
-    private var takes = 0
     /// What each sync callback runs once done (true) or when the connection ended first (false).
     private var syncs: [WaylandCalls.Proxy: (Bool) -> Void] = [:]
     /// Transfers being written, each on a thread of its own for at most `writeTime`.
     private let writing = WriteCount()
     private(set) var isOver = false
-    /// Runs work on the connection's thread later, from another thread.
-    private let later: @Sendable (@escaping @Sendable (DataControlState) -> Void) -> Void
 
     /// The most types kept of one offer: LibreOffice offers about 20.
     static let mostTypes = 64
@@ -31,17 +28,13 @@ final class DataControlState {
     static let writeTime = Duration.seconds(5)
 
     private struct HeldSource {
-        /// Its own number: a proxy's address is reused once it is destroyed.
-        let number: Int
         let offer: ClipboardOffer
         let holding: DataControlHolding
-        var served = false
     }
 
     /// Lists the globals; nil where the registry cannot be had.
-    init?(display: WaylandCalls.Display, later: @escaping @Sendable (@escaping @Sendable (DataControlState) -> Void) -> Void) {
+    init?(display: WaylandCalls.Display) {
         self.display = display
-        self.later = later
         guard let registry = WaylandCalls.registry(display) else {
             WaylandCalls.disconnect(display)
             return nil
@@ -82,15 +75,14 @@ final class DataControlState {
         let holding = DataControlHolding()
         guard !offer.contents.items.isEmpty else {
             WaylandCalls.select(nil, on: device)
-            holding.settle()
+            holding.end()
             return holding
         }
         guard let source = WaylandCalls.source(manager) else { return nil }
         WaylandCalls.listen(to: source, with: sourceEvent, context: context)
         for type in offer.types { WaylandCalls.offer(source, type: type) }
         WaylandCalls.select(source, on: device)
-        takes += 1
-        sources[source] = HeldSource(number: takes, offer: offer, holding: holding)
+        sources[source] = HeldSource(offer: offer, holding: holding)
         return holding
     }
 
@@ -101,7 +93,7 @@ final class DataControlState {
         for (_, then) in syncs { then(false) }
         syncs = [:]
         for (source, held) in sources {
-            held.holding.settle()
+            held.holding.end()
             WaylandCalls.destroySource(source)
         }
         sources = [:]
@@ -157,42 +149,27 @@ final class DataControlState {
         device = nil
     }
 
-    /// A window asks for `type`: written from memory on a thread of its own, bounded in time. The first content
-    /// asked for is the paste served; a one-paste offer serves no other, and is let go once it is written (not
-    /// before: wl-paste gives up on a selection gone while it reads).
+    /// A window asks for `type`: written from memory on a thread of its own, bounded in time. Asking for content (not
+    /// the hint) is noted as a paste once written; a one-paste offer is then replaced by the clipboard put back, and
+    /// is served to whoever asks until then (a clipboard manager reads it at once, before the keystroke).
     fileprivate func send(_ source: WaylandCalls.Proxy, type: String, into descriptor: Int32) {
         let file = FileDescriptor(owning: descriptor)
-        guard var held = sources[source], let bytes = held.offer.bytes(for: type) else { return }
-        let isPaste = held.offer.isContent(type)
-        guard !(isPaste && held.served && held.offer.onePaste), writing.start(under: Self.mostWrites) else { return }
+        guard let held = sources[source], let bytes = held.offer.bytes(for: type), writing.start(under: Self.mostWrites) else { return }
         _ = fcntl(descriptor, F_SETFL, O_NONBLOCK)
-        let letGo = isPaste && held.offer.onePaste
-        let (writing, time, later, number) = (self.writing, Self.writeTime, self.later, held.number)
+        let (writing, time, asked) = (self.writing, Self.writeTime, ContinuousClock.now)
+        let paste = held.offer.isContent(type) ? held.holding : nil
         Task.detached {
             _ = await SelectionPipe.write(bytes, to: file, within: time)
             writing.end()
-            if letGo { later { $0.letGo(number) } }
+            // Told once written: a window (foot, wl-paste) gives up a paste whose selection changes while it asks.
+            paste?.asked(at: asked)
         }
-        guard isPaste, !held.served else { return }
-        held.served = true
-        sources[source] = held
-        // A one-paste offer is served once let go: the clipboard is then Notula's no more, to be put back.
-        if !letGo { held.holding.settle() }
-    }
-
-    /// Lets go of a one-paste source once its paste is written (unless something else took the selection meanwhile,
-    /// which settled it).
-    private func letGo(_ number: Int) {
-        guard let (source, held) = sources.first(where: { $0.value.number == number }) else { return }
-        sources[source] = nil
-        WaylandCalls.destroySource(source)
-        held.holding.settle()
     }
 
     /// Something else took the selection: the source is let go.
     fileprivate func cancelled(_ source: WaylandCalls.Proxy) {
         guard let held = sources.removeValue(forKey: source) else { return }
-        held.holding.settle()
+        held.holding.end()
         WaylandCalls.destroySource(source)
     }
 

@@ -4,10 +4,10 @@
 /// seconds).
 ///
 /// The text is offered as sensitive (`ClipboardOffer.dictation`), so that clipboard managers that honour the password
-/// manager's hint (Klipper, cliphist) keep no copy. Not where a manager reads the content of each new clipboard
-/// without asking (`wl-paste --watch` of wl-clipboard 2.1.0): it takes the one paste, the window pastes nothing, and
-/// the paste counts as served all the same. How much of a previous clipboard comes back is the `ClipboardOwner`'s:
-/// every type through data control, one through xclip.
+/// manager's hint (Klipper, cliphist) keep no copy. A manager reads each new clipboard at once, before the keystroke:
+/// only what is asked for from the keystroke on is the paste (through data control; xclip cannot tell, and a manager
+/// there takes the one paste). How much of a previous clipboard comes back is the `ClipboardOwner`'s: every type
+/// through data control, one through xclip.
 public struct PasteTarget: TextTarget {
     public var method: DeliveryMethod { .paste }
 
@@ -41,8 +41,9 @@ public struct PasteTarget: TextTarget {
         let kept = await keeper.keep(offering: text)
         do throws(DeliveryError) {
             let copy = try await clipboard.take(.dictation(text), timeLimit: timeLimit)
+            let pressing = ContinuousClock.now
             let keystroke = try await self.keystroke.press(environment: session.environment, timeLimit: timeLimit)
-            guard await copy.served(within: pasteTime) else {
+            guard await copy.served(since: pressing, within: pasteTime) else {
                 throw DeliveryError(
                     "The focused window did not paste on \(keystroke) within \(pasteTime.inSeconds): click into the field to write "
                         + "in, or choose another way of typing.")
