@@ -26,6 +26,9 @@ let package = Package(
         .systemLibrary(
             name: "CX11", pkgConfig: "x11",
             providers: [.apt(["libx11-dev"])]),
+        .systemLibrary(
+            name: "CWayland", pkgConfig: "wayland-client",
+            providers: [.apt(["libwayland-dev"])]),
         .target(name: "DBus", dependencies: ["CDBus"]),
         .target(name: "Recording"),
         .target(name: "Audio", dependencies: ["CPulse", "Recording"]),
@@ -37,7 +40,7 @@ let package = Package(
         .target(name: "Notifying", dependencies: ["DBus", "Recording"]),
         .target(name: "Memos", dependencies: ["Library", "Recording", "Audio"]),
         .target(name: "NotulaContract", dependencies: ["DBus"]),
-        .target(name: "Delivering", dependencies: ["CX11", "DBus", "Recording"]),
+        .target(name: "Delivering", dependencies: ["CWayland", "CX11", "DBus", "Recording"]),
         .target(
             name: "NotulaService",
             dependencies: [

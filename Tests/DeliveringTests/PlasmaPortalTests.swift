@@ -48,4 +48,44 @@ import Testing
         try await qt.waitForText(text)
         #expect(try output(of: ["wl-paste", "--no-newline"], environment: host.environment) == "earlier copy")
     }
+
+    /// Klipper keeps every copy but the dictation, which is offered with the password manager's hint; a copy
+    /// without it is the control that shows Klipper watching.
+    @Test func klipperKeepsNoDictationAndTheClipboardIsPutBack() async throws {
+        let host = try desktop(await PlasmaHost.shared())
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/klipper"), FileManager.default.isExecutableFile(atPath: "/usr/bin/gdbus")
+        else {
+            print("Skipped: needs klipper (plasma-workspace) and gdbus (libglib2.0-bin)")
+            return
+        }
+        try await host.startKlipper()
+        let bus = try await host.connect()
+        defer { Task { await bus.close() } }
+        let keyboard = PortalKeyboard(bus: bus, restoreTokenFile: "/nonexistent/restore-token", keyInterval: .zero, modifierPause: .zero)
+        let helpers = HelperTargets(session: DesktopSession(environment: host.environment), searchPath: "/usr/bin")
+        let paste = try helpers.paste(portal: keyboard).get()
+        let clipboard = try helpers.clipboard().get()
+        let qt = try await host.openTypingTarget(.qt5)
+        try await clipboard.deliver("copied before the dictation")
+        try await poll(within: .seconds(10)) { try host.klipperHistory().first == "copied before the dictation" } otherwise: {
+            KlipperDidNotSee(history: (try? host.klipperHistory()) ?? [])
+        }
+
+        let text = "Dictated for Klipper to forget, ça va"
+        try await paste.deliver(text)
+
+        try await qt.waitForText(text)
+        #expect(try output(of: ["wl-paste", "--no-newline"], environment: host.environment) == "copied before the dictation")
+        // Klipper handles the clipboard's changes in order: once it has this copy, it has seen the dictation.
+        try await clipboard.deliver("copied after the dictation")
+        try await poll(within: .seconds(10)) { try host.klipperHistory().first == "copied after the dictation" } otherwise: {
+            KlipperDidNotSee(history: (try? host.klipperHistory()) ?? [])
+        }
+        #expect(try !host.klipperHistory().contains { $0.contains("Dictated") })
+    }
+}
+
+struct KlipperDidNotSee: Error, CustomStringConvertible {
+    let history: [String]
+    var description: String { "Klipper's history is \(history)" }
 }

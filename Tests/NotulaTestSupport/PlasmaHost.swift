@@ -90,6 +90,25 @@ public final class PlasmaHost: Sendable {
         try await TypingTarget(toolkit, in: session) { [session] title in TypingTarget.marksItselfFocused(title, in: session) }
     }
 
+    /// Starts Klipper, KDE's clipboard manager (the standalone `klipper` of plasma-workspace, which keeps the same
+    /// history as the panel's applet), and returns once it is on the bus as `org.kde.klipper`.
+    public func startKlipper() async throws {
+        let client = try await session.connect()
+        defer { Task { await client.close() } }
+        try await launch(session.sessionProcess(["/usr/bin/klipper"], log: "klipper"), owning: "org.kde.klipper", watchedFrom: client)
+    }
+
+    /// The texts of Klipper's history, the newest first.
+    public func klipperHistory() throws -> [String] {
+        let listed = try output(
+            of: [
+                "/usr/bin/gdbus", "call", "--session", "--dest", "org.kde.klipper", "--object-path", "/klipper", "--method",
+                "org.kde.klipper.klipper.getClipboardHistoryMenu",
+            ], environment: environment)
+        // gdbus prints `(['newest', 'older'],)`: the tests' texts hold no quote.
+        return listed.split(separator: "'").enumerated().filter { $0.offset % 2 == 1 }.map { String($0.element) }
+    }
+
     private static func missingQtClient() -> String? {
         FileManager.default.fileExists(atPath: "/usr/lib/python3/dist-packages/PyQt5")
             ? nil : "missing PyQt5 (python3-pyqt5) for the Qt typing target: run make test-deps"

@@ -19,6 +19,17 @@ public protocol ClipboardHolding: Sendable {
     /// Whether one paste was served within `timeLimit`: for a one-paste offer, the first time a window asked for one
     /// of its contents (or something else took the clipboard, which ends the offer all the same).
     func served(within timeLimit: Duration) async -> Bool
+
+    /// `served(within:)`, counting only what was asked for from `start` on (the paste keystroke): a clipboard manager
+    /// reads each new clipboard at once, before it, and that is no paste. Where the owner cannot tell when (a tool),
+    /// as `served(within:)`.
+    func served(since start: ContinuousClock.Instant, within timeLimit: Duration) async -> Bool
+}
+
+extension ClipboardHolding {
+    public func served(since start: ContinuousClock.Instant, within timeLimit: Duration) async -> Bool {
+        await served(within: timeLimit)
+    }
 }
 
 extension ClipboardOwner {

@@ -6,8 +6,6 @@ public struct HelperTargets: Sendable {
     private let wtype: HelperProgram?
     private let xdotool: HelperProgram?
     private let xmodmap: HelperProgram?
-    private let wlCopy: HelperProgram?
-    private let wlPaste: HelperProgram?
     private let swaymsg: HelperProgram?
     private let xclip: HelperProgram?
 
@@ -19,8 +17,6 @@ public struct HelperTargets: Sendable {
         wtype = HelperProgram.find("wtype", on: searchPath)
         xdotool = HelperProgram.find("xdotool", on: searchPath)
         xmodmap = HelperProgram.find("xmodmap", on: searchPath)
-        wlCopy = HelperProgram.find("wl-copy", on: searchPath)
-        wlPaste = HelperProgram.find("wl-paste", on: searchPath)
         swaymsg = HelperProgram.find("swaymsg", on: searchPath)
         xclip = HelperProgram.find("xclip", on: searchPath)
     }
@@ -63,7 +59,7 @@ public struct HelperTargets: Sendable {
         }
     }
 
-    /// Paste (the clipboard and one keystroke): wl-clipboard and wtype on a wlroots compositor, wl-clipboard and
+    /// Paste (the clipboard and one keystroke): data control and wtype on a wlroots compositor, data control and
     /// `portal`'s keystroke on KDE (not GNOME: no data-control protocol); notulad's own clipboard and xdotool on X11.
     public func paste(portal: PortalKeyboard? = nil) -> Result<any TextTarget, DeliveryError> {
         switch session.kind {
@@ -110,7 +106,7 @@ public struct HelperTargets: Sendable {
         }
     }
 
-    /// What keeps the clipboard across a paste with wl-clipboard (Wayland but GNOME's) or on X11: at start, what
+    /// What keeps the clipboard across a paste through data control (Wayland but GNOME's) or on X11: at start, what
     /// puts back the clipboard a notulad killed during a paste left. Nil where this session pastes through neither.
     public func clipboardKeeper() -> ClipboardKeeper? {
         let clipboard: Result<any ClipboardOwner, DeliveryError>
@@ -124,13 +120,12 @@ public struct HelperTargets: Sendable {
         return try? ClipboardKeeper(clipboard: clipboard.get(), environment: session.environment, timeLimit: .seconds(10))
     }
 
-    /// The clipboard of a Wayland session (not GNOME's: the caller tells).
+    /// The clipboard of a Wayland session through data control (not GNOME's: the caller tells).
     private func waylandClipboard() -> Result<any ClipboardOwner, DeliveryError> {
-        program(wlCopy, "wl-copy", package: "wl-clipboard").flatMap { wlCopy in
-            program(wlPaste, "wl-paste", package: "wl-clipboard").map { wlPaste in
-                ToolClipboard.wlClipboard(wlCopy: wlCopy, wlPaste: wlPaste, environment: session.environment)
-            }
+        guard let clipboard = DataControlClipboard(environment: session.environment) else {
+            return .failure(DeliveryError("The Wayland clipboard needs WAYLAND_DISPLAY and XDG_RUNTIME_DIR, and they are not set."))
         }
+        return .success(clipboard)
     }
 
     /// The clipboard of an X11 session, read and owned by notulad: every type put back, the paste offered as secret.

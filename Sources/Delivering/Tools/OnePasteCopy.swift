@@ -1,6 +1,6 @@
 import Foundation
 
-/// A text on the clipboard for one paste only (`wl-copy --paste-once`, `xclip -loops 1`), and the moment that paste
+/// A text on the X11 clipboard for one paste only (`xclip -loops 1`), and the moment that paste
 /// has been served. The copier's parent exits once the clipboard is its own; the child it forks to serve the paste
 /// keeps the write end of a pipe given as its standard output and error, so the pipe's end of file tells that the
 /// child has exited: the paste was served (or something else took the clipboard).

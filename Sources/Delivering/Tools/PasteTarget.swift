@@ -3,9 +3,11 @@
 /// so the keyboard layout does not matter, and a long text arrives at once (typed key by key, 2 000 characters take
 /// seconds).
 ///
-/// Not where a clipboard manager reads each new clipboard (`wl-paste --watch cliphist store`): it takes the one
-/// paste, the window pastes nothing, and the paste counts as served all the same. wl-copy and xclip offer one type
-/// each: of a previous clipboard with several (text and HTML), the text is put back.
+/// The text is offered as sensitive (`ClipboardOffer.dictation`), so that clipboard managers that honour the password
+/// manager's hint (Klipper, cliphist) keep no copy. A manager reads each new clipboard at once, before the keystroke:
+/// only what is asked for from the keystroke on is the paste (through data control; xclip cannot tell, and a manager
+/// there takes the one paste). How much of a previous clipboard comes back is the `ClipboardOwner`'s: every type
+/// through data control, one through xclip.
 public struct PasteTarget: TextTarget {
     public var method: DeliveryMethod { .paste }
 
@@ -39,8 +41,9 @@ public struct PasteTarget: TextTarget {
         let kept = await keeper.keep(offering: text)
         do throws(DeliveryError) {
             let copy = try await clipboard.take(.dictation(text), timeLimit: timeLimit)
+            let pressing = ContinuousClock.now
             let keystroke = try await self.keystroke.press(environment: session.environment, timeLimit: timeLimit)
-            guard await copy.served(within: pasteTime) else {
+            guard await copy.served(since: pressing, within: pasteTime) else {
                 throw DeliveryError(
                     "The focused window did not paste on \(keystroke) within \(pasteTime.inSeconds): click into the field to write "
                         + "in, or choose another way of typing.")
