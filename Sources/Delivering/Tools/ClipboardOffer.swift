@@ -5,7 +5,7 @@ public struct ClipboardOffer: Sendable, Equatable {
     /// Offered with `sensitiveHint`, as password managers and `wl-copy --sensitive` do: Klipper and cliphist then
     /// keep it out of their histories.
     let sensitive: Bool
-    /// Served for one paste, then let go.
+    /// For one paste: xclip serves it once; data control serves it until the clipboard put back replaces it.
     let onePaste: Bool
 
     /// A dictation for a one-time paste: one paste, and kept out of clipboard managers' histories.
