@@ -6,10 +6,10 @@ SWIFT ?= swift
 PREFIX ?= /usr/local
 
 # What building and running needs; what the tests and the benchmark need besides.
-# wtype, xdotool (with xmodmap) and xclip type and copy dictated text (wlroots, X11); the Wayland clipboard is
-# Notula's own (libwayland-client, data control). wl-clipboard is the tests' reader of it.
-RUN_PACKAGES = libdbus-1-dev libpulse-dev libx11-dev libcurl4-openssl-dev libarchive-dev libsqlite3-dev libwayland-dev dbus pulseaudio pulseaudio-utils wtype xdotool xclip x11-xserver-utils sound-theme-freedesktop
-TEST_PACKAGES = $(RUN_PACKAGES) wl-clipboard xdg-dbus-proxy espeak-ng sox libglib2.0-bin systemd python3-dbusmock procps xvfb dunst imagemagick desktop-file-utils sway waybar grim adwaita-icon-theme gjs zip foot xterm x11-xkb-utils gnome-shell xdg-desktop-portal xdg-desktop-portal-gnome python3-gi gir1.2-gtk-4.0 python3-pyatspi gir1.2-atspi-2.0 at-spi2-core kwin-wayland xdg-desktop-portal-kde qtwayland5 python3-pyqt5 plasma-workspace plasma-desktop plasma-workspace-wayland kded5 breeze-icon-theme qml-module-org-kde-kitemmodels qml-module-qt-labs-platform gir1.2-gdkpixbuf-2.0 librsvg2-common mmdebstrap groff-base man-db mandoc zsh fish appstream dpkg-dev lintian graphviz
+# wtype and xdotool (with xmodmap) type dictated text (wlroots, X11); the clipboard is Notula's own
+# (libwayland-client's data control, Xlib's selections). wl-clipboard and xclip are the tests' readers of it.
+RUN_PACKAGES = libdbus-1-dev libpulse-dev libx11-dev libcurl4-openssl-dev libarchive-dev libsqlite3-dev libwayland-dev dbus pulseaudio pulseaudio-utils wtype xdotool x11-xserver-utils sound-theme-freedesktop
+TEST_PACKAGES = $(RUN_PACKAGES) wl-clipboard xclip xdg-dbus-proxy espeak-ng sox libglib2.0-bin systemd python3-dbusmock procps xvfb dunst imagemagick desktop-file-utils sway waybar grim adwaita-icon-theme gjs zip foot xterm x11-xkb-utils gnome-shell xdg-desktop-portal xdg-desktop-portal-gnome python3-gi gir1.2-gtk-4.0 python3-pyatspi gir1.2-atspi-2.0 at-spi2-core kwin-wayland xdg-desktop-portal-kde qtwayland5 python3-pyqt5 plasma-workspace plasma-desktop plasma-workspace-wayland kded5 breeze-icon-theme qml-module-org-kde-kitemmodels qml-module-qt-labs-platform gir1.2-gdkpixbuf-2.0 librsvg2-common mmdebstrap groff-base man-db mandoc zsh fish appstream dpkg-dev lintian graphviz
 
 .PHONY: all build run test bench deps test-deps clean install uninstall gnome-extension extension-builds gnome48-root deb module-map
 

@@ -61,10 +61,11 @@ import Testing
     @Test func theTextReachesTheProgramOnItsInputAndNoShellReadsIt() async throws {
         let folder = TemporaryFolder()
         let received = folder.file("received")
-        let copier = try script(in: folder, "exec cat > \(received)")
+        // wtype is given `-` and reads the text on its input: this one keeps it.
+        let wtype = try script(in: folder, "exec cat > \(received)")
         let text = "-- ; rm -rf ~ $(touch \(folder.file("ran")))\n-n é 한 😀"
 
-        try await ClipboardTarget(clipboard: ToolClipboard.xclip(copier, environment: [:])).deliver(text)
+        try await VirtualKeyboardTarget(wtype: wtype, session: DesktopSession(environment: ["XDG_RUNTIME_DIR": folder.path])).deliver(text)
 
         #expect(try String(contentsOfFile: received, encoding: .utf8) == text)
         #expect(!FileManager.default.fileExists(atPath: folder.file("ran")))

@@ -4,7 +4,7 @@ import Synchronization
 
 /// A helper program started with `posix_spawn` and awaited on a thread of its own. Not Foundation's `Process`: it
 /// gives the child one end of a socket and reaps it only when that end closes, which never happens while a child
-/// forked off to serve the clipboard (wl-copy, xclip) holds it. Every process call of the helpers is here.
+/// forked off by the program holds it. Every process call of the helpers is here.
 final class ChildProcess: Sendable {
     private let processID: pid_t
     private struct State {

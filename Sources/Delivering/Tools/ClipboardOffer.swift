@@ -5,7 +5,7 @@ public struct ClipboardOffer: Sendable, Equatable {
     /// Offered with `sensitiveHint`, as password managers and `wl-copy --sensitive` do: Klipper and cliphist then
     /// keep it out of their histories.
     let sensitive: Bool
-    /// For one paste: xclip serves it once; data control serves it until the clipboard put back replaces it.
+    /// For one paste: served until the clipboard put back replaces it (X11: until the focused window's program read it).
     let onePaste: Bool
 
     /// A dictation for a one-time paste: one paste, and kept out of clipboard managers' histories.

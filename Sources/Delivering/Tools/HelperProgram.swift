@@ -1,6 +1,6 @@
 import Foundation
 
-/// A program that types or copies for Notula (`wtype`, `xdotool`, `wl-copy`, `xclip`), run by the absolute path found
+/// A program that types or copies for Notula (`wtype`, `xdotool`, `xmodmap`, `swaymsg`), run by the absolute path found
 /// when the session was probed, with an argument array and never through a shell.
 public struct HelperProgram: Sendable, Equatable {
     public let path: String

@@ -7,7 +7,6 @@ public struct HelperTargets: Sendable {
     private let xdotool: HelperProgram?
     private let xmodmap: HelperProgram?
     private let swaymsg: HelperProgram?
-    private let xclip: HelperProgram?
 
     /// - Parameters:
     ///   - session: the graphical session to deliver to.
@@ -18,7 +17,6 @@ public struct HelperTargets: Sendable {
         xdotool = HelperProgram.find("xdotool", on: searchPath)
         xmodmap = HelperProgram.find("xmodmap", on: searchPath)
         swaymsg = HelperProgram.find("swaymsg", on: searchPath)
-        xclip = HelperProgram.find("xclip", on: searchPath)
     }
 
     /// wtype: on a wlroots compositor; with `forced` (the user chose it) on any Wayland session.
@@ -50,10 +48,7 @@ public struct HelperTargets: Sendable {
             }
             return waylandClipboard().map { ClipboardTarget(clipboard: $0) }
         case .x11:
-            // xclip's child serves the text after notulad has gone: the user asked for it to stay.
-            return program(xclip, "xclip", package: "xclip").map {
-                ClipboardTarget(clipboard: ToolClipboard.xclip($0, environment: session.environment))
-            }
+            return x11Clipboard().map { ClipboardTarget(clipboard: $0) }
         case .unknown:
             return .failure(DeliveryError("No graphical session was found: neither WAYLAND_DISPLAY nor DISPLAY is set."))
         }

@@ -5,9 +5,8 @@
 ///
 /// The text is offered as sensitive (`ClipboardOffer.dictation`), so that clipboard managers that honour the password
 /// manager's hint (Klipper, cliphist) keep no copy. A manager reads each new clipboard at once, before the keystroke:
-/// only what is asked for from the keystroke on is the paste (through data control; xclip cannot tell, and a manager
-/// there takes the one paste). How much of a previous clipboard comes back is the `ClipboardOwner`'s: every type
-/// through data control, one through xclip.
+/// only what is asked for from the keystroke on is the paste (on X11, only what the focused window's program asks
+/// for). Every type of a previous clipboard comes back.
 public struct PasteTarget: TextTarget {
     public var method: DeliveryMethod { .paste }
 
