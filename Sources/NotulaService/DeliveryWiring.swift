@@ -43,6 +43,6 @@ enum DeliveryWiring {
                 .portal: portal, .virtualKeyboard: helpers.virtualKeyboard(forced: true), .xtest: helpers.xtest(forced: true),
                 .paste: helpers.paste(portal: keyboard),
             ],
-            clipboard: clipboard, focus: helpers.focusFinder())
+            clipboard: clipboard, focus: helpers.focusFinder(bus: bus))
     }
 }
