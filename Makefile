@@ -55,7 +55,7 @@ MODEL_LOADING_SUITES = VoskPlacesTests|RecordingLocaleTests|SilenceEndingTests|L
 WHISPER_SUITES = WhisperEngineTests|WhisperTranscribeTests|AccuratePassTests
 # Each types into real windows of a desktop it starts once (sway, Xvfb, GNOME Shell 43 and 48, KWin): keys sent beside a busy
 # machine's other suites arrive late or not at all, so one suite at a time, the speech model at hand.
-DESKTOP_SUITES = WaylandToolTargetsTests|X11ToolTargetsTests|WaylandPasteTests|X11PasteTests|PortalKeyboardTests|FocusOnGnomeTests|PlasmaPortalTests|DictationDesktopTests|PortalPasteTests|DictationGnome48Tests|GnomeExtensionTests|PlasmaTrayTests|GlobalShortcutsTests
+DESKTOP_SUITES = WaylandToolTargetsTests|X11ToolTargetsTests|WaylandPasteTests|X11PasteTests|PortalKeyboardTests|FocusOnGnomeTests|FocusOnKDETests|PlasmaPortalTests|DictationDesktopTests|PortalPasteTests|DictationGnome48Tests|GnomeExtensionTests|PlasmaTrayTests|GlobalShortcutsTests
 TEST_ENV = NOTULA_BIN_DIR="$$($(SWIFT) build --show-bin-path)"
 # The main pass runs at most this many tests at once: unbounded, its 300 tests put the load of 2 cores past 30,
 # and tests that wait for a reply or a time limit starved (a pure RecorderTests case passed its 60 s limit).

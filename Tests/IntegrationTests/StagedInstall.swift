@@ -23,7 +23,8 @@ final class StagedInstall {
     private static let fixedFiles = [
         "bin/notula", "bin/notulad", "lib/notula/libvosk.so", "lib/systemd/user/notula.service",
         "share/applications/org.notula.Notula.desktop", "share/bash-completion/completions/notula",
-        "share/dbus-1/interfaces/org.notula.Notula1.FocusedWindow.xml", "share/dbus-1/interfaces/org.notula.Notula1.Library.xml",
+        "share/dbus-1/interfaces/org.notula.Notula1.FocusReport.xml", "share/dbus-1/interfaces/org.notula.Notula1.FocusedWindow.xml",
+        "share/dbus-1/interfaces/org.notula.Notula1.Library.xml",
         "share/dbus-1/interfaces/org.notula.Notula1.Memo.xml",
         "share/dbus-1/interfaces/org.notula.Notula1.Models.xml", "share/dbus-1/interfaces/org.notula.Notula1.Recorder.xml",
         "share/dbus-1/services/org.notula.Notula1.service", "share/fish/vendor_completions.d/notula.fish",

@@ -18,13 +18,15 @@ public protocol FocusReading: Sendable {
 
 /// Tells the focused program from its process: the `pid` of the focused node of sway's tree (`swaymsg -t get_tree`),
 /// of the X window with the input focus (`xdotool getwindowfocus getwindowpid`: its `_NET_WM_PID`, so also under
-/// i3 and any X11 window manager), or of the window GNOME Shell describes (`GnomeShellFocus`), named by
+/// i3 and any X11 window manager), or of the window GNOME Shell describes (`GnomeShellFocus`) or KWin reports
+/// (`KWinFocus`), named by
 /// `/proc/PID/comm`; and, where the compositor gives one, from the window's app id.
 public struct FocusFinder: FocusReading {
     enum Reader: Sendable {
         case sway(swaymsg: HelperProgram)
         case x11(xdotool: HelperProgram)
         case gnomeShell(Bus)
+        case kwin(KWinFocus)
     }
 
     let reader: Reader
@@ -60,6 +62,8 @@ public struct FocusFinder: FocusReading {
         switch reader {
         case .gnomeShell(let bus):
             return await GnomeShellFocus.focusedWindow(on: bus, timeLimit: timeLimit)
+        case .kwin(let kwin):
+            return kwin.focusedWindow()
         case .x11(let xdotool):
             let found = try? await xdotool.run(
                 ["getwindowfocus", "getwindowpid"], input: "", environment: environment, timeLimit: timeLimit)
