@@ -49,6 +49,14 @@ import Testing
         let shell = window.shell
         try await Self.waitForFocus(.terminal(terminal.rawValue), in: finder)
         let (first, second) = ("\(shell.folder)/first", "\(shell.folder)/second")
+        // Konsole takes keys some time after KWin activated its window: a line run by Return asked for by name says when.
+        let probe = "\(shell.folder)/probe"
+        try await poll(within: .seconds(20)) {
+            _ = try await dictation.deliver("touch \(probe)\r\n", to: .type, typing: .automatic)
+            return FileManager.default.fileExists(atPath: probe)
+        } otherwise: {
+            TextNotArrived(expected: "touch \(probe) run", arrived: "no \(probe)")
+        }
 
         let spoken = try await dictation.deliver("touch \(first)\n", to: .type, typing: .automatic)
         // Had the spoken new line been Return, `touch first` would have run alone and this line, starting with &&,
