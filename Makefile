@@ -9,7 +9,7 @@ PREFIX ?= /usr/local
 # wtype and xdotool (with xmodmap) type dictated text (wlroots, X11); the clipboard is Notula's own
 # (libwayland-client's data control, Xlib's selections). wl-clipboard and xclip are the tests' readers of it.
 RUN_PACKAGES = libdbus-1-dev libpulse-dev libx11-dev libcurl4-openssl-dev libarchive-dev libsqlite3-dev libwayland-dev dbus pulseaudio pulseaudio-utils wtype xdotool x11-xserver-utils sound-theme-freedesktop
-TEST_PACKAGES = $(RUN_PACKAGES) wl-clipboard xclip xdg-dbus-proxy espeak-ng sox libglib2.0-bin systemd python3-dbusmock procps xvfb dunst imagemagick desktop-file-utils sway waybar grim adwaita-icon-theme gjs zip foot xterm x11-xkb-utils gnome-shell xdg-desktop-portal xdg-desktop-portal-gnome python3-gi gir1.2-gtk-4.0 python3-pyatspi gir1.2-atspi-2.0 at-spi2-core kwin-wayland xdg-desktop-portal-kde qtwayland5 python3-pyqt5 plasma-workspace plasma-desktop plasma-workspace-wayland kded5 breeze-icon-theme qml-module-org-kde-kitemmodels qml-module-qt-labs-platform gir1.2-gdkpixbuf-2.0 librsvg2-common mmdebstrap groff-base man-db mandoc zsh fish appstream dpkg-dev lintian graphviz
+TEST_PACKAGES = $(RUN_PACKAGES) wl-clipboard xclip xdg-dbus-proxy espeak-ng sox libglib2.0-bin systemd python3-dbusmock procps xvfb dunst imagemagick desktop-file-utils sway waybar grim adwaita-icon-theme gjs zip foot xterm gnome-terminal konsole x11-xkb-utils gnome-shell xdg-desktop-portal xdg-desktop-portal-gnome python3-gi gir1.2-gtk-4.0 python3-pyatspi gir1.2-atspi-2.0 at-spi2-core kwin-wayland xdg-desktop-portal-kde qtwayland5 python3-pyqt5 plasma-workspace plasma-desktop plasma-workspace-wayland kded5 breeze-icon-theme qml-module-org-kde-kitemmodels qml-module-qt-labs-platform gir1.2-gdkpixbuf-2.0 librsvg2-common mmdebstrap groff-base man-db mandoc zsh fish appstream dpkg-dev lintian graphviz
 
 .PHONY: all build run test bench deps test-deps clean install uninstall gnome-extension extension-builds gnome48-root deb module-map
 
@@ -56,7 +56,7 @@ MODEL_LOADING_SUITES = VoskPlacesTests|RecordingLocaleTests|SilenceEndingTests|L
 WHISPER_SUITES = WhisperEngineTests|WhisperTranscribeTests|AccuratePassTests
 # Each types into real windows of a desktop it starts once (sway, Xvfb, GNOME Shell 43 and 48, KWin): keys sent beside a busy
 # machine's other suites arrive late or not at all, so one suite at a time, the speech model at hand.
-DESKTOP_SUITES = WaylandToolTargetsTests|X11ToolTargetsTests|WaylandPasteTests|X11PasteTests|X11ClipboardTests|PortalKeyboardTests|PlasmaPortalTests|DictationDesktopTests|PortalPasteTests|DictationGnome48Tests|GnomeExtensionTests|PlasmaTrayTests|GlobalShortcutsTests
+DESKTOP_SUITES = WaylandToolTargetsTests|X11ToolTargetsTests|WaylandPasteTests|X11PasteTests|X11ClipboardTests|PortalKeyboardTests|FocusOnGnomeTests|FocusOnKDETests|PlasmaPortalTests|DictationDesktopTests|PortalPasteTests|DictationGnome48Tests|GnomeExtensionTests|PlasmaTrayTests|GlobalShortcutsTests
 TEST_ENV = NOTULA_BIN_DIR="$$($(SWIFT) build --show-bin-path)"
 # The main pass runs at most this many tests at once: unbounded, its 300 tests put the load of 2 cores past 30,
 # and tests that wait for a reply or a time limit starved (a pure RecorderTests case passed its 60 s limit).
@@ -126,7 +126,7 @@ COMPLETIONS = $(datadir)/bash-completion/completions/notula $(datadir)/fish/vend
 	$(datadir)/zsh/$(if $(filter /usr,$(PREFIX)),vendor-completions,site-functions)/_notula
 # The GNOME Shell extension (Shell 45 and later): desktop/gnome-shell, as the Shell finds it in the prefix.
 EXTENSION_UUID = notula@notula.org
-EXTENSION_FILES = metadata.json extension.js notula.js
+EXTENSION_FILES = metadata.json extension.js focus.js notula.js
 extensiondir = $(datadir)/gnome-shell/extensions/$(EXTENSION_UUID)
 INTERFACES = $(notdir $(wildcard dbus/*.xml))
 INSTALLED = $(bindir)/notulad $(bindir)/notula $(vosklibdir)/libvosk.so \

@@ -37,12 +37,15 @@ enum DeliveryWiring {
         if session.kind == .wayland, session.isDesktop("GNOME"), let keyboard, await PortalKeyboard.offersClipboard(on: bus) {
             clipboard = .success(PortalCopyTarget(keyboard: keyboard))
         }
+        // KWin tells the focus only to a script of its own, loaded once per session found.
+        let kwin =
+            session.kind == .wayland && session.isDesktop("KDE") ? await KWinFocus.start(on: bus, scriptFolder: paths.data + "/kwin") : nil
         // Each way as if forced: the automatic choice only picks the one the session's kind calls for.
         return DeliveryWays(
             typing: [
                 .portal: portal, .virtualKeyboard: helpers.virtualKeyboard(forced: true), .xtest: helpers.xtest(forced: true),
                 .paste: helpers.paste(portal: keyboard),
             ],
-            clipboard: clipboard, focus: helpers.focusFinder())
+            clipboard: clipboard, focus: helpers.focusFinder(bus: bus, kwin: kwin))
     }
 }

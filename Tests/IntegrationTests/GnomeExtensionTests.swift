@@ -219,30 +219,12 @@ struct GnomeExtensionTests {
         return (service, try await waitForIndicator(in: host) { $0.accessibleName == "Notula: Ready to record" })
     }
 
-    static let uuid = "notula@notula.org"
+    static let uuid = notulaExtensionUUID
 
-    /// The shared Shell of that major version with the extension's build for it (`make gnome-extension`'s zip)
-    /// installed and enabled.
+    /// The shared Shell of that major version with the extension's build for it installed and enabled.
     private static func shellWithExtension(_ major: Int) async throws -> any GnomeShell {
         let host: any GnomeShell = major == 48 ? try desktop(await Gnome48Host.shared()) : try desktop(await GnomeShellHost.shared())
-        let client = try await host.connect()
-        defer { Task { await client.close() } }
-        let version = try await client.call(
-            MethodCall(
-                destination: "org.gnome.Shell", path: ObjectPath("/org/gnome/Shell")!, interface: "org.freedesktop.DBus.Properties",
-                member: "Get", arguments: [.string("org.gnome.Shell"), .string("ShellVersion")])
-        ).argument(0, as: Variant.self).value
-        guard case .string(let shellVersion) = version, shellVersion.hasPrefix("\(major).") else {
-            throw ShellRefused(description: "the Shell says it is \(version), not \(major)")
-        }
-        let build = FileManager.default.temporaryDirectory.appendingPathComponent("notula-extension-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: build) }
-        let zip = build.appendingPathComponent("\(uuid).shell-extension.zip")
-        try output(
-            of: "make", "-s", "-C", packageRoot.path, "gnome-extension", "EXTENSION_BUILD=\(build.path)/tree", "EXTENSION_ZIP=\(zip.path)",
-            "SHELL_MAJOR=\(major)")
-        try await host.installExtension(uuid, from: zip)
-        try await host.enableExtension(uuid)
+        try await host.installNotulaExtension()
         return host
     }
 }

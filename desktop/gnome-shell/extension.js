@@ -6,6 +6,7 @@ import GLib from 'gi://GLib';
 import GObject from 'gi://GObject';
 import GioUnix from 'gi://GioUnix';
 import Pango from 'gi://Pango';
+import Shell from 'gi://Shell';
 import St from 'gi://St';
 
 import {Extension} from 'resource:///org/gnome/shell/extensions/extension.js';
@@ -13,6 +14,7 @@ import * as Main from 'resource:///org/gnome/shell/ui/main.js';
 import * as PanelMenu from 'resource:///org/gnome/shell/ui/panelMenu.js';
 import * as PopupMenu from 'resource:///org/gnome/shell/ui/popupMenu.js';
 
+import * as Focus from './focus.js';
 import * as Notula from './notula.js';
 
 const NotulaIndicator = GObject.registerClass(
@@ -129,8 +131,19 @@ class NotulaIndicator extends PanelMenu.Button {
     }
 });
 
+/** The focused window's process, class and app id (`org.gnome.Terminal`), for notulad to tell a terminal's. */
+function describeFocus() {
+    const window = global.display.focus_window;
+    if (!window)
+        return [0, '', ''];
+    const appId = Shell.WindowTracker.get_default().get_window_app(window)?.get_id() ?? '';
+    return [window.get_pid(), window.get_wm_class(), appId.replace(/\.desktop$/, '')];
+}
+
 export default class NotulaExtension extends Extension {
     enable() {
+        // Whether notulad runs or not: it asks when it types.
+        this._focus = new Focus.FocusedWindowExport(describeFocus);
         this._cancelled = false;
         Notula.NotulaClient.connect().then(client => {
             if (this._cancelled) {
@@ -144,6 +157,8 @@ export default class NotulaExtension extends Extension {
     }
 
     disable() {
+        this._focus.unexport();
+        this._focus = null;
         this._cancelled = true;
         this._indicator?.destroy();
         this._indicator = null;

@@ -1,3 +1,5 @@
+import DBus
+
 /// The ways of delivering that go through a helper program, as far as the session and the installed programs allow:
 /// each is a target, or the error that says what is missing (the desktop's support, or the Debian package to
 /// install). The programs are looked up once, when this is made: at the probe of the session.
@@ -89,12 +91,17 @@ public struct HelperTargets: Sendable {
         }
     }
 
-    /// What tells the program with the focus: sway's tree on a Wayland session other than GNOME's or KDE's (whose
-    /// compositors tell no other program), the X server's focus on X11; nil where neither can.
-    public func focusFinder() -> FocusFinder? {
+    /// What tells the program with the focus: GNOME Shell through Notula's extension on `bus` (the session bus), KWin
+    /// through `kwin`'s script, sway's tree on other Wayland compositors, the X server's focus on X11; nil where none
+    /// can.
+    public func focusFinder(bus: Bus? = nil, kwin: KWinFocus? = nil) -> FocusFinder? {
         switch session.kind {
         case .wayland:
-            guard !session.isDesktop("GNOME"), !session.isDesktop("KDE"), let swaymsg else { return nil }
+            if session.isDesktop("GNOME") {
+                return bus.map { FocusFinder(.gnomeShell($0), environment: session.environment, timeLimit: .seconds(2)) }
+            }
+            if session.isDesktop("KDE") { return kwin.map { FocusFinder(.kwin($0), environment: session.environment) } }
+            guard let swaymsg else { return nil }
             return FocusFinder(.sway(swaymsg: swaymsg), environment: session.environment)
         case .x11: return xdotool.map { FocusFinder(.x11(xdotool: $0), environment: session.environment) }
         case .unknown: return nil

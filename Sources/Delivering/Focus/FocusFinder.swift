@@ -1,12 +1,13 @@
+import DBus
 import Foundation
 
 /// The program whose window has the keyboard focus, as far as the session lets it be told.
 public enum FocusedProgram: Sendable, Equatable {
-    /// A terminal's, by its process name: Return there runs the line typed so far.
+    /// A terminal's, by its process name (or app id): Return there runs the line typed so far.
     case terminal(String)
-    /// Another program's, by its process name.
+    /// Another program's, by its process name (or app id).
     case other(String)
-    /// Not known: no way to ask this session (GNOME or KDE on Wayland), or the asking failed.
+    /// Not known: no way to ask this session (GNOME without Notula's extension, KDE on Wayland), or the asking failed.
     case unknown
 }
 
@@ -16,12 +17,16 @@ public protocol FocusReading: Sendable {
 }
 
 /// Tells the focused program from its process: the `pid` of the focused node of sway's tree (`swaymsg -t get_tree`),
-/// or of the X window with the input focus (`xdotool getwindowfocus getwindowpid`: its `_NET_WM_PID`, so also under
-/// i3 and any X11 window manager), named by `/proc/PID/comm`.
+/// of the X window with the input focus (`xdotool getwindowfocus getwindowpid`: its `_NET_WM_PID`, so also under
+/// i3 and any X11 window manager), or of the window GNOME Shell describes (`GnomeShellFocus`) or KWin reports
+/// (`KWinFocus`), named by
+/// `/proc/PID/comm`; and, where the compositor gives one, from the window's app id.
 public struct FocusFinder: FocusReading {
     enum Reader: Sendable {
         case sway(swaymsg: HelperProgram)
         case x11(xdotool: HelperProgram)
+        case gnomeShell(Bus)
+        case kwin(KWinFocus)
     }
 
     let reader: Reader
@@ -44,13 +49,21 @@ public struct FocusFinder: FocusReading {
     ]
 
     public func focused() async -> FocusedProgram {
-        guard let name = await processName() else { return .unknown }
-        return Self.terminals.contains(name) ? .terminal(name) : .other(name)
+        guard let window = await focusedWindow() else { return .unknown }
+        let name = window.processID.flatMap(Self.processName(of:))
+        if let name, Self.terminals.contains(name) { return .terminal(name) }
+        if window.hasTerminalAppID { return .terminal(window.appIDs[0]) }
+        guard let known = name ?? window.appIDs.first else { return .unknown }
+        return .other(known)
     }
 
-    private func processName() async -> String? {
+    private func focusedWindow() async -> FocusedWindow? {
         let processID: String?
         switch reader {
+        case .gnomeShell(let bus):
+            return await GnomeShellFocus.focusedWindow(on: bus, timeLimit: timeLimit)
+        case .kwin(let kwin):
+            return kwin.focusedWindow()
         case .x11(let xdotool):
             let found = try? await xdotool.run(
                 ["getwindowfocus", "getwindowpid"], input: "", environment: environment, timeLimit: timeLimit)
@@ -61,7 +74,12 @@ public struct FocusFinder: FocusReading {
             processID = tree?.status == 0 ? tree.flatMap { Self.focusedProcessID(inSwayTree: $0.output) } : nil
         }
         guard let processID, let number = Int32(processID), number > 0 else { return nil }
-        return (try? String(contentsOfFile: "/proc/\(number)/comm", encoding: .utf8))?.trimmingCharacters(in: .newlines)
+        return FocusedWindow(processID: number)
+    }
+
+    private static func processName(of processID: Int32) -> String? {
+        guard processID > 0 else { return nil }
+        return (try? String(contentsOfFile: "/proc/\(processID)/comm", encoding: .utf8))?.trimmingCharacters(in: .newlines)
     }
 
     /// sway's IPC socket: `SWAYSOCK`, or the newest `sway-ipc.*.sock` in the runtime folder, as notulad may have been
