@@ -135,8 +135,12 @@ public final class PulsePlayback: Sendable {
         }
         var chunk = [UInt8](repeating: 0, count: chunkBytes)
         while !control.stopped.load(ordering: .relaxed) {
-            let target = control.seekTo.exchange(-1, ordering: .relaxed)
-            if target >= 0, !goOn(from: target) { return .failed("Cannot seek in \(file)") }
+            let target = control.seekTo.load(ordering: .relaxed)
+            if target >= 0 {
+                guard goOn(from: target) else { return .failed("Cannot seek in \(file)") }
+                // Taken only once `played` holds it, so `position` never reads the place before the seek; a newer one stays.
+                _ = control.seekTo.compareExchange(expected: target, desired: -1, ordering: .relaxed)
+            }
             if control.paused.load(ordering: .relaxed) {
                 // What the server held is played again at the resume: the speakers stopped where the user heard them stop.
                 // A seek just taken has flushed it already: the latency still reported then is no audio to give back.
