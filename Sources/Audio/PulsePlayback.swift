@@ -13,6 +13,18 @@ public enum PlaybackEnd: Sendable, Equatable {
     case failed(String)
 }
 
+/// How a hold of the playback was answered.
+public enum PlaybackHold: Sendable, Equatable {
+    /// The sound server dropped what it had not played: the speakers are silent.
+    case held
+    /// Let go on before it held.
+    case letGo
+    /// Nothing plays, or the playback ended before it held.
+    case ended
+    /// The playback's thread did not hold in time (a write the sound server did not take): it goes on.
+    case timedOut
+}
+
 /// Plays Notula's WAV recordings (16 kHz mono s16le) through a PulseAudio playback stream, one
 /// file at a time, to the default sink (or `$PULSE_SINK`).
 ///
@@ -45,8 +57,23 @@ public final class PulsePlayback: Sendable {
     /// Stops the playback in progress, if any, within about 100 ms.
     public func stop() { replaceCurrent(with: nil) }
 
-    /// Holds the playback in progress where the speakers are, within about 100 ms, or lets it go on from there.
-    public func hold(_ held: Bool) { current.withLock { $0?.paused.store(held, ordering: .relaxed) } }
+    /// Holds the playback in progress and returns once the sound server has dropped what it had not played: the
+    /// speakers are silent and `position` is where they stopped. Not held in `limit`, it goes on.
+    public func hold(within limit: Duration = .seconds(1)) async -> PlaybackHold {
+        guard let control = current.withLock({ $0 }) else { return .ended }
+        control.paused.store(true, ordering: .relaxed)
+        let answer = await control.untilHeld(within: limit)
+        if answer == .timedOut { control.paused.store(false, ordering: .relaxed) }
+        return answer
+    }
+
+    /// Lets the playback in progress go on from where it was held.
+    public func resume() {
+        current.withLock { control in
+            control?.paused.store(false, ordering: .relaxed)
+            control?.answerHolds(.letGo)
+        }
+    }
 
     /// Goes on from `seconds` into the recording (past its end: the end).
     public func seek(to seconds: Double) {
@@ -80,6 +107,7 @@ public final class PulsePlayback: Sendable {
     /// The corresponding C functions are `pa_simple_new`, `pa_simple_write`, `pa_simple_drain`, `pa_simple_flush`
     /// and `pa_simple_get_latency`.
     private static func play(_ file: String, name: String, control: PlaybackControl) -> PlaybackEnd {
+        defer { control.end() }
         let descriptor = open(file, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return .failed("Cannot read \(file): \(String(cString: strerror(errno)))") }
         defer { close(descriptor) }
@@ -107,15 +135,21 @@ public final class PulsePlayback: Sendable {
         }
         var chunk = [UInt8](repeating: 0, count: chunkBytes)
         while !control.stopped.load(ordering: .relaxed) {
-            let target = control.seekTo.exchange(-1, ordering: .relaxed)
-            if target >= 0, !goOn(from: target) { return .failed("Cannot seek in \(file)") }
+            let target = control.seekTo.load(ordering: .relaxed)
+            if target >= 0 {
+                guard goOn(from: target) else { return .failed("Cannot seek in \(file)") }
+                // Taken only once `played` holds it, so `position` never reads the place before the seek; a newer one stays.
+                _ = control.seekTo.compareExchange(expected: target, desired: -1, ordering: .relaxed)
+            }
             if control.paused.load(ordering: .relaxed) {
                 // What the server held is played again at the resume: the speakers stopped where the user heard them stop.
                 // A seek just taken has flushed it already: the latency still reported then is no audio to give back.
                 if target < 0, !goOn(from: written - unplayed()) { return .failed("Cannot seek in \(file)") }
+                control.answerHolds(.held)
                 while control.paused.load(ordering: .relaxed), !control.stopped.load(ordering: .relaxed),
                     control.seekTo.load(ordering: .relaxed) < 0
                 {
+                    control.answerHolds(.held)  // a hold asked again while held
                     usleep(20_000)
                 }
                 continue
@@ -145,4 +179,41 @@ final class PlaybackControl: Sendable {
     let seekTo = Atomic<Int64>(-1)
     /// Bytes of samples the speakers have played.
     let played = Atomic<Int64>(0)
+    /// The callers of `hold(within:)` waiting for the playback's thread to hold, by a number of their own.
+    private let holds = Mutex<(next: Int, waiting: [Int: CheckedContinuation<PlaybackHold, Never>])>((0, [:]))
+
+    /// Set by the playback's thread as it returns: nobody will answer a hold then.
+    private let ended = Atomic(false)
+
+    /// Waits until the playback's thread answers the hold, or `limit` passes.
+    func untilHeld(within limit: Duration) async -> PlaybackHold {
+        await withCheckedContinuation { continuation in
+            let ticket = holds.withLock { holds in
+                holds.next += 1
+                holds.waiting[holds.next] = continuation
+                return holds.next
+            }
+            // Set before the thread's last answer: either that answer finds this caller, or this caller sees it set.
+            if ended.load(ordering: .sequentiallyConsistent) { answerHolds(.ended) }
+            let nanoseconds = limit.components.seconds * 1_000_000_000 + limit.components.attoseconds / 1_000_000_000
+            DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(nanoseconds))) { [self] in
+                holds.withLock { $0.waiting.removeValue(forKey: ticket) }?.resume(returning: .timedOut)
+            }
+        }
+    }
+
+    /// The playback's thread returns: the holds still waiting are not held.
+    func end() {
+        ended.store(true, ordering: .sequentiallyConsistent)
+        answerHolds(.ended)
+    }
+
+    /// Answers every caller waiting for the hold.
+    func answerHolds(_ answer: PlaybackHold) {
+        let waiting = holds.withLock { holds in
+            defer { holds.waiting.removeAll() }
+            return Array(holds.waiting.values)
+        }
+        for continuation in waiting { continuation.resume(returning: answer) }
+    }
 }

@@ -19,6 +19,8 @@ public enum MemoError: Error, Sendable, Equatable, CustomStringConvertible {
     case transcriptionFailed(RecordingError)
     /// The memo is not the one playing: nothing to pause, resume or seek.
     case notPlaying(String)
+    /// The sound server did not take the playback's hold in time: it goes on.
+    case notHeld(String)
     /// The memo's audio file is no longer there.
     case audioGone(memo: String, file: String)
     /// A file of the memo could not be deleted.
@@ -44,6 +46,7 @@ public enum MemoError: Error, Sendable, Equatable, CustomStringConvertible {
         case .stillTranscribing: "The memo is still being transcribed; its Status becomes done when the text is ready"
         case .transcriptionFailed(let failure): failure.message
         case .notPlaying(let id): "Memo \(id) is not playing: Play it first"
+        case .notHeld(let id): "The sound server did not hold the playback of memo \(id) in time: it goes on"
         case .audioGone(let memo, let file): "The audio of memo \(memo) is gone: \(file)"
         case .cannotDelete(let file, let reason): "Cannot delete \(file): \(reason)"
         case .libraryFailed(let error): "The memo library failed: \(error)"

@@ -20,13 +20,33 @@ extension MemoLibrary {
         Log.info("Playing memo \(id)")
     }
 
-    /// Holds the memo's playback where the speakers are (`pause`), or lets it go on from there.
-    /// - Throws: `notPlaying` when it is not the memo playing.
-    public func holdPlayback(_ id: String, _ held: Bool) throws(MemoError) {
+    /// Holds the memo's playback, and returns once its sound has stopped: `playbackPosition` then stays where the
+    /// speakers stopped until it goes on, and only then is it paused.
+    /// - Throws: `notPlaying` when it is not the memo playing, or it ends first; `notHeld` when the sound server did
+    ///   not hold it in time.
+    public func pausePlayback(_ id: String) async throws(MemoError) {
         guard playing == id else { throw .notPlaying(id) }
-        guard playbackPaused != held else { return }
-        playback.hold(held)
-        playbackPaused = held
+        guard !playbackPaused else { return }
+        let generation = playbackGeneration
+        let answer = await playback.hold()
+        guard generation == playbackGeneration, playing == id else { throw .notPlaying(id) }
+        switch answer {
+        case .held where !playbackPaused:
+            playbackPaused = true
+            tell(.playingChanged(id))
+        case .held, .letGo: return
+        case .ended: throw .notPlaying(id)
+        case .timedOut: throw .notHeld(id)
+        }
+    }
+
+    /// Lets the memo's playback go on from where it was held, or from where a pause under way holds it.
+    /// - Throws: `notPlaying` when it is not the memo playing.
+    public func resumePlayback(_ id: String) throws(MemoError) {
+        guard playing == id else { throw .notPlaying(id) }
+        playback.resume()
+        guard playbackPaused else { return }
+        playbackPaused = false
         tell(.playingChanged(id))
     }
 

@@ -80,14 +80,17 @@ enum MemoObject {
                 library.assumeIsolated { $0.stopPlayback(id) }
                 return .now([])
             },
+            // Answers once the sound has stopped, so that a Position read next is where it stays.
             NotulaBus.Memo.method(.pause) { message throws(BusError) in
                 let id = try id(message)
-                try onLibrary(library) { library throws(MemoError) in try library.holdPlayback(id, true) }
-                return .now([])
+                return .later { () throws(BusError) in
+                    do throws(MemoError) { try await library.pausePlayback(id) } catch { throw BusError(error) }
+                    return []
+                }
             },
             NotulaBus.Memo.method(.resume) { message throws(BusError) in
                 let id = try id(message)
-                try onLibrary(library) { library throws(MemoError) in try library.holdPlayback(id, false) }
+                try onLibrary(library) { library throws(MemoError) in try library.resumePlayback(id) }
                 return .now([])
             },
             NotulaBus.Memo.method(.seek, inputs: [Argument("seconds", "d")]) { message throws(BusError) in
@@ -154,7 +157,7 @@ extension BusError {
         case .badSearchQuery, .emptyTitle: self.init(.invalidArgs, error.message)
         case .recordingInProgress, .stillRecording, .stillTranscribing, .notPlaying: self.init(.invalidState, error.message)
         case .transcriptionFailed(let failure): self.init(failure)
-        case .audioGone, .cannotDelete, .libraryFailed: self.init(.notulaFailed, error.message)
+        case .audioGone, .cannotDelete, .libraryFailed, .notHeld: self.init(.notulaFailed, error.message)
         }
     }
 }

@@ -9,7 +9,15 @@ import Recording
 enum MemoPlaybackWiring {
     static func controls(_ library: MemoLibrary) -> MemoPlaybackControls {
         MemoPlaybackControls(
-            hold: { held in onPlaying(library) { library, id throws(MemoError) in try library.holdPlayback(id, held) } },
+            hold: { held in
+                guard held else { return onPlaying(library) { library, id throws(MemoError) in try library.resumePlayback(id) } }
+                Task {
+                    guard let id = await library.playing else { return }
+                    do throws(MemoError) { try await library.pausePlayback(id) } catch {
+                        Log.info("The media player's pause of memo \(id): \(error)")
+                    }
+                }
+            },
             seek: { target in onPlaying(library) { library, id throws(MemoError) in try library.seekPlayback(id, to: target.seconds) } },
             position: { .seconds(library.assumeIsolated { library in library.playing.map(library.playbackPosition) ?? 0 }) },
             stop: { onPlaying(library) { $0.stopPlayback($1) } })

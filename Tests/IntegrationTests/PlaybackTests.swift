@@ -94,14 +94,11 @@ struct PlaybackTests {
         #expect(interrupted.terminationStatus == 0)
     }
 
-    @Test("Pause holds the playback and its Position, Seek goes on from that second of the WAV, Resume plays on")
+    @Test("Pause is refused with nothing playing; a Seek while paused goes on from that second of the WAV at Resume")
     func pauseSeekResume() async throws {
         let speaker = try await NullSink()
         let (service, memo) = try await serviceWithSpokenMemo(speaker: speaker)
-        guard case .string(let file) = try await service.property(.audioFile, of: memo) else { throw MissingOutput() }
-        let wav = try WAVReader(path: file).samples
-        let heard = try SinkRecording(speaker)
-        let changes = try await service.signals(of: NotulaBus.libraryPath, interface: NotulaBus.libraryInterface)
+        let (wav, heard, changes) = try await hear(memo, in: service, on: speaker)
         var iterator = changes.makeAsyncIterator()
         let refused = await #expect(throws: BusError.self) { try await service.memo(.pause, of: memo) }
         #expect(refused?.name == .invalidState)
@@ -110,15 +107,6 @@ struct PlaybackTests {
         #expect(try await nextPlaying(&iterator) == memo)
         _ = try await service.memo(.pause, of: memo)
         #expect(try await service.property(.playbackState) == .string("paused"))
-        // A quarter second for the hold to reach the speakers (Pause answers at once; the playback's thread holds
-        // within 100 ms); then half a second of them: silent, and the position where it was.
-        let settled = try heard.samples().count + 4_000
-        try await heard.waitUntilHeard(samples: settled)
-        let held = try await position(of: memo, in: service)
-        try await heard.waitUntilHeard(samples: settled + 8_000)
-        let whilePaused = try heard.samples()[settled..<(settled + 8_000)]
-        #expect(whilePaused.allSatisfy { abs(Int($0)) < 100 }, "sound while paused")
-        #expect(try await position(of: memo, in: service) == held)
 
         // Seconds past any file a peer may send: the end, and the service answers on.
         _ = try await service.memo(.seek, of: memo, [.double(1e30)])
@@ -129,15 +117,68 @@ struct PlaybackTests {
         // Pause and Resume were announced with the memo still Playing; the end names none.
         while let playing = try await nextPlaying(&iterator), playing != .root {}
 
-        // What the speakers played after the resume is the WAV from its second second: the 100 ms from 1.01 s, as the
-        // first sample a stream plays after a flush may come out as silence.
-        let fromOneSecond = Array(wav[16_160..<17_760])
-        let played = try heard.samples()
-        let found = played.indices.dropLast(fromOneSecond.count).contains { start in
-            fromOneSecond.indices.allSatisfy { played[start + $0] == fromOneSecond[$0] }
-        }
-        #expect(found, "the WAV from 1.0 s never reached the speakers")
+        // What the speakers played after the resume is the WAV from its second second.
+        #expect(contains(try heard.samples()[...], tenth(after: 1.0, of: wav)), "the WAV from 1.0 s never reached the speakers")
         #expect(try await service.property(.playbackState) == .string("stopped"))
+    }
+
+    @Test("Pause answers once the sound has stopped: Position holds from its reply on, and Resume goes on from there")
+    func pauseHoldsWhereItAnswers() async throws {
+        let speaker = try await NullSink()
+        let (service, memo) = try await serviceWithSpokenMemo(speaker: speaker)
+        let (wav, heard, changes) = try await hear(memo, in: service, on: speaker)
+        var iterator = changes.makeAsyncIterator()
+        _ = try await service.memo(.play, of: memo)
+        #expect(try await nextPlaying(&iterator) == memo)
+        // Into the speech, so that what the pause cuts off is loud.
+        try await poll(within: .seconds(5), until: { try await position(of: memo, in: service) >= 1.0 }) { MissingOutput() }
+
+        _ = try await service.memo(.pause, of: memo)
+        let atOnce = try await position(of: memo, in: service)
+        let answered = try heard.samples().count
+        // Half a second of the speakers after the reply: silent past one fragment (what the monitor had not yet
+        // handed parec), and the position where the reply left it.
+        try await heard.waitUntilHeard(samples: answered + 8_000)
+        let later = try await position(of: memo, in: service)
+        #expect(abs(later - atOnce) < Self.fragmentSeconds, "Position \(atOnce) s at Pause's reply, \(later) s half a second later")
+        let afterReply = try heard.samples()[(answered + Self.monitorLagSamples)..<(answered + 8_000)]
+        #expect(afterReply.allSatisfy { abs(Int($0)) < 100 }, "sound after Pause answered")
+
+        _ = try await service.memo(.resume, of: memo)
+        while let playing = try await nextPlaying(&iterator), playing != .root {}
+        let fromHeld = tenth(after: atOnce, of: wav)
+        #expect(fromHeld.contains { abs(Int($0)) > 1000 }, "the memo is silent at \(atOnce) s: nothing to tell a resume by")
+        #expect(contains(try heard.samples()[answered...], fromHeld), "the speakers did not go on from \(atOnce) s")
+    }
+
+    private static let samplesPerSecond = 16_000
+    /// PulseAudio's default fragment, 25 ms: how far apart two readings of one held position may be.
+    private static let fragmentSeconds = 0.025
+    /// Two fragments, the monitor's and parec's (20 ms latency asked): sound of before the reply that may still be
+    /// written after it.
+    private static let monitorLagSamples = 2 * samplesPerSecond * 25 / 1000
+
+    /// The samples of `memo`'s audio file, what `speaker` plays from now on, and the Library's signals.
+    private func hear(_ memo: ObjectPath, in service: ServiceUnderTest, on speaker: NullSink) async throws -> (
+        [Int16], SinkRecording, AsyncStream<Message>
+    ) {
+        guard case .string(let file) = try await service.property(.audioFile, of: memo) else { throw MissingOutput() }
+        let changes = try await service.signals(of: NotulaBus.libraryPath, interface: NotulaBus.libraryInterface)
+        return (try WAVReader(path: file).samples, try SinkRecording(speaker), changes)
+    }
+
+    /// The 100 ms of `wav` from 10 ms past `seconds`: the first sample a stream plays after a flush may come out as
+    /// silence.
+    private func tenth(after seconds: Double, of wav: [Int16]) -> [Int16] {
+        let start = Int(seconds * Double(Self.samplesPerSecond)) + Self.samplesPerSecond / 100
+        return Array(wav[start..<(start + Self.samplesPerSecond / 10)])
+    }
+
+    /// Whether `segment` was played, sample for sample, in `played`.
+    private func contains(_ played: ArraySlice<Int16>, _ segment: [Int16]) -> Bool {
+        played.indices.dropLast(segment.count).contains { start in
+            segment.indices.allSatisfy { played[start + $0] == segment[$0] }
+        }
     }
 
     @Test("notula memos play at a terminal: space pauses and resumes, → goes on 5 s, here past the end")
