@@ -35,7 +35,7 @@ let package = Package(
         .target(name: "Library", dependencies: ["CSQLite", "Recording"]),
         .target(name: "Writing"),
         .target(name: "Notifying", dependencies: ["DBus", "Recording"]),
-        .target(name: "Memos", dependencies: ["Library", "Recording", "Audio"]),
+        .target(name: "Memos", dependencies: ["Library", "Recording"]),
         .target(name: "NotulaContract", dependencies: ["DBus"]),
         .target(name: "Delivering", dependencies: ["CX11", "DBus", "Recording"]),
         .target(
@@ -58,7 +58,7 @@ let package = Package(
         .testTarget(name: "SpeechTests", dependencies: ["Speech", "Recording", "NotulaTestSupport"]),
         .testTarget(name: "DeliveringTests", dependencies: ["Delivering", "DBus", "NotulaTestSupport"]),
         .testTarget(name: "WritingTests", dependencies: ["Writing"]),
-        .testTarget(name: "MemosTests", dependencies: ["Memos", "Library", "Recording"]),
+        .testTarget(name: "MemosTests", dependencies: ["Memos", "Library", "Recording", "Audio"]),
         .testTarget(name: "NotulaServiceTests", dependencies: ["NotulaService"]),
         .testTarget(name: "IntegrationTests", dependencies: ["DBus", "NotulaContract", "Speech", "Library", "Recording", "NotulaTestSupport"]),
     ]

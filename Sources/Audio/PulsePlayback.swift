@@ -1,17 +1,8 @@
 import CPulse
 import Dispatch
 import Glibc
+import Recording
 import Synchronization
-
-/// How a playback ended.
-public enum PlaybackEnd: Sendable, Equatable {
-    /// The whole file was played.
-    case finished
-    /// `stop()` ended it, or another file took its place.
-    case stopped
-    /// The file could not be read, or the sound server refused the stream or lost it.
-    case failed(String)
-}
 
 /// Plays Notula's WAV recordings (16 kHz mono s16le) through a PulseAudio playback stream, one
 /// file at a time, to the default sink (or `$PULSE_SINK`).
@@ -19,7 +10,7 @@ public enum PlaybackEnd: Sendable, Equatable {
 /// Uses libpulse's simple API on a thread of its own: playback is a blocking stream of writes,
 /// unlike the capture, whose pauses and level readings need the threaded main loop. Every libpulse
 /// call of playback is in this file.
-public final class PulsePlayback: Sendable {
+public final class PulsePlayback: SoundPlaying {
     /// A chunk of 100 ms: how quickly a stop is heard.
     private static let chunkBytes = RecordingFormat.bytesPerSecond / 10
     private static let headerBytes = 44

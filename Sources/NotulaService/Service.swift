@@ -121,7 +121,7 @@ public enum Service {
                     again: Retranscriber(
                         engine: SpeechEngine(libraryCandidates: libraryCandidates, modelPlaces: places.all, memory: modelMemory),
                         whisper: whisper, modelPlaces: places.all),
-                    writing: writing), models: models)
+                    writing: writing), models: models, playback: PulsePlayback(), repair: RecordingRepair.repair)
             try await LibraryExport.open(
                 memos, on: bus, writing: writing, models: models, gate: gate,
                 alsoTelling: mediaPlayer.map { [MediaPlayerFeed(player: $0, library: memos)] } ?? [])
