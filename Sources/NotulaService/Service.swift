@@ -55,7 +55,7 @@ public enum Service {
         let libraryCandidates = VoskLibrary.defaultCandidates(environment: environment, executableDirectory: executableDirectory())
         reportEngine(libraryCandidates)
         let (modelChoices, modelMemory) = (ModelChoices(settings.models ?? [:]), ModelMemory())
-        let engine = SpeechEngine(
+        let engine = VoskEngine(
             libraryCandidates: libraryCandidates, modelPlaces: places.all, choices: modelChoices, memory: modelMemory)
         let catalogAddress =
             environment["NOTULA_MODEL_CATALOG"].flatMap { $0.isEmpty ? nil : $0 } ?? settings.modelCatalog ?? ModelCatalog.address
@@ -119,7 +119,7 @@ public enum Service {
                 transcriber: WrittenTranscription(
                     transcriber: transcriber,
                     again: Retranscriber(
-                        engine: SpeechEngine(libraryCandidates: libraryCandidates, modelPlaces: places.all, memory: modelMemory),
+                        engine: VoskEngine(libraryCandidates: libraryCandidates, modelPlaces: places.all, memory: modelMemory),
                         whisper: whisper, modelPlaces: places.all),
                     writing: writing), models: models, playback: PulsePlayback(), repair: RecordingRepair.repair)
             try await LibraryExport.open(

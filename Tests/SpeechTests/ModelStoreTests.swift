@@ -70,7 +70,7 @@ private final class StoreOnAShelf {
             isolation: Isolation(), places: places, known: known,
             catalogSource: CatalogSource(address: server.url(for: "/model-list.json"), cacheFolder: folder.path),
             transcriber: Transcriber(
-                engine: SpeechEngine(libraryCandidates: [], modelPlaces: places.all), idleRelease: .seconds(600), currentLocale: { "" }),
+                engine: VoskEngine(libraryCandidates: [], modelPlaces: places.all), idleRelease: .seconds(600), currentLocale: { "" }),
             listener: heard, loads: { _ throws(SpeechError) in }, catalogWait: catalogWait)
     }
 
