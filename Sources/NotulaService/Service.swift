@@ -4,6 +4,7 @@ import Delivering
 import Downloading
 import FoundationEssentials
 import Memos
+import Models
 import Notifying
 import NotulaContract
 import Recording
@@ -103,7 +104,7 @@ public enum Service {
             isolation: bus, places: places, known: known, catalogSource: catalogSource,
             whisperCatalogSource: whisperCatalogSource, transcriber: transcriber,
             listener: ModelSignals(bus: bus, notifier: notifier),
-            loads: { path throws(SpeechError) in try checkLoads(path, libraryCandidates) }, choices: modelChoices,
+            loads: { path throws(UnloadableModel) in try checkLoads(path, libraryCandidates) }, choices: modelChoices,
             keepChoices: { chosen in Settings.update(at: paths.settingsFile) { $0.models = chosen } },
             accurateChoices: accurateChoices,
             keepAccurateChoices: { chosen in Settings.update(at: paths.settingsFile) { $0.accurateModels = chosen } })
@@ -271,9 +272,9 @@ public enum Service {
 
     /// Whether the model in `path` loads; without libvosk there is nothing to check it with, and it is taken on
     /// its folder's shape alone.
-    @Sendable private static func checkLoads(_ path: String, _ libraryCandidates: [String]) throws(SpeechError) {
+    @Sendable private static func checkLoads(_ path: String, _ libraryCandidates: [String]) throws(UnloadableModel) {
         guard let library = try? VoskLibrary.load(searchingFrom: libraryCandidates) else { return }
-        _ = try SpeechModel(library: library, path: path)
+        do throws(SpeechError) { _ = try SpeechModel(library: library, path: path) } catch { throw UnloadableModel(error.message) }
     }
 
     /// The folder of the running executable, where make puts libvosk.so.

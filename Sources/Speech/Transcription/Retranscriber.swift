@@ -1,4 +1,5 @@
 import Dispatch
+import Models
 import Recording
 import Synchronization
 

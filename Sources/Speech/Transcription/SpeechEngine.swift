@@ -1,3 +1,4 @@
+import Models
 import Recording
 
 /// A speech engine, the one door the transcription services go through: it loads a locale's model, decodes a

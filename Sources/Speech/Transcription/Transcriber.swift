@@ -1,4 +1,5 @@
 import Dispatch
+import Models
 import Recording
 import Synchronization
 
@@ -11,7 +12,7 @@ import Synchronization
 ///
 /// The model is held while it is useful (from a locale pick or the start of a recording) and released after
 /// `idleRelease` without use.
-public final class Transcriber: CapturedAudioListener {
+public final class Transcriber: CapturedAudioListener, ModelPreparing {
     private let queue = DispatchQueue(label: "org.notula.transcription")
     /// Only ever locked on `queue`.
     private let work: Mutex<Work>

@@ -1,3 +1,4 @@
+import Models
 import Recording
 
 /// libvosk and the one model in memory, loaded when first needed and released when told.
