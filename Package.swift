@@ -34,22 +34,23 @@ let package = Package(
         .target(name: "Audio", dependencies: ["CPulse", "Recording"]),
         .target(name: "Downloading", dependencies: ["CCurl", "CArchive", "Recording"]),
         .target(name: "CWhisper"),
-        .target(name: "Speech", dependencies: ["CWhisper", "Downloading", "Recording"]),
+        .target(name: "Models", dependencies: ["Downloading", "Recording"]),
+        .target(name: "Speech", dependencies: ["CWhisper", "Downloading", "Models", "Recording"]),
         .target(name: "Library", dependencies: ["CSQLite", "Recording"]),
         .target(name: "Writing"),
         .target(name: "Notifying", dependencies: ["DBus", "Recording"]),
-        .target(name: "Memos", dependencies: ["Library", "Recording", "Audio"]),
+        .target(name: "Memos", dependencies: ["Library", "Recording"]),
         .target(name: "NotulaContract", dependencies: ["DBus"]),
         .target(name: "Delivering", dependencies: ["CWayland", "CX11", "DBus", "Recording"]),
         .target(
             name: "NotulaService",
             dependencies: [
-                "DBus", "NotulaContract", "Recording", "Audio", "Downloading", "Speech", "Library", "Memos", "Notifying", "Delivering",
+                "DBus", "NotulaContract", "Recording", "Audio", "Downloading", "Models", "Speech", "Library", "Memos", "Notifying", "Delivering",
                 "Writing",
             ]),
         .executableTarget(name: "notulad", dependencies: ["Downloading", "NotulaService", "Recording", "Speech"]),
         .executableTarget(name: "notula", dependencies: ["DBus", "NotulaContract", "Recording"]),
-        .executableTarget(name: "notula-bench", dependencies: ["DBus", "NotulaContract", "Speech", "Library", "NotulaTestSupport", "Delivering"]),
+        .executableTarget(name: "notula-bench", dependencies: ["DBus", "NotulaContract", "Models", "Speech", "Library", "NotulaTestSupport", "Delivering"]),
         .target(
             name: "NotulaTestSupport", dependencies: ["DBus", "NotulaContract", "Recording", "Speech"], path: "Tests/NotulaTestSupport"),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "NotulaTestSupport"]),
@@ -58,12 +59,12 @@ let package = Package(
         .testTarget(name: "AudioTests", dependencies: ["Audio", "Recording", "NotulaTestSupport"]),
         .testTarget(name: "LibraryTests", dependencies: ["Library", "Recording", "NotulaTestSupport"]),
         .testTarget(name: "DownloadingTests", dependencies: ["Downloading", "NotulaTestSupport"]),
-        .testTarget(name: "SpeechTests", dependencies: ["Speech", "Recording", "NotulaTestSupport"]),
+        .testTarget(name: "SpeechTests", dependencies: ["Models", "Speech", "Recording", "NotulaTestSupport"]),
         .testTarget(name: "DeliveringTests", dependencies: ["Delivering", "DBus", "NotulaTestSupport"]),
         .testTarget(name: "WritingTests", dependencies: ["Writing"]),
-        .testTarget(name: "MemosTests", dependencies: ["Memos", "Library", "Recording"]),
+        .testTarget(name: "MemosTests", dependencies: ["Memos", "Library", "Recording", "Audio"]),
         .testTarget(name: "NotulaServiceTests", dependencies: ["NotulaService"]),
-        .testTarget(name: "IntegrationTests", dependencies: ["DBus", "NotulaContract", "Speech", "Library", "Recording", "NotulaTestSupport"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["DBus", "NotulaContract", "Models", "Speech", "Library", "Recording", "NotulaTestSupport"]),
     ]
 )
 

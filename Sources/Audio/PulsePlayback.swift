@@ -1,29 +1,8 @@
 import CPulse
 import Dispatch
 import Glibc
+import Recording
 import Synchronization
-
-/// How a playback ended.
-public enum PlaybackEnd: Sendable, Equatable {
-    /// The whole file was played.
-    case finished
-    /// `stop()` ended it, or another file took its place.
-    case stopped
-    /// The file could not be read, or the sound server refused the stream or lost it.
-    case failed(String)
-}
-
-/// How a hold of the playback was answered.
-public enum PlaybackHold: Sendable, Equatable {
-    /// The sound server dropped what it had not played: the speakers are silent.
-    case held
-    /// Let go on before it held.
-    case letGo
-    /// Nothing plays, or the playback ended before it held.
-    case ended
-    /// The playback's thread did not hold in time (a write the sound server did not take): it goes on.
-    case timedOut
-}
 
 /// Plays Notula's WAV recordings (16 kHz mono s16le) through a PulseAudio playback stream, one
 /// file at a time, to the default sink (or `$PULSE_SINK`).
@@ -31,7 +10,7 @@ public enum PlaybackHold: Sendable, Equatable {
 /// Uses libpulse's simple API on a thread of its own: playback is a blocking stream of writes,
 /// unlike the capture, whose pauses and level readings need the threaded main loop. Every libpulse
 /// call of playback is in this file.
-public final class PulsePlayback: Sendable {
+public final class PulsePlayback: SoundPlaying {
     /// A chunk of 100 ms: how quickly a stop is heard.
     private static let chunkBytes = RecordingFormat.bytesPerSecond / 10
     private static let headerBytes = 44
@@ -59,7 +38,7 @@ public final class PulsePlayback: Sendable {
 
     /// Holds the playback in progress and returns once the sound server has dropped what it had not played: the
     /// speakers are silent and `position` is where they stopped. Not held in `limit`, it goes on.
-    public func hold(within limit: Duration = .seconds(1)) async -> PlaybackHold {
+    public func hold(within limit: Duration) async -> PlaybackHold {
         guard let control = current.withLock({ $0 }) else { return .ended }
         control.paused.store(true, ordering: .relaxed)
         let answer = await control.untilHeld(within: limit)

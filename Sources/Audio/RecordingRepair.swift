@@ -51,18 +51,3 @@ public enum RecordingRepair {
         return (0..<read).allSatisfy { sizes.contains($0) || start[$0] == own[$0] }
     }
 }
-
-/// Why a recording could not be repaired, said as the end of a sentence about its memo.
-public struct RepairError: Error, Sendable {
-    public let path: String
-    /// The `errno` of the operation that failed; nil for a file that is not a recording Notula wrote.
-    public let code: Int32?
-
-    public var reason: String {
-        switch code {
-        case nil: "its audio file \(path) is not a recording Notula wrote"
-        case ENOENT: "its audio file \(path) is gone"
-        case let code?: "its audio file \(path) cannot be repaired: \(String(cString: strerror(code)))"
-        }
-    }
-}

@@ -1,4 +1,3 @@
-import Audio
 import FoundationEssentials
 import Library
 import Recording
@@ -26,7 +25,10 @@ public actor MemoLibrary: Processing {
     private var failures: [String: RecordingError] = [:]
     /// The memos whose text the accurate pass is still completing.
     var revisions: [String: MemoRevision] = [:]
-    let playback = PulsePlayback()
+    /// Plays the memos' audio, one at a time.
+    let playback: any SoundPlaying
+    /// Makes a recording cut short by a crash whole again (`MemoRecovery`).
+    let repair: RecordingRepairing
     /// The memo playing now.
     public internal(set) var playing: String?
     /// Whether the memo playing is held where it is (`Pause`).
@@ -43,12 +45,16 @@ public actor MemoLibrary: Processing {
     nonisolated let retranscriptions: AsyncStream<Retranscription>.Continuation
     private let retranscriptionStream: AsyncStream<Retranscription>
 
-    /// - Parameter executor: the executor the library runs on, which must outlive it.
+    /// - Parameters:
+    ///   - executor: the executor the library runs on, which must outlive it.
+    ///   - playback: plays the memos' audio; `repair` mends a recording cut short: the sound side, handed in.
     public init(
         executor: UnownedSerialExecutor, store databasePath: String, recordingsFolder: String, transcriptsFolder: String,
-        transcriber: any Transcribing, models: any ModelWaiting
+        transcriber: any Transcribing, models: any ModelWaiting, playback: any SoundPlaying, repair: @escaping RecordingRepairing
     ) throws(MemoError) {
         self.executor = executor
+        self.playback = playback
+        self.repair = repair
         self.transcriber = transcriber
         self.models = models
         self.recordingsFolder = recordingsFolder

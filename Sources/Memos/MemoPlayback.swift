@@ -1,4 +1,3 @@
-import Audio
 import FoundationEssentials
 import Library
 import Recording

@@ -1,4 +1,3 @@
-import Audio
 import FoundationEssentials
 import Library
 import Recording
@@ -13,7 +12,7 @@ extension MemoLibrary {
     func recoverUnfinished() throws(LibraryError) -> [Memo] {
         var recovered: [Memo] = []
         for memo in try store.memos(withStatus: [.recording, .transcribing]) {
-            switch Result(catching: { () throws(RepairError) in try RecordingRepair.repair(memo.audioFile) }) {
+            switch Result(catching: { () throws(RepairError) in try repair(memo.audioFile) }) {
             case .success(let duration):
                 recovered.append(
                     try store.update(memo.id) {

@@ -44,6 +44,6 @@ public struct MemoViewer: Sendable {
         case .success(let child): started = child
         case .failure(let error): return Log.warning("Cannot start \(arguments[0]): \(error.message)")
         }
-        DispatchQueue.global().async { _ = waitpid(started, nil, 0) }
+        DispatchQueue.global().async { _ = ChildSpawn.reap(started) }
     }
 }

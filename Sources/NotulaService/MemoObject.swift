@@ -1,6 +1,7 @@
 import DBus
 import Library
 import Memos
+import Models
 import NotulaContract
 import Speech
 

@@ -1,4 +1,5 @@
 import Memos
+import Models
 import Recording
 import Speech
 import Writing

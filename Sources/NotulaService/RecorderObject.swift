@@ -1,6 +1,7 @@
 import DBus
 import Delivering
 import Memos
+import Models
 import NotulaContract
 import Recording
 import Speech

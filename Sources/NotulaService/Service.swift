@@ -4,6 +4,7 @@ import Delivering
 import Downloading
 import FoundationEssentials
 import Memos
+import Models
 import Notifying
 import NotulaContract
 import Recording
@@ -55,7 +56,7 @@ public enum Service {
         let libraryCandidates = VoskLibrary.defaultCandidates(environment: environment, executableDirectory: executableDirectory())
         reportEngine(libraryCandidates)
         let (modelChoices, modelMemory) = (ModelChoices(settings.models ?? [:]), ModelMemory())
-        let engine = SpeechEngine(
+        let engine = VoskEngine(
             libraryCandidates: libraryCandidates, modelPlaces: places.all, choices: modelChoices, memory: modelMemory)
         let catalogAddress =
             environment["NOTULA_MODEL_CATALOG"].flatMap { $0.isEmpty ? nil : $0 } ?? settings.modelCatalog ?? ModelCatalog.address
@@ -103,7 +104,7 @@ public enum Service {
             isolation: bus, places: places, known: known, catalogSource: catalogSource,
             whisperCatalogSource: whisperCatalogSource, transcriber: transcriber,
             listener: ModelSignals(bus: bus, notifier: notifier),
-            loads: { path throws(SpeechError) in try checkLoads(path, libraryCandidates) }, choices: modelChoices,
+            loads: { path throws(UnloadableModel) in try checkLoads(path, libraryCandidates) }, choices: modelChoices,
             keepChoices: { chosen in Settings.update(at: paths.settingsFile) { $0.models = chosen } },
             accurateChoices: accurateChoices,
             keepAccurateChoices: { chosen in Settings.update(at: paths.settingsFile) { $0.accurateModels = chosen } })
@@ -119,9 +120,9 @@ public enum Service {
                 transcriber: WrittenTranscription(
                     transcriber: transcriber,
                     again: Retranscriber(
-                        engine: SpeechEngine(libraryCandidates: libraryCandidates, modelPlaces: places.all, memory: modelMemory),
+                        engine: VoskEngine(libraryCandidates: libraryCandidates, modelPlaces: places.all, memory: modelMemory),
                         whisper: whisper, modelPlaces: places.all),
-                    writing: writing), models: models)
+                    writing: writing), models: models, playback: PulsePlayback(), repair: RecordingRepair.repair)
             try await LibraryExport.open(
                 memos, on: bus, writing: writing, models: models, gate: gate,
                 alsoTelling: mediaPlayer.map { [MediaPlayerFeed(player: $0, library: memos)] } ?? [])
@@ -271,9 +272,9 @@ public enum Service {
 
     /// Whether the model in `path` loads; without libvosk there is nothing to check it with, and it is taken on
     /// its folder's shape alone.
-    @Sendable private static func checkLoads(_ path: String, _ libraryCandidates: [String]) throws(SpeechError) {
+    @Sendable private static func checkLoads(_ path: String, _ libraryCandidates: [String]) throws(UnloadableModel) {
         guard let library = try? VoskLibrary.load(searchingFrom: libraryCandidates) else { return }
-        _ = try SpeechModel(library: library, path: path)
+        do throws(SpeechError) { _ = try SpeechModel(library: library, path: path) } catch { throw UnloadableModel(error.message) }
     }
 
     /// The folder of the running executable, where make puts libvosk.so.

@@ -61,6 +61,15 @@ public enum ChildSpawn {
         return status == 0 ? .success(child) : .failure(SpawnError(code: status))
     }
 
+    /// Waits until the child `process` ends and reaps it, through interrupted waits.
+    /// The corresponding C function is `waitpid`.
+    public static func reap(_ process: pid_t) -> ChildExit {
+        var status: Int32 = 0
+        while waitpid(process, &status, 0) < 0 && errno == EINTR {}
+        let signal = status & 0x7f
+        return signal == 0 ? .exited((status >> 8) & 0xff) : .signalled(signal)
+    }
+
     /// This process's environment as `NAME=value` entries, only those whose name `keeps` accepts.
     public static func ownEnvironment(keeping keeps: (Substring) -> Bool = { _ in true }) -> [String] {
         var entries: [String] = []
@@ -89,6 +98,12 @@ public enum ChildSpawn {
     private static let addCloseFrom = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np").map {
         unsafeBitCast($0, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
     }
+}
+
+/// How a child process ended: its exit status, or the signal that ended it.
+public enum ChildExit: Sendable, Equatable {
+    case exited(Int32)
+    case signalled(Int32)
 }
 
 /// An error number, as `posix_spawn` returns it.

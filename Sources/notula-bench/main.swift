@@ -1,5 +1,6 @@
 import DBus
 import Foundation
+import Models
 import Speech
 
 // `make bench`: the memo library's search and list over 100 000 memos, round trips to notulad against the bus's own floor, what the idle service costs, and what

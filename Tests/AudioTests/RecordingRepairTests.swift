@@ -1,5 +1,6 @@
 import Foundation
 import NotulaTestSupport
+import Recording
 import Testing
 
 @testable import Audio

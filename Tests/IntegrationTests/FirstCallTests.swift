@@ -1,5 +1,6 @@
 import DBus
 import Foundation
+import Models
 import NotulaContract
 import NotulaTestSupport
 import Speech

@@ -1,3 +1,4 @@
+import Audio
 import FoundationEssentials
 import Library
 import Memos
@@ -30,8 +31,8 @@ final class MemoFolder: Sendable {
     ) async throws -> MemoLibrary {
         let library = try MemoLibrary(
             executor: executor.asUnownedSerialExecutor(), store: database, recordingsFolder: recordings, transcriptsFolder: transcripts,
-            transcriber: TranscriberDouble(calls: calls, locale: locale, outcome: outcome, again: again), models: ModelsDouble(calls: calls)
-        )
+            transcriber: TranscriberDouble(calls: calls, locale: locale, outcome: outcome, again: again), models: ModelsDouble(calls: calls),
+            playback: PulsePlayback(), repair: RecordingRepair.repair)
         try await library.open(reporting: ListenerDouble(events: events))
         return library
     }

@@ -1,4 +1,5 @@
 import Foundation
+import Models
 import NotulaTestSupport
 import Speech
 import Synchronization
@@ -70,8 +71,8 @@ private final class StoreOnAShelf {
             isolation: Isolation(), places: places, known: known,
             catalogSource: CatalogSource(address: server.url(for: "/model-list.json"), cacheFolder: folder.path),
             transcriber: Transcriber(
-                engine: SpeechEngine(libraryCandidates: [], modelPlaces: places.all), idleRelease: .seconds(600), currentLocale: { "" }),
-            listener: heard, loads: { _ throws(SpeechError) in }, catalogWait: catalogWait)
+                engine: VoskEngine(libraryCandidates: [], modelPlaces: places.all), idleRelease: .seconds(600), currentLocale: { "" }),
+            listener: heard, loads: { _ throws(UnloadableModel) in }, catalogWait: catalogWait)
     }
 
     static func name(_ lang: String) -> String { "vosk-model-small-\(lang)-0.22" }

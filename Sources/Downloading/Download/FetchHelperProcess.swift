@@ -107,29 +107,26 @@ final class FetchHelperProcess: Sendable {
             }
         }
         if stop != nil { kill(process, SIGKILL) }
-        var status: Int32 = 0
-        while waitpid(process, &status, 0) < 0 && errno == EINTR {}
+        let exit = ChildSpawn.reap(process)
         if let stop { throw stop }
-        return try answer(bytes, status: status, maximumBytes: maximumBytes)
+        return try answer(bytes, exit: exit, maximumBytes: maximumBytes)
     }
 
     /// What the child's output means, given how it ended.
-    private func answer(_ bytes: [UInt8], status: Int32, maximumBytes: Int) throws(DownloadError) -> [UInt8] {
-        let exited = status & 0x7f == 0
-        let exitStatus = (status >> 8) & 0xff
-        switch (exited, exitStatus) {
-        case (true, 0):
+    private func answer(_ bytes: [UInt8], exit: ChildExit, maximumBytes: Int) throws(DownloadError) -> [UInt8] {
+        switch exit {
+        case .exited(0):
             guard bytes.count <= maximumBytes else { throw .tooLarge(limit: Int64(maximumBytes)) }
             return bytes
-        case (true, DocumentFetcher.failureStatus):
+        case .exited(DocumentFetcher.failureStatus):
             guard let error = try? JSONDecoder().decode(DownloadError.self, from: Data(bytes)) else {
                 throw .setupFailed(reason: "the fetching process \(executable) failed without saying why")
             }
             throw error
-        case (true, _):
-            throw .setupFailed(reason: "the fetching process \(executable) ended with status \(exitStatus)")
-        default:
-            throw .setupFailed(reason: "the fetching process \(executable) ended on signal \(status & 0x7f)")
+        case .exited(let status):
+            throw .setupFailed(reason: "the fetching process \(executable) ended with status \(status)")
+        case .signalled(let signal):
+            throw .setupFailed(reason: "the fetching process \(executable) ended on signal \(signal)")
         }
     }
 

@@ -1,4 +1,5 @@
 import DBus
+import Models
 import Notifying
 import NotulaContract
 import Recording

@@ -7,7 +7,7 @@ struct LiveTranscription {
     /// The name of the model that decodes it.
     let model: String
     /// Nil when the model could not be loaded at the start, or decoding failed: the file is transcribed instead.
-    var recognition: BlockRecognition?
+    var recognition: (any SpeechStream)?
     /// The Whisper pass over each utterance, and the audio it takes them from; nil without one.
     var accurate: (pass: AccuratePass, audio: UtteranceAudio)?
     /// Where utterances end when Whisper follows the recording alone (no Vosk model serves its locale).

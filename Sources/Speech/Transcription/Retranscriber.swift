@@ -1,4 +1,5 @@
 import Dispatch
+import Models
 import Recording
 import Synchronization
 
@@ -9,7 +10,7 @@ import Synchronization
 public final class Retranscriber: Sendable {
     private let queue = DispatchQueue(label: "org.notula.transcription.again")
     /// Only ever locked on `queue`.
-    private let engine: Mutex<SpeechEngine>
+    private let engine: Mutex<any SpeechEngine>
     /// Decodings asked for and not yet over: the model stays loaded between them.
     private let pending = Atomic(0)
 
@@ -18,7 +19,7 @@ public final class Retranscriber: Sendable {
     private let modelPlaces: [String]
 
     /// - Parameter whisper: the helper a Whisper model decodes in; nil without libwhisper.
-    public init(engine: sending SpeechEngine, whisper: WhisperHelper?, modelPlaces: [String]) {
+    public init(engine: sending any SpeechEngine, whisper: WhisperHelper?, modelPlaces: [String]) {
         self.engine = Mutex(engine)
         self.whisper = whisper
         self.modelPlaces = modelPlaces
@@ -38,11 +39,11 @@ public final class Retranscriber: Sendable {
                     let outcome = engine.withLock { engine in
                         defer { if pending.subtract(1, ordering: .relaxed).newValue == 0 { engine.release() } }
                         return Result { () throws(RecordingError) in
-                            let (installed, speech) = try engine.model(for: locale, named: model)
-                            Log.info("Transcribing \(file) again in \(locale) with \(installed.name)")
+                            let speech = try engine.model(for: locale, named: model)
+                            Log.info("Transcribing \(file) again in \(locale) with \(speech.installed.name)")
                             do throws(SpeechError) {
                                 var transcript = try speech.transcribe(wavFile: file, unless: cancelled.isSet)
-                                transcript.model = installed.name
+                                transcript.model = speech.installed.name
                                 return transcript
                             } catch {
                                 throw .failed(error.message)

@@ -1,84 +1,43 @@
+import Models
 import Recording
 
-/// libvosk and the one model in memory, loaded when first needed and released when told.
+/// A speech engine, the one door the transcription services go through: it loads a locale's model, decodes a
+/// recording's file with it or hears a recording as it is captured, and releases it. Vosk's is `VoskEngine`
+/// (`Vosk/`); another engine is another folder with its own conformance, and no edit to the services.
 ///
-/// Not thread-safe: the transcriber's queue owns it. One model at a time, because a small model holds a few
-/// hundred MB (500 MB for the Korean one) and a recording is transcribed in one locale.
-public final class SpeechEngine {
-    private let libraryCandidates: [String]
-    private let modelPlaces: [String]
-    private let choices: ModelChoices
-    private let memory: ModelMemory
-    private var library: VoskLibrary?
-    private var loaded: (installed: InstalledModel, model: SpeechModel)?
-
-    /// - Parameters:
-    ///   - choices: the model the user chose per locale; a locale without one uses its best model on disk.
-    ///   - memory: told what each model takes when loaded.
-    public init(
-        libraryCandidates: [String], modelPlaces: [String], choices: ModelChoices = ModelChoices([:]), memory: ModelMemory = ModelMemory()
-    ) {
-        self.libraryCandidates = libraryCandidates
-        self.modelPlaces = modelPlaces
-        self.choices = choices
-        self.memory = memory
-    }
-
-    /// The model in memory.
-    var loadedModel: InstalledModel? { loaded?.installed }
-
-    /// The model recordings in `locale` use, loaded now (a second or two) unless it already is; another is released.
+/// Not thread-safe: the service's queue owns it. One model at a time, as a recording is transcribed in one locale.
+public protocol SpeechEngine: AnyObject {
+    /// The model recordings in `locale` use, loaded now unless it already is; another is released. What it takes in
+    /// memory is told to the `ModelMemory` the engine was given.
     /// - Parameter named: a model of the locale to use instead of the chosen one.
-    /// - Throws: `engineUnavailable` without libvosk, `modelUnavailable` without that model on disk.
-    func model(for locale: String, named: String? = nil) throws(RecordingError) -> (installed: InstalledModel, model: SpeechModel) {
-        let installed = InstalledModels.all(places: modelPlaces)
-        let wanted =
-            named.map { name in installed.first { $0.locale == locale && $0.name == name } }
-            ?? InstalledModels.inUse(for: locale, among: installed, chosen: choices[locale])
-        if let loaded, loaded.installed == wanted { return loaded }
-        release()
-        // The model first: without one, libvosk is not worth its 26 MB of mappings.
-        guard let wanted else {
-            let what = named.map { "The speech model \($0) of \(locale) is not" } ?? "No speech model for \(locale) is"
-            throw .modelUnavailable("\(what) on this machine (looked in \(modelPlaces.joined(separator: ", "))).")
-        }
-        let library = try loadedLibrary()
-        let (started, residentBefore) = (ContinuousClock.now, residentBytes())
-        do throws(SpeechError) {
-            let model = try SpeechModel(library: library, path: wanted.path)
-            loaded = (wanted, model)
-            let taken = max(0, residentBytes() - residentBefore)
-            memory.record(UInt64(taken), for: wanted.name)
-            let megabytes = taken / 1_000_000
-            Log.info(
-                "Loaded the \(locale) speech model \(wanted.name) from \(wanted.path) in \(started.duration(to: .now)), \(megabytes) MB in memory"
-            )
-            return (wanted, model)
-        } catch {
-            throw .modelUnavailable(error.message)
-        }
-    }
-
+    /// - Throws: `engineUnavailable` without the engine's library, `modelUnavailable` without that model on disk.
+    func model(for locale: String, named: String?) throws(RecordingError) -> any LoadedSpeechModel
     /// Frees the model in memory, giving its pages back to the system.
-    func release() {
-        guard let installed = loaded?.installed else { return }
-        loaded = nil
-        // The model's memory is hundreds of small blocks; without a trim, glibc keeps them for the process.
-        returnFreedMemory()
-        Log.info("Released the \(installed.locale) speech model \(installed.name) from memory")
-    }
-
-    private func loadedLibrary() throws(RecordingError) -> VoskLibrary {
-        if let library { return library }
-        do throws(SpeechError) {
-            let loaded = try VoskLibrary.load(searchingFrom: libraryCandidates)
-            library = loaded
-            return loaded
-        } catch {
-            throw .engineUnavailable(error.message)
-        }
-    }
+    func release()
 }
 
-@available(*, unavailable)
-extension SpeechEngine: Sendable {}
+extension SpeechEngine {
+    /// The model `locale` uses: the chosen one, else the best on disk.
+    func model(for locale: String) throws(RecordingError) -> any LoadedSpeechModel { try model(for: locale, named: nil) }
+}
+
+/// A model an engine holds in memory, and the two ways it decodes.
+public protocol LoadedSpeechModel {
+    /// The model on disk it was loaded from.
+    var installed: InstalledModel { get }
+    /// A whole recording's file (16 kHz mono 16-bit PCM WAV) decoded; `isCancelled` is asked between blocks.
+    /// - Throws: `.cancelled` once `isCancelled` says so, or why the file or the engine failed.
+    func transcribe(wavFile path: String, unless isCancelled: () -> Bool) throws(SpeechError) -> Transcript
+    /// A recording heard as its samples arrive.
+    func hearing() throws(SpeechError) -> any SpeechStream
+}
+
+/// A recording being decoded as it is captured.
+public protocol SpeechStream: AnyObject {
+    /// Tells `hearing` what is made of the audio from now on.
+    func follow(_ hearing: LiveHearing)
+    /// Decodes the next samples.
+    func append(_ samples: UnsafeBufferPointer<Int16>) throws(SpeechError)
+    /// The transcript of everything appended.
+    func finish() throws(SpeechError) -> Transcript
+}

@@ -1,4 +1,5 @@
 import Dispatch
+import Models
 import Recording
 import Synchronization
 
@@ -11,7 +12,7 @@ import Synchronization
 ///
 /// The model is held while it is useful (from a locale pick or the start of a recording) and released after
 /// `idleRelease` without use.
-public final class Transcriber: CapturedAudioListener {
+public final class Transcriber: CapturedAudioListener, ModelPreparing {
     private let queue = DispatchQueue(label: "org.notula.transcription")
     /// Only ever locked on `queue`.
     private let work: Mutex<Work>
@@ -25,7 +26,7 @@ public final class Transcriber: CapturedAudioListener {
     private let accurate: AccurateModels?
 
     private struct Work {
-        let engine: SpeechEngine
+        let engine: any SpeechEngine
         var live: LiveTranscription?
         /// The text of recordings that went on as another at the length limit, until their memo asks for it.
         var continued: [RecordingID: LiveTranscription.Streamed] = [:]
@@ -34,7 +35,7 @@ public final class Transcriber: CapturedAudioListener {
     }
 
     public init(
-        engine: sending SpeechEngine, idleRelease: Duration, currentLocale: @escaping @Sendable () -> String,
+        engine: sending any SpeechEngine, idleRelease: Duration, currentLocale: @escaping @Sendable () -> String,
         liveText: (any LiveTextListener)? = nil, accurate: AccurateModels? = nil
     ) {
         work = Mutex(Work(engine: engine))
@@ -179,12 +180,12 @@ public final class Transcriber: CapturedAudioListener {
 
     /// Decodes a recording's file on the transcription queue.
     private static func transcribe(
-        _ file: String, of recording: RecordingID, in locale: String, by engine: SpeechEngine, unless cancelled: CancellationFlag
+        _ file: String, of recording: RecordingID, in locale: String, by engine: any SpeechEngine, unless cancelled: CancellationFlag
     ) throws(RecordingError) -> Transcript {
-        let (installed, model) = try engine.model(for: locale)
+        let model = try engine.model(for: locale)
         do throws(SpeechError) {
             var transcript = try model.transcribe(wavFile: file, unless: cancelled.isSet)
-            transcript.model = installed.name
+            transcript.model = model.installed.name
             return transcript
         } catch .cancelled {
             Log.info("Recording \(recording): the transcription of its file stopped, as it was discarded")
@@ -210,7 +211,7 @@ public final class Transcriber: CapturedAudioListener {
 
     /// The live transcription of a capture that starts, told to `liveText` as it is decoded; without a model, the
     /// recording waits for its file.
-    private func follow(_ recording: RecordingID, in locale: String, by engine: SpeechEngine) -> LiveTranscription {
+    private func follow(_ recording: RecordingID, in locale: String, by engine: any SpeechEngine) -> LiveTranscription {
         do throws(RecordingError) {
             let (installed, recognition) = try Self.recognition(of: locale, by: engine)
             let liveText = liveText
@@ -254,11 +255,11 @@ public final class Transcriber: CapturedAudioListener {
         }
     }
 
-    private static func recognition(of locale: String, by engine: SpeechEngine) throws(RecordingError) -> (
-        InstalledModel, BlockRecognition
+    private static func recognition(of locale: String, by engine: any SpeechEngine) throws(RecordingError) -> (
+        InstalledModel, any SpeechStream
     ) {
-        let (installed, model) = try engine.model(for: locale)
-        do throws(SpeechError) { return (installed, try BlockRecognition(model: model)) } catch { throw .failed(error.message) }
+        let model = try engine.model(for: locale)
+        do throws(SpeechError) { return (model.installed, try model.hearing()) } catch { throw .failed(error.message) }
     }
 
     /// Releases the model after `idleRelease` unless it is used again before, or a recording is being followed then.

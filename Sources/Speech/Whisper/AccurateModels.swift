@@ -1,3 +1,4 @@
+import Models
 import Recording
 
 /// Which recordings get the accurate pass: those in a locale the user chose a Whisper model for (`UseModel`), when

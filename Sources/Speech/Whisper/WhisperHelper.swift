@@ -148,10 +148,11 @@ public final class WhisperHelper: Sendable {
         running.withLock { $0 = nil }
         close(helper.input)
         close(helper.output)
-        var status: Int32 = 0
-        while waitpid(helper.pid, &status, 0) < 0 && errno == EINTR {}
-        let signal = status & 0x7f
-        let reason = signal != 0 ? "killed by signal \(signal)" : "exit status \((status >> 8) & 0xff)"
+        let reason =
+            switch ChildSpawn.reap(helper.pid) {
+            case .exited(let status): "exit status \(status)"
+            case .signalled(let signal): "killed by signal \(signal)"
+            }
         Log.info("The Whisper helper (process \(helper.pid)) ended: \(reason)")
         return reason
     }

@@ -68,7 +68,7 @@ public final class ModelInstallation: Sendable {
     ///   otherwise, leaving the models folder as it was, and the downloads folder too but for an interrupted
     ///   download, to resume next time.
     public func run(
-        progress: @escaping @Sendable (Int64) -> Void, loads: @escaping @Sendable (String) throws(SpeechError) -> Void
+        progress: @escaping @Sendable (Int64) -> Void, loads: @escaping ModelLoadCheck
     ) async throws(InstallError) -> InstalledModel {
         do throws(DownloadError) {
             try await download.run { received, _ in progress(received) }
@@ -116,7 +116,7 @@ public final class ModelInstallation: Sendable {
     private var isCancelled: Bool { cancelled.load(ordering: .relaxed) }
 
     /// Unpacks the downloaded archive beside the models, checks it, and renames the model into place.
-    private func place(_ loads: (String) throws(SpeechError) -> Void) throws(InstallError) -> InstalledModel {
+    private func place(_ loads: ModelLoadCheck) throws(InstallError) -> InstalledModel {
         let destination = modelsFolder + "/" + entry.name
         let unpacking = modelsFolder + "/.installing-" + entry.name
         try makeModelsFolder()
@@ -136,7 +136,7 @@ public final class ModelInstallation: Sendable {
         guard InstalledModels.isModel(atPath: root) else {
             throw .failed("The archive of \(entry.name) holds no Vosk model (no folder with am/final.mdl and conf/model.conf).")
         }
-        do throws(SpeechError) { try loads(root) } catch {
+        do throws(UnloadableModel) { try loads(root) } catch {
             throw .failed("The model for \(entry.languageName) was downloaded but does not load: \(error.message)")
         }
         guard !isCancelled else { throw .cancelled }

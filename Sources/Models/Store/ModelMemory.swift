@@ -9,7 +9,7 @@ public final class ModelMemory: Sendable {
 
     public var all: [String: UInt64] { measured.withLock { $0 } }
 
-    func record(_ bytes: UInt64, for model: String) {
+    public func record(_ bytes: UInt64, for model: String) {
         measured.withLock { $0[model] = bytes }
     }
 }

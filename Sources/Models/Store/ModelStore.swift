@@ -15,7 +15,7 @@ public actor ModelStore {
     let catalogSource: CatalogSource
     /// Where a Whisper catalog other than the built-in one is fetched from (`NOTULA_WHISPER_CATALOG`).
     let whisperCatalogSource: CatalogSource?
-    private let transcriber: Transcriber
+    private let transcriber: any ModelPreparing
     /// The model the user chose per locale, shared with the speech engine.
     let choices: ModelChoices
     /// Keeps the choices (in the settings) once changed.
@@ -28,7 +28,7 @@ public actor ModelStore {
     /// Hears every download and change of locales.
     let listener: any ModelListener
     /// Checks that an unpacked model loads before it is installed.
-    private let loads: @Sendable (String) throws(SpeechError) -> Void
+    private let loads: ModelLoadCheck
     var known: Known
     private var installing: Installing?
     /// Numbers the waits for an installation or a catalog, so that one that ends early can be found.
@@ -88,8 +88,8 @@ public actor ModelStore {
     ///     the fetch in flight, before it is answered from the known one.
     public init(
         isolation: any Actor, places: ModelPlaces, known: Known, catalogSource: CatalogSource,
-        whisperCatalogSource: CatalogSource? = nil, transcriber: Transcriber,
-        listener: any ModelListener, loads: @escaping @Sendable (String) throws(SpeechError) -> Void,
+        whisperCatalogSource: CatalogSource? = nil, transcriber: any ModelPreparing,
+        listener: any ModelListener, loads: @escaping ModelLoadCheck,
         choices: ModelChoices = ModelChoices([:]), keepChoices: @escaping @Sendable ([String: String]) -> Void = { _ in },
         accurateChoices: ModelChoices = ModelChoices([:]),
         keepAccurateChoices: @escaping @Sendable ([String: String]) -> Void = { _ in },
