@@ -55,7 +55,8 @@ public enum Service {
             all: InstalledModels.defaultPlaces(environment: environment), notula: paths.models, downloads: paths.downloads)
         let libraryCandidates = VoskLibrary.defaultCandidates(environment: environment, executableDirectory: executableDirectory())
         reportEngine(libraryCandidates)
-        let (modelChoices, modelMemory) = (ModelChoices(settings.models ?? [:]), ModelMemory())
+        let modelChoices = ModelChoices(settings.models ?? [:]) { chosen in Settings.update(at: paths.settingsFile) { $0.models = chosen } }
+        let modelMemory = ModelMemory()
         let engine = VoskEngine(
             libraryCandidates: libraryCandidates, modelPlaces: places.all, choices: modelChoices, memory: modelMemory)
         let catalogAddress =
@@ -94,7 +95,9 @@ public enum Service {
         let whisper = WhisperLibrary.firstPresent(
             in: WhisperLibrary.defaultCandidates(environment: environment, executableDirectory: executableDirectory())
         ).map { WhisperHelper(executable: "/proc/self/exe", library: $0, idleRelease: settings.modelIdleRelease) }
-        let accurateChoices = ModelChoices(settings.accurateModels ?? [:])
+        let accurateChoices = ModelChoices(settings.accurateModels ?? [:]) { chosen in
+            Settings.update(at: paths.settingsFile) { $0.accurateModels = chosen }
+        }
         let transcriber = Transcriber(
             engine: engine, idleRelease: settings.modelIdleRelease, currentLocale: { locale.current },
             liveText: LiveTextListeners(listeners: [liveText, liveTyping]),
@@ -105,9 +108,7 @@ public enum Service {
             whisperCatalogSource: whisperCatalogSource, transcriber: transcriber,
             listener: ModelSignals(bus: bus, notifier: notifier),
             loads: { path throws(UnloadableModel) in try checkLoads(path, libraryCandidates) }, choices: modelChoices,
-            keepChoices: { chosen in Settings.update(at: paths.settingsFile) { $0.models = chosen } },
-            accurateChoices: accurateChoices,
-            keepAccurateChoices: { chosen in Settings.update(at: paths.settingsFile) { $0.accurateModels = chosen } })
+            accurateChoices: accurateChoices)
         // Made before the library opens, which tells it of every memo played from then on.
         let mediaPlayer = playerBus.map {
             MediaPlayer(bus: $0, texts: .forEnvironment(environment), trackPath: { MemoLibrary.path(of: $0.rawValue) }, log: { Log.info($0) })

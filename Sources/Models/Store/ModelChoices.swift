@@ -5,11 +5,18 @@ import Synchronization
 /// thread, read by the speech engine on the transcription queue when it loads a model.
 public final class ModelChoices: Sendable {
     private let chosen: Mutex<[String: String]>
+    private let keeping: @Sendable ([String: String]) -> Void
 
-    /// - Parameter chosen: locale → model name, as kept in the settings.
-    public init(_ chosen: [String: String]) {
+    /// - Parameters:
+    ///   - chosen: locale → model name, as kept in the settings.
+    ///   - keep: writes them back there once changed.
+    public init(_ chosen: [String: String], keep: @escaping @Sendable ([String: String]) -> Void = { _ in }) {
         self.chosen = Mutex(chosen)
+        keeping = keep
     }
+
+    /// Keeps the choices as they are now (in the settings).
+    func keep() { keeping(all) }
 
     public var all: [String: String] { chosen.withLock { $0 } }
 

@@ -18,11 +18,8 @@ public actor ModelStore {
     private let transcriber: any ModelPreparing
     /// The model the user chose per locale, shared with the speech engine.
     let choices: ModelChoices
-    /// Keeps the choices (in the settings) once changed.
-    private let keepChoices: @Sendable ([String: String]) -> Void
     /// The Whisper model of the accurate pass per locale, shared with the transcriber, and where it is kept.
     public let accurateChoices: ModelChoices
-    private let keepAccurateChoices: @Sendable ([String: String]) -> Void
     /// Sizes on disk of models the catalog does not list, by path: measured once, as a folder walk is not free.
     private var sizesOnDisk: [String: UInt64] = [:]
     /// Hears every download and change of locales.
@@ -90,9 +87,7 @@ public actor ModelStore {
         isolation: any Actor, places: ModelPlaces, known: Known, catalogSource: CatalogSource,
         whisperCatalogSource: CatalogSource? = nil, transcriber: any ModelPreparing,
         listener: any ModelListener, loads: @escaping ModelLoadCheck,
-        choices: ModelChoices = ModelChoices([:]), keepChoices: @escaping @Sendable ([String: String]) -> Void = { _ in },
-        accurateChoices: ModelChoices = ModelChoices([:]),
-        keepAccurateChoices: @escaping @Sendable ([String: String]) -> Void = { _ in },
+        choices: ModelChoices = ModelChoices([:]), accurateChoices: ModelChoices = ModelChoices([:]),
         catalogWait: Duration = .seconds(10)
     ) {
         self.isolation = isolation
@@ -102,9 +97,7 @@ public actor ModelStore {
         self.whisperCatalogSource = whisperCatalogSource
         self.transcriber = transcriber
         self.choices = choices
-        self.keepChoices = keepChoices
         self.accurateChoices = accurateChoices
-        self.keepAccurateChoices = keepAccurateChoices
         self.listener = listener
         self.loads = loads
         self.catalogWait = catalogWait
@@ -266,7 +259,7 @@ public actor ModelStore {
         if !isInstalled(name, of: locale) { try install(locale, model: name) }
         guard choices[locale] != name else { return }
         choices[locale] = name
-        keepChoices(choices.all)
+        choices.keep()
         Log.info("Recordings in \(locale) use the model \(name) from now on")
         listener.modelsChanged(.inUseChanged)
         transcriber.prepareIfPicked(locale)
@@ -278,7 +271,7 @@ public actor ModelStore {
         let chosen = name.isEmpty ? nil : name
         guard accurateChoices[locale] != chosen else { return }
         accurateChoices[locale] = chosen
-        keepAccurateChoices(accurateChoices.all)
+        accurateChoices.keep()
         Log.info("Recordings in \(locale) are written again \(chosen.map { "by \($0)" } ?? "by no Whisper model") from now on")
         listener.modelsChanged(.inUseChanged)
     }
@@ -377,13 +370,13 @@ public actor ModelStore {
         Log.info("Removed the \(model.locale) model \(model.path)")
         if choices[model.locale] == model.name {
             choices[model.locale] = nil
-            keepChoices(choices.all)
+            choices.keep()
             listener.modelsChanged(.inUseChanged)
         }
         let accurate = accurateChoices.all
         if accurate.values.contains(model.name) {
             for (locale, name) in accurate where name == model.name { accurateChoices[locale] = nil }
-            keepAccurateChoices(accurateChoices.all)
+            accurateChoices.keep()
             listener.modelsChanged(.inUseChanged)
         }
         rescan()
