@@ -41,7 +41,7 @@ let package = Package(
         .target(name: "Notifying", dependencies: ["DBus", "Recording"]),
         .target(name: "Memos", dependencies: ["Library", "Recording"]),
         .target(name: "NotulaContract", dependencies: ["DBus"]),
-        .target(name: "Delivering", dependencies: ["CWayland", "CX11", "DBus", "Recording"]),
+        .target(name: "Delivering", dependencies: ["CWayland", "CX11", "DBus", "NotulaContract", "Recording"]),
         .target(
             name: "NotulaService",
             dependencies: [

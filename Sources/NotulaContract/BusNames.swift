@@ -9,6 +9,10 @@ public enum NotulaBus {
     public static let libraryPath = ObjectPath("/org/notula/Notula1/Library")!
     /// Each memo is an object below this path, named by its id.
     public static let memosPath = ObjectPath("/org/notula/Notula1/Memos")!
+    /// Where Notula's GNOME Shell extension describes the focused window, on the Shell's own connection.
+    public static let focusedWindowPath = ObjectPath("/org/notula/Notula1/FocusedWindow")!
+    /// Where notulad hears KWin's script report the focused window, on KDE's Wayland session.
+    public static let focusReportPath = ObjectPath("/org/notula/Notula1/FocusReport")!
 
     public static let recorderInterface = Recorder.name
     public static let modelsInterface = Models.name
@@ -16,7 +20,9 @@ public enum NotulaBus {
     public static let memoInterface = Memo.name
 
     /// Every interface of the contract, one `dbus/<name>.xml` each.
-    public static let interfaces: [any NotulaInterface.Type] = [Recorder.self, Models.self, Library.self, Memo.self]
+    public static let interfaces: [any NotulaInterface.Type] = [
+        Recorder.self, Models.self, Library.self, Memo.self, FocusedWindow.self, FocusReport.self,
+    ]
 }
 
 /// The error names of the contract's replies and `Failed` signals.

@@ -16,6 +16,14 @@ public enum NoSignal: RawRepresentable, CaseIterable, Sendable {
     }
 }
 
+/// The properties of an interface that has none.
+public enum NoProperty: RawRepresentable, CaseIterable, Sendable {
+    public init?(rawValue: String) { nil }
+    public var rawValue: String {
+        switch self {}
+    }
+}
+
 extension NotulaBus {
     /// `org.notula.Notula1.Recorder`, at `recorderPath`.
     public enum Recorder: NotulaInterface {
@@ -92,5 +100,21 @@ extension NotulaBus {
             case duration = "Duration", position = "Position", model = "Model"
             case failure = "Failure", pendingUtterances = "PendingUtterances", utteranceModels = "UtteranceModels"
         }
+    }
+
+    /// `org.notula.Notula1.FocusedWindow`, which the GNOME Shell extension exports at `focusedWindowPath`.
+    public enum FocusedWindow: NotulaInterface {
+        public static let name: InterfaceName = "org.notula.Notula1.FocusedWindow"
+        public enum Method: MemberName, CaseIterable, Sendable { case describe = "Describe" }
+        public typealias Signal = NoSignal
+        public typealias Property = NoProperty
+    }
+
+    /// `org.notula.Notula1.FocusReport`, which notulad exports at `focusReportPath` for KWin's script.
+    public enum FocusReport: NotulaInterface {
+        public static let name: InterfaceName = "org.notula.Notula1.FocusReport"
+        public enum Method: MemberName, CaseIterable, Sendable { case report = "Report" }
+        public typealias Signal = NoSignal
+        public typealias Property = NoProperty
     }
 }

@@ -58,7 +58,10 @@ struct ContractNamesTests {
             .map { try String(contentsOf: folder.appendingPathComponent($0), encoding: .utf8) }.joined()
         #expect(text.contains("on the session bus name \(NotulaBus.name)."))
         let documented = Set(text.matches(of: #/(/org/notula/Notula1(/[A-Za-z]+)*)/#).map { String($0.output.1) })
-        let paths = [NotulaBus.rootPath, NotulaBus.recorderPath, NotulaBus.modelsPath, NotulaBus.libraryPath, NotulaBus.memosPath]
+        let paths = [
+            NotulaBus.rootPath, NotulaBus.recorderPath, NotulaBus.modelsPath, NotulaBus.libraryPath, NotulaBus.memosPath,
+            NotulaBus.focusedWindowPath, NotulaBus.focusReportPath,
+        ]
         #expect(Set(paths.map(\.rawValue)) == documented)
     }
 }

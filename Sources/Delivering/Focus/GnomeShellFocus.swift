@@ -1,4 +1,5 @@
 import DBus
+import NotulaContract
 
 /// Asks GNOME Shell, through Notula's extension, which window has the focus: `Describe` of
 /// `org.notula.Notula1.FocusedWindow`, which the extension exports on the Shell's own connection. The call goes to
@@ -6,12 +7,12 @@ import DBus
 /// through to notulad: no other program can describe the focus in the Shell's place.
 enum GnomeShellFocus {
     static let shell: BusName = "org.gnome.Shell"
-    static let path = ObjectPath("/org/notula/Notula1/FocusedWindow")!
-    static let interface: InterfaceName = "org.notula.Notula1.FocusedWindow"
+    static let path = NotulaBus.focusedWindowPath
+    static let interface = NotulaBus.FocusedWindow.name
 
     /// The focused window, or nil where the extension is not enabled (no such object) or did not answer in `timeLimit`.
     static func focusedWindow(on bus: Bus, timeLimit: Duration) async -> FocusedWindow? {
-        let describe = MethodCall(destination: shell, path: path, interface: interface, member: "Describe", autoStart: false)
+        let describe = MethodCall(destination: shell, path: path, interface: interface, member: NotulaBus.FocusedWindow.Method.describe.rawValue, autoStart: false)
         guard let reply = try? await bus.call(describe, timeout: timeLimit),
             let processID = try? reply.argument(0, as: UInt32.self),
             let wmClass = try? reply.argument(1, as: String.self),

@@ -1,4 +1,5 @@
 import DBus
+import NotulaContract
 import Foundation
 import Synchronization
 
@@ -10,8 +11,8 @@ import Synchronization
 public final class KWinFocus: Sendable {
     static let kwin: BusName = "org.kde.KWin"
     static let scriptingPath = ObjectPath("/Scripting")!
-    static let path = ObjectPath("/org/notula/Notula1/FocusReport")!
-    static let interface: InterfaceName = "org.notula.Notula1.FocusReport"
+    static let path = NotulaBus.focusReportPath
+    static let interface = NotulaBus.FocusReport.name
     static let pluginName = "notula-focus"
     /// An app id or class longer than this is no terminal's: dropped, not kept.
     static let longestName = 256
@@ -77,7 +78,7 @@ public final class KWinFocus: Sendable {
 
     private func reportInterface() -> Interface {
         let report = Method(
-            "Report", inputs: [Argument("pid", "s"), Argument("resource_class", "s"), Argument("desktop_file", "s")]
+            NotulaBus.FocusReport.Method.report.rawValue, inputs: [Argument("pid", "s"), Argument("resource_class", "s"), Argument("desktop_file", "s")]
         ) { [self] message throws(BusError) in
             let order = self.arrivals.withLock {
                 $0 += 1; return $0
