@@ -128,7 +128,12 @@ struct DictationDesktopTests {
         } otherwise: {
             NotTyped(arrived: restarted.log)
         }
-        #expect(try output(of: ["/usr/bin/wl-paste", "--no-newline"], environment: clipboardEnvironment) == copied)
+        // The file goes once notulad has asked for the clipboard; sway makes it the selection a moment later.
+        try await poll(within: .seconds(10)) {
+            (try? output(of: ["/usr/bin/wl-paste", "--no-newline"], environment: clipboardEnvironment)) == copied
+        } otherwise: {
+            NotTyped(arrived: "the clipboard never came back: \(restarted.log)")
+        }
         #expect(restarted.log.contains("A paste was cut short before notulad stopped"))
         // Nothing of the dictation, nor of what the user had copied, in the journal.
         let text = try await restarted.memo(.getTranscript, of: memo).argument(0, as: String.self)

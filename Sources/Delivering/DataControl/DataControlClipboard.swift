@@ -24,14 +24,14 @@ public struct DataControlClipboard: ClipboardOwner {
 
     public func types() async -> [String] {
         await connection().perform(within: Self.answerTime, fallback: []) { state, answer in
-            state.sync { _ in answer(state.selectionTypes) }
+            state.syncTwice { answer(state.selectionTypes) }
         }
     }
 
     public func read(_ type: String, limit: Int, timeLimit: Duration) async -> [UInt8]? {
         let start = ContinuousClock.now
         let pipe = await connection().perform(within: timeLimit, fallback: nil) { state, answer in
-            state.sync { _ in answer(state.receive(type)) }
+            state.syncTwice { answer(state.receive(type)) }
         }
         guard let pipe else { return nil }
         return await SelectionPipe.read(pipe, limit: limit, within: timeLimit - (ContinuousClock.now - start))
@@ -63,4 +63,13 @@ public struct DataControlClipboard: ClipboardOwner {
     }
 
     private static let connections = Mutex<[String: DataControlConnection]>([:])
+}
+
+extension DataControlState {
+    /// Runs `then` once the compositor has answered twice: on a new connection the first answer brings the globals,
+    /// whose binding asks for the device, and only the second the device's selection. With one, the first paste after
+    /// start read an empty clipboard and put nothing back (seen in the fresh clone's run).
+    fileprivate func syncTwice(_ then: @escaping () -> Void) {
+        sync { _ in self.sync { _ in then() } }
+    }
 }
