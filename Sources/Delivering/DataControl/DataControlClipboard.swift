@@ -38,7 +38,7 @@ public struct DataControlClipboard: ClipboardOwner {
     }
 
     public func take(_ offer: ClipboardOffer, timeLimit: Duration) async throws(DeliveryError) -> any ClipboardHolding {
-        let taken: Result<DataControlHolding, DeliveryError> = await connection().perform(
+        let taken: Result<SelectionHolding, DeliveryError> = await connection().perform(
             within: timeLimit, fallback: .failure(DeliveryError("The compositor did not answer within \(timeLimit.inSeconds)."))
         ) { state, answer in
             state.sync { _ in

@@ -29,7 +29,7 @@ final class DataControlState {
 
     private struct HeldSource {
         let offer: ClipboardOffer
-        let holding: DataControlHolding
+        let holding: SelectionHolding
     }
 
     /// Lists the globals; nil where the registry cannot be had.
@@ -70,9 +70,9 @@ final class DataControlState {
     }
 
     /// Takes the selection with `offer`, or leaves none where it has no items.
-    func take(_ offer: ClipboardOffer) -> DataControlHolding? {
+    func take(_ offer: ClipboardOffer) -> SelectionHolding? {
         guard let manager, let device else { return nil }
-        let holding = DataControlHolding()
+        let holding = SelectionHolding()
         guard !offer.contents.items.isEmpty else {
             WaylandCalls.select(nil, on: device)
             holding.end()

@@ -30,7 +30,7 @@ public struct X11Clipboard: ClipboardOwner {
     /// read one of its contents (at most `onePasteLifetime`). An empty offer leaves the clipboard as it is: X11's is
     /// empty once a one-time paste is over.
     public func take(_ offer: ClipboardOffer, timeLimit: Duration) async throws(DeliveryError) -> any ClipboardHolding {
-        let served = ServingEnd()
+        let served = SelectionHolding()
         guard !offer.contents.items.isEmpty else {
             served.end()
             return served

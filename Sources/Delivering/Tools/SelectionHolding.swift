@@ -1,8 +1,8 @@
 import Synchronization
 
-/// The selection as Notula took it through data control: when a window last asked for its content, and whether it
+/// The selection as Notula took it (data control, X11): when a window last asked for its content, and whether it
 /// has ended (something else took the selection, or the connection ended), which `served` awaits.
-final class DataControlHolding: ClipboardHolding {
+final class SelectionHolding: ClipboardHolding {
     private struct Waiter {
         let since: ContinuousClock.Instant?
         let continuation: CheckedContinuation<Bool, Never>
