@@ -114,8 +114,13 @@ public actor Bus {
             { timeout, data in Bus.callback(data, timeout) { bus, timeout in bus.timeouts[timeout] = nil } },
             { timeout, data in Bus.callback(data, timeout) { bus, timeout in bus.armTimeout(timeout) } },
             context, nil)
+        // New data read on the bus thread is dispatched by the turn that read it; only another thread's must wake the poll.
         dbus_connection_set_dispatch_status_function(
-            opened, { _, _, data in Bus.from(data).executor.wake() }, context, nil)
+            opened,
+            { _, _, data in
+                let executor = Bus.from(data).executor
+                if !executor.isCurrentThread { executor.wake() }
+            }, context, nil)
         dbus_connection_add_filter(
             opened,
             { _, message, data in Bus.callback(data, message) { bus, message in bus.handleIncoming(message) } },

@@ -31,7 +31,8 @@ public final class BusExecutor: SerialExecutor, Sendable {
     /// The read end of a pipe polled by the turn; a byte written to the other end wakes it.
     let wakeDescriptor: Int32
     private let wakeWriter: Int32
-    private let thread = Mutex<pthread_t?>(nil)
+    /// The thread's `pthread_self()`, 0 until it runs: read at every callback's isolation check, so an atomic, not a lock.
+    private let thread = Atomic<UInt>(0)
 
     public init() {
         var ends: [Int32] = [-1, -1]
@@ -53,13 +54,13 @@ public final class BusExecutor: SerialExecutor, Sendable {
             }, box)
         precondition(created == 0, "cannot start the bus thread")
         pthread_detach(handle)
-        thread.withLock { $0 = handle }
     }
 
     public func enqueue(_ job: consuming ExecutorJob) {
         let unowned = UnownedJob(job)
         shared.withLock { $0.jobs.append(unowned) }
-        wake()
+        // On the thread itself the loop takes it before it polls again (`turn` does not block while jobs wait).
+        if !isCurrentThread { wake() }
     }
 
     public func asUnownedSerialExecutor() -> UnownedSerialExecutor { UnownedSerialExecutor(ordinary: self) }
@@ -70,8 +71,8 @@ public final class BusExecutor: SerialExecutor, Sendable {
     }
 
     var isCurrentThread: Bool {
-        guard let handle = thread.withLock({ $0 }) else { return false }
-        return pthread_equal(handle, pthread_self()) != 0
+        let handle = thread.load(ordering: .relaxed)
+        return handle != 0 && pthread_equal(handle, pthread_self()) != 0
     }
 
     /// Adds a connection to the turn run between jobs; returns the token that removes it.
@@ -107,6 +108,7 @@ public final class BusExecutor: SerialExecutor, Sendable {
     }
 
     private func runLoop() {
+        thread.store(pthread_self(), ordering: .relaxed)
         while true {
             let (jobs, turns, running) = shared.withLock { shared in
                 let taken = shared.jobs
@@ -130,6 +132,8 @@ public final class BusExecutor: SerialExecutor, Sendable {
             descriptors += polled
             if limit >= 0 { wait = wait < 0 ? limit : min(wait, limit) }
         }
+        // A job the preparing enqueued on this thread woke nobody: look, not wait.
+        if shared.withLock({ !$0.jobs.isEmpty }) { wait = 0 }
         _ = poll(&descriptors, nfds_t(descriptors.count), wait)
         if descriptors[0].revents != 0 { drainWake() }
         for (turn, range) in zip(turns, ranges) { turn.finish(Array(descriptors[range])) }
