@@ -1,4 +1,5 @@
 import Delivering
+import Foundation
 import Recording
 import Speech
 import Testing
@@ -76,5 +77,27 @@ struct LiveTypingTests {
         typing.heard(.final(Transcript(text: "pwd new line")), of: recording)
         _ = await typing.finish(recording)
         #expect(events.all == [.newLinesAsSpaces(recording, .spacesInTerminal("kitty"))])
+    }
+
+    @Test func besideTheWatchersBothHearEveryUtterance() async throws {
+        let delivery = RecordedDelivery()
+        let typing = typing(delivery: delivery, events: HeardEvents())
+        let watchers = TextWatchers(memoPath: { "/org/notula/Notula1/Memos/\($0.rawValue)" })
+        let both = LiveTextListeners(listeners: [watchers, typing])
+        #expect(!both.isFollowed, "typing needs no guesses, and nobody watches yet")
+        let reader = try watchers.newReader(for: .unsandboxed(":1.7"))
+        defer { close(reader) }
+        #expect(both.isFollowed)
+        both.heard(.final(Transcript(text: "hello")), of: recording)
+        both.ended(recording)
+        _ = await typing.finish(recording)
+        #expect(delivery.asked.map(\.text) == ["Hello"])
+        // The watcher reads the words as heard; the window gets them as written.
+        #expect(
+            PipeEnd.available(on: reader) == """
+                {"end":0,"kind":"final","start":0,"text":"hello","words":[]}
+                {"kind":"end","memo":"/org/notula/Notula1/Memos/1796248096332715"}
+
+                """)
     }
 }
