@@ -42,11 +42,12 @@ let package = Package(
         .target(name: "Memos", dependencies: ["Library", "Recording"]),
         .target(name: "NotulaContract", dependencies: ["DBus"]),
         .target(name: "Delivering", dependencies: ["CWayland", "CX11", "DBus", "NotulaContract", "Recording"]),
+        .target(name: "Dictating", dependencies: ["Delivering", "Recording", "Speech", "Writing"]),
         .target(
             name: "NotulaService",
             dependencies: [
                 "DBus", "NotulaContract", "Recording", "Audio", "Downloading", "Models", "Speech", "Library", "Memos", "Notifying", "Delivering",
-                "Writing",
+                "Dictating", "Writing",
             ]),
         .executableTarget(name: "notulad", dependencies: ["Downloading", "NotulaService", "Recording", "Speech"]),
         .executableTarget(name: "notula", dependencies: ["DBus", "NotulaContract", "Recording"]),
@@ -63,6 +64,7 @@ let package = Package(
         .testTarget(name: "DeliveringTests", dependencies: ["Delivering", "DBus", "NotulaTestSupport"]),
         .testTarget(name: "WritingTests", dependencies: ["Writing"]),
         .testTarget(name: "MemosTests", dependencies: ["Memos", "Library", "Recording", "Audio"]),
+        .testTarget(name: "DictatingTests", dependencies: ["Dictating", "Delivering", "Recording", "Speech", "Writing"]),
         .testTarget(name: "NotulaServiceTests", dependencies: ["NotulaService"]),
         .testTarget(name: "IntegrationTests", dependencies: ["DBus", "NotulaContract", "Models", "Speech", "Library", "Recording", "NotulaTestSupport"]),
     ]

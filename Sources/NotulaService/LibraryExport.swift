@@ -1,4 +1,5 @@
 import DBus
+import Dictating
 import Library
 import Memos
 import Models

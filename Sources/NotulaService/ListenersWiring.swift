@@ -1,4 +1,5 @@
 import DBus
+import Dictating
 import Notifying
 import NotulaContract
 

@@ -1,3 +1,4 @@
+import Dictating
 import Memos
 import Models
 import Recording
@@ -6,19 +7,7 @@ import Writing
 
 // What the memo service needs from the rest of notulad: transcription and the models.
 
-/// How recognised words are written in a locale: its spoken punctuation and the user's replacements, as the
-/// replacements file says at the time.
-struct TextWriting: Sendable {
-    let replacements: ReplacementsFile
-
-    func writing(in locale: String) -> DictatedText {
-        let path = replacements.path
-        let current = replacements.current(
-            problems: { Log.warning("\(path): \($0); the line is skipped") },
-            refused: { Log.warning("\(path) is not read: \($0); no replacements are made until it is fixed") })
-        return DictatedText(locale: locale, replacements: current)
-    }
-
+extension TextWriting {
     /// `transcript` as a memo keeps it, written as `locale` writes.
     func memoText(_ transcript: Transcript, in locale: String) -> MemoText {
         let written = writing(in: locale).write(transcript.text.split(separator: " ").map(String.init))

@@ -1,5 +1,6 @@
 import DBus
 import Delivering
+import Dictating
 import Memos
 import Models
 import NotulaContract
@@ -74,7 +75,7 @@ enum RecorderObject {
                     .silenceSeconds, "d", getter: { .double(silence.seconds) },
                     setter: { value throws(BusError) in
                         guard case .double(let seconds) = value else { throw BusError.invalidArgs("SilenceSeconds is a number (d)") }
-                        try silence.choose(seconds)
+                        do throws(WaitOutOfRange) { try silence.choose(seconds) } catch { throw BusError.invalidArgs(error.message) }
                         announce(.silenceSeconds, on: bus)
                     }),
             ],
@@ -130,7 +131,9 @@ enum RecorderObject {
             stops.forget(message.sender)
             let chosen = try textOutput(.string(try message.argument(0)), of: "The output")
             let seconds: Double = try message.argument(1)
-            try SilenceEnding.check(seconds, of: "The silence")
+            do throws(WaitOutOfRange) { try SilenceEnding.check(seconds, of: "The silence") } catch {
+                throw BusError.invalidArgs(error.message)
+            }
             let takesOver = recorder.assumeIsolated { recorder in
                 recorder.state == .recording && recorder.recording.map { !starter.started($0, by: message.sender) } ?? false
             }
@@ -187,7 +190,7 @@ enum RecorderObject {
             return .later { () throws(BusError) in
                 try await fileDescriptorsReach(sender, bus: bus, what: "the live text")
                 let caller = try await CallerIdentity.identify(sender, on: bus)
-                return [.unixFD(try text.newReader(for: caller))]
+                return [.unixFD(try reader { () throws(ReaderError) in try text.newReader(for: caller) })]
             }
         }
     }
@@ -204,7 +207,18 @@ enum RecorderObject {
             return .later { () throws(BusError) in
                 try await fileDescriptorsReach(sender, bus: bus, what: "the audio")
                 let caller = try await CallerIdentity.identify(sender, on: bus)
-                return [.unixFD(try audio.newReader(for: caller, form: form))]
+                return [.unixFD(try reader { () throws(ReaderError) in try audio.newReader(for: caller, form: form) })]
+            }
+        }
+    }
+
+    /// The read end a new reader got, owned by the reply.
+    /// - Throws: `LimitsExceeded` when as many read as may, `Failed` when no pipe could be made.
+    private static func reader(_ newReader: () throws(ReaderError) -> Int32) throws(BusError) -> FileDescriptor {
+        do throws(ReaderError) { return FileDescriptor(owning: try newReader()) } catch {
+            switch error {
+            case .tooMany(let message): throw BusError(.limitsExceeded, message)
+            case .noPipe(let message): throw BusError(.failed, message)
             }
         }
     }
@@ -296,7 +310,7 @@ struct RecorderSignals: Reporting {
     func failed(_ error: RecordingError, locale: String) {
         let busError = BusError(error)
         Log.warning("Recording failed: \(busError.message)")
-        emit(.failed, [.string(busError.name.rawValue), .string(busError.message)])
+        bus.assumeIsolated { $0.emitFailed(busError) }
     }
 
     /// Not an error, and no signal: the recording goes on; the notification tells the user.

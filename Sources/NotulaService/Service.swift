@@ -1,6 +1,7 @@
 import Audio
 import DBus
 import Delivering
+import Dictating
 import Downloading
 import FoundationEssentials
 import Memos
@@ -89,8 +90,9 @@ public enum Service {
         Task { await DeliveryWiring.restoreLeftClipboard(before: dictation, session: session, searchPath: searchPath) }
         let writing = TextWriting(replacements: ReplacementsFile(path: paths.replacementsFile))
         let listenerChanges = ListenerChanges()
-        let liveText = TextWatchers(changes: listenerChanges)
-        let liveTyping = LiveTyping(choice: output, dictation: dictation, writing: writing, bus: bus, notifier: notifier)
+        let liveText = TextWatchers(memoPath: { MemoLibrary.path(of: $0.rawValue).rawValue }, changes: listenerChanges)
+        let dictationSignals = DictationSignals(bus: bus, notifier: notifier)
+        let liveTyping = LiveTyping(choice: output, delivery: dictation, writing: writing, listener: dictationSignals)
         // One helper process for the accurate pass and memos transcribed again: one Whisper model in memory at most.
         let whisper = WhisperLibrary.firstPresent(
             in: WhisperLibrary.defaultCandidates(environment: environment, executableDirectory: executableDirectory())
@@ -131,7 +133,8 @@ public enum Service {
             Log.error("Cannot open the memo library \(paths.library): \(error)")
             return 1
         }
-        let silence = SilenceEnding(settings, settingsFile: paths.settingsFile, bus: bus)
+        let silenceSending = SilenceSending(bus: bus)
+        let silence = SilenceEnding(settings, settingsFile: paths.settingsFile, listener: silenceSending)
         let audio = AudioReaders(settings, changes: listenerChanges)
         let capture = PulseCapture(
             recordingsDirectory: paths.recordings, source: source, isolation: bus,
@@ -165,12 +168,13 @@ public enum Service {
             reporter: Reporters(surfaces: [
                 RecorderSignals(bus: bus), NotificationReporter(notifier: notifier, memos: memos),
                 DeliveryReporter(
-                    bus: bus, memos: memos, notifier: notifier, choice: output, dictation: dictation, liveTyping: liveTyping),
+                    text: { recording in memos.assumeIsolated { $0.text(of: recording) } }, choice: output, delivery: dictation,
+                    liveTyping: liveTyping, listener: dictationSignals),
                 Reporters(surfaces: panels),
             ]),
             makeRecordingID: newRecordingID, pickedLocale: { locale.current },
             cueBeforeSpeech: { await cues?.playToEnd(.listening) })
-        silence.start(ending: recorder)
+        silenceSending.start(ending: recorder)
         await notifier.start(controls(recorder, viewer: MemoViewer(folder: paths.transcripts, memos: memos), gate: gate))
         await bus.export(
             NotulaBus.recorderPath,

@@ -1,4 +1,5 @@
 import Audio
+import Dictating
 import FoundationEssentials
 import Recording
 

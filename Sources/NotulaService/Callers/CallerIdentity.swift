@@ -1,4 +1,5 @@
 import DBus
+import Dictating
 
 #if canImport(Glibc)
     import Glibc

@@ -1,44 +1,46 @@
-import DBus
 import Recording
 import Synchronization
 
 /// The recordings' audio for the clients that asked (`OpenAudio`), as it is captured, each on a pipe of its own in the
 /// form it chose. It hears the samples beside the transcriber, on the capture's writer queue: paused time brings none.
-final class AudioReaders: CapturedAudioListener {
+public final class AudioReaders: CapturedAudioListener {
     /// Readers at once, all clients together: each costs a pipe and a copy of every sample.
-    static let mostReaders = 8
+    public static let mostReaders = 8
     /// Louder than this is speech in `vad` (dBFS), when settings.json does not say.
-    static let defaultThreshold = -40.0
-    static let thresholdRange: ClosedRange<Double> = -90...0
+    public static let defaultThreshold = -40.0
+    public static let thresholdRange: ClosedRange<Double> = -90...0
     /// The quiet that ends a stretch in `vad`, when settings.json does not say.
-    static let defaultSilenceSeconds = 0.8
-    static let silenceRange: ClosedRange<Double> = 0.1...30
+    public static let defaultSilenceSeconds = 0.8
+    public static let silenceRange: ClosedRange<Double> = 0.1...30
 
     private let readers: PipeReaders<AudioForm>
     private let stretches: Mutex<VoiceStretches>
 
-    /// - Parameter changes: told when a reader comes or goes.
-    init(_ settings: Settings, changes: ListenerChanges? = nil) {
+    /// - Parameters:
+    ///   - threshold: louder than this is speech in `vad` (dBFS, from `thresholdRange`).
+    ///   - silenceSeconds: the quiet that ends a stretch in `vad` (from `silenceRange`).
+    ///   - changes: told when a reader comes or goes.
+    public init(
+        threshold: Double = AudioReaders.defaultThreshold, silenceSeconds: Double = AudioReaders.defaultSilenceSeconds,
+        changes: ListenerChanges? = nil
+    ) {
         readers = PipeReaders(of: .audio, mostReaders: Self.mostReaders, changes: changes)
-        stretches = Mutex(
-            VoiceStretches(
-                threshold: settings.vadSilenceThreshold ?? Self.defaultThreshold,
-                silenceSeconds: settings.vadSilenceSeconds ?? Self.defaultSilenceSeconds))
+        stretches = Mutex(VoiceStretches(threshold: threshold, silenceSeconds: silenceSeconds))
     }
 
     /// Who reads the live audio now.
-    var listeners: [Listener] { readers.listeners }
+    public var listeners: [Listener] { readers.listeners }
 
-    /// A new reader for `caller`: the read end of a pipe (close-on-exec) on which the audio of the recording under way,
-    /// from now on, and of those after it arrives in `form`, until the reader closes it.
-    /// - Throws: `LimitsExceeded` when `mostReaders` read already, `Failed` when no pipe can be made.
-    func newReader(for caller: Caller, form: AudioForm) throws(BusError) -> FileDescriptor {
+    /// A new reader for `caller`: the read end of a pipe (close-on-exec, the caller's to own) on which the audio of the
+    /// recording under way, from now on, and of those after it arrives in `form`, until the reader closes it.
+    /// - Throws: `ReaderError.tooMany` when `mostReaders` read already, `.noPipe` when no pipe can be made.
+    public func newReader(for caller: Caller, form: AudioForm) throws(ReaderError) -> Int32 {
         try readers.newReader(for: caller, form: form)
     }
 
-    func captureStarted(_ recording: RecordingID, locale: String) {}
+    public func captureStarted(_ recording: RecordingID, locale: String) {}
 
-    func captured(_ samples: UnsafeRawBufferPointer, of recording: RecordingID) {
+    public func captured(_ samples: UnsafeRawBufferPointer, of recording: RecordingID) {
         let forms = readers.forms
         // Stretches are found only while somebody reads them; the position in the recording is kept regardless.
         let voice = stretches.withLock { stretches in
@@ -56,18 +58,18 @@ final class AudioReaders: CapturedAudioListener {
         readers.send { bytes[$0] }
     }
 
-    func captureEnded(_ recording: RecordingID) {
+    public func captureEnded(_ recording: RecordingID) {
         let last = stretches.withLock { $0.finish() }
         if let last { readers.send { $0 == .vad ? last.encoded : nil } }
     }
 
-    func captureDropped(_ recording: RecordingID) {
+    public func captureDropped(_ recording: RecordingID) {
         let marker = stretches.withLock { $0.drop() }.encoded
         readers.send { $0 == .vad ? marker : nil }
     }
 
     /// The stretch under way ends with the memo, and the next memo's times start from 0.
-    func captureContinued(_ previous: RecordingID, as next: RecordingID) { captureEnded(previous) }
+    public func captureContinued(_ previous: RecordingID, as next: RecordingID) { captureEnded(previous) }
 
     /// Signed 16-bit samples as 32-bit floats from −1 to 1, little-endian.
     private static func floats(_ samples: UnsafeRawBufferPointer) -> [UInt8] {

@@ -1,4 +1,3 @@
-import DBus
 import Dispatch
 import Recording
 import Synchronization
@@ -17,7 +16,7 @@ private let setPipeSize: Int32 = 1031
 /// asked for. A reader that falls `mostUnread` behind is cut off, so that none slows the writer or another reader.
 /// A reader that closes its end is noticed at once: a queue of its own sleeps in `poll` on the write ends while
 /// anybody reads, so `Listeners` never names a program that stopped listening.
-final class PipeReaders<Form: Hashable & Sendable>: Sendable {
+public final class PipeReaders<Form: Hashable & Sendable>: Sendable {
     /// What a reader may leave unread: its pipe holds that much, and a write it has no room for cuts it off.
     static var mostUnread: Int { 256 * 1024 }
 
@@ -68,18 +67,19 @@ final class PipeReaders<Form: Hashable & Sendable>: Sendable {
     /// Who reads now, first come first.
     var listeners: [Listener] { readers.withLock { $0.all.map(\.listener) } }
 
-    /// A new reader for `caller`: the read end of a pipe (close-on-exec), written until the reader closes it.
-    /// - Throws: `LimitsExceeded` past `mostReaders`, `Failed` when no pipe can be made.
-    func newReader(for caller: Caller, form: Form) throws(BusError) -> FileDescriptor {
-        let (reader, startWatch) = try readers.withLock { readers throws(BusError) in
+    /// A new reader for `caller`: the read end of a pipe (close-on-exec), written until the reader closes it; the caller
+    /// owns it.
+    /// - Throws: `ReaderError.tooMany` past `mostReaders`, `.noPipe` when no pipe can be made.
+    func newReader(for caller: Caller, form: Form) throws(ReaderError) -> Int32 {
+        let (reader, startWatch) = try readers.withLock { readers throws(ReaderError) in
             // A reader that closed its end a moment ago may not have been noticed yet, and makes room.
             removeClosed(from: &readers)
             guard readers.all.count < mostReaders else {
-                throw BusError(.limitsExceeded, "\(mostReaders) readers follow \(stream.described) already; close one first")
+                throw ReaderError.tooMany("\(mostReaders) readers follow \(stream.described) already; close one first")
             }
             var ends: [Int32] = [-1, -1]
             guard pipe2(&ends, O_CLOEXEC) == 0 else {
-                throw BusError(.failed, "No pipe for \(stream.described): \(String(cString: strerror(errno)))")
+                throw ReaderError.noPipe("No pipe for \(stream.described): \(String(cString: strerror(errno)))")
             }
             // Room for what a reader may leave unread, so a write that does not fit means it fell behind. Only the write
             // end is non-blocking: the reader gets its end as a plain blocking one.
@@ -93,7 +93,7 @@ final class PipeReaders<Form: Hashable & Sendable>: Sendable {
             Log.info("\(caller.program) (\(caller.busName), process \(caller.processID)) follows \(stream.described)")
             let startWatch = !readers.watching
             readers.watching = true
-            return (FileDescriptor(owning: ends[0]), startWatch)
+            return (ends[0], startWatch)
         }
         if startWatch { watch.async { self.watchClosing() } } else { wake() }
         changes?.changed()
@@ -195,5 +195,19 @@ final class PipeReaders<Form: Hashable & Sendable>: Sendable {
     private static func isClosed(_ descriptor: Int32) -> Bool {
         var polled = pollfd(fd: descriptor, events: 0, revents: 0)
         return poll(&polled, 1, 0) == 1 && polled.revents & Int16(POLLERR | POLLHUP) != 0
+    }
+}
+
+/// Why no reader was added.
+public enum ReaderError: Error, Equatable {
+    /// As many read as may: one must close first.
+    case tooMany(String)
+    /// The system gave no pipe.
+    case noPipe(String)
+
+    public var message: String {
+        switch self {
+        case .tooMany(let message), .noPipe(let message): message
+        }
     }
 }

@@ -1,6 +1,4 @@
-import DBus
 import FoundationEssentials
-import Memos
 import Recording
 import Speech
 
@@ -10,31 +8,35 @@ import Speech
 
 /// The live text of recordings for the clients that asked (`WatchText`): one JSON object a line on each one's own
 /// pipe, never in a signal the whole bus hears.
-final class TextWatchers: LiveTextListener {
+public final class TextWatchers: LiveTextListener {
     /// Readers at once, all clients together: each costs a pipe and a copy of every line.
-    static let mostReaders = 16
+    public static let mostReaders = 16
 
     private let readers: PipeReaders<LiveTextForm>
+    private let memoPath: @Sendable (RecordingID) -> String
 
-    /// - Parameter changes: told when a reader comes or goes.
-    init(changes: ListenerChanges? = nil) {
+    /// - Parameters:
+    ///   - memoPath: how a recording's memo is named in the line that ends its text.
+    ///   - changes: told when a reader comes or goes.
+    public init(memoPath: @escaping @Sendable (RecordingID) -> String, changes: ListenerChanges? = nil) {
         readers = PipeReaders(of: .text, mostReaders: Self.mostReaders, changes: changes)
+        self.memoPath = memoPath
     }
 
-    var isFollowed: Bool { !readers.isEmpty }
+    public var isFollowed: Bool { !readers.isEmpty }
 
     /// Who reads the live text now.
-    var listeners: [Listener] { readers.listeners }
+    public var listeners: [Listener] { readers.listeners }
 
-    /// A new reader for `caller`: the read end of a pipe (close-on-exec) on which the text of the recording under way
-    /// and of those after it arrives, until the reader closes it.
-    /// - Throws: `LimitsExceeded` when `mostReaders` read already, `Failed` when no pipe can be made.
-    func newReader(for caller: Caller) throws(BusError) -> FileDescriptor {
+    /// A new reader for `caller`: the read end of a pipe (close-on-exec, the caller's to own) on which the text of the
+    /// recording under way and of those after it arrives, until the reader closes it.
+    /// - Throws: `ReaderError.tooMany` when `mostReaders` read already, `.noPipe` when no pipe can be made.
+    public func newReader(for caller: Caller) throws(ReaderError) -> Int32 {
         try readers.newReader(for: caller, form: .jsonLines)
     }
 
     /// Guesses come at most every `BlockRecognition.partialInterval`, from the decoding.
-    func heard(_ speech: HeardSpeech, of recording: RecordingID) {
+    public func heard(_ speech: HeardSpeech, of recording: RecordingID) {
         guard !readers.isEmpty else { return }
         switch speech {
         case .partial(let text): send(.partial(text))
@@ -44,8 +46,8 @@ final class TextWatchers: LiveTextListener {
         }
     }
 
-    func ended(_ recording: RecordingID) {
-        send(.end(memo: MemoLibrary.path(of: recording.rawValue)))
+    public func ended(_ recording: RecordingID) {
+        send(.end(memo: memoPath(recording)))
     }
 
     private func send(_ line: LiveLine) {
@@ -61,7 +63,7 @@ enum LiveLine {
     case partial(String)
     case final(Transcript)
     case revised(Int, Transcript)
-    case end(memo: ObjectPath)
+    case end(memo: String)
 
     private struct Partial: Encodable {
         let kind = "partial"
@@ -112,7 +114,7 @@ enum LiveLine {
         case .partial(let text): data = try? encoder.encode(Partial(text: text))
         case .final(let utterance): data = try? encoder.encode(Final(utterance))
         case .revised(let index, let utterance): data = try? encoder.encode(Final(utterance, revising: index))
-        case .end(let memo): data = try? encoder.encode(End(memo: memo.rawValue))
+        case .end(let memo): data = try? encoder.encode(End(memo: memo))
         }
         return data.map { Array($0) + [UInt8(ascii: "\n")] }
     }

@@ -1,17 +1,13 @@
-import DBus
 import Delivering
-import Memos
-import Notifying
-import NotulaContract
 import Recording
 import Speech
 import Synchronization
 
 /// `Live`: with `Output` type, each utterance is typed as soon as Vosk ends it, one after the other in the spoken
 /// order, written as the memo's text will be (what each word adds to it). A delivery that fails stops the typing
-/// of that recording: `Failed` says so once, and the rest goes to the clipboard at Send (`DeliveryReporter`). With
+/// of that recording: `notDelivered` says so once, and the rest goes to the clipboard at Send (`DeliveryReporter`). With
 /// the accurate pass, each utterance is typed once, in Whisper's text, when it is ready.
-final class LiveTyping: LiveTextListener {
+public final class LiveTyping: LiveTextListener {
     /// What was typed of one recording.
     struct Progress: Sendable {
         var words: [String] = []
@@ -34,26 +30,24 @@ final class LiveTyping: LiveTextListener {
 
     private let state = Mutex(Typing())
     private let choice: OutputChoice
-    private let dictation: Dictation
+    private let delivery: any TextDelivering
     private let writing: TextWriting
-    private let bus: Bus
-    private let notifier: Notifier
+    private let listener: any DictationListener
 
-    init(choice: OutputChoice, dictation: Dictation, writing: TextWriting, bus: Bus, notifier: Notifier) {
+    public init(choice: OutputChoice, delivery: any TextDelivering, writing: TextWriting, listener: any DictationListener) {
         self.choice = choice
-        self.dictation = dictation
+        self.delivery = delivery
         self.writing = writing
-        self.bus = bus
-        self.notifier = notifier
+        self.listener = listener
     }
 
     /// Where a recording's locale is known; nothing is typed before.
-    func start(localeOf: @escaping @Sendable (RecordingID) -> String) { state.withLock { $0.localeOf = localeOf } }
+    public func start(localeOf: @escaping @Sendable (RecordingID) -> String) { state.withLock { $0.localeOf = localeOf } }
 
     /// Typing needs no guesses.
-    var isFollowed: Bool { false }
+    public var isFollowed: Bool { false }
 
-    func heard(_ speech: HeardSpeech, of recording: RecordingID) {
+    public func heard(_ speech: HeardSpeech, of recording: RecordingID) {
         guard choice.typesLive(recording) else { return }
         let utterance: Transcript
         switch speech {
@@ -86,7 +80,7 @@ final class LiveTyping: LiveTextListener {
         }
     }
 
-    func ended(_ recording: RecordingID) {}
+    public func ended(_ recording: RecordingID) {}
 
     /// What was typed of `recording` once every delivery asked for has ended; nil when nothing was typed live.
     /// The recording is forgotten.
@@ -98,7 +92,7 @@ final class LiveTyping: LiveTextListener {
     private func type(_ chunk: String, of recording: RecordingID, typing: TypingChoice) async {
         guard state.withLock({ $0.recordings[recording]?.failed == false }) else { return }
         do throws(DeliveryError) {
-            let delivered = try await dictation.deliver(chunk, to: .type, typing: typing)
+            let delivered = try await delivery.deliver(chunk, to: .type, typing: typing)
             let tellsNewLines = state.withLock { state in
                 state.recordings[recording]?.typed += chunk
                 state.recordings[recording]?.method = delivered?.method
@@ -106,23 +100,11 @@ final class LiveTyping: LiveTextListener {
                 state.recordings[recording]?.toldNewLines = true
                 return true
             }
-            if tellsNewLines, let delivered { await notifier.tell(delivered.newLines, of: recording) }
+            if tellsNewLines, let delivered { await listener.dictationChanged(.newLinesAsSpaces(recording, delivered.newLines)) }
         } catch {
             state.withLock { $0.recordings[recording]?.failed = true }
             Log.warning("Recording \(recording) is no longer typed as it is spoken: \(error.message)")
-            try? await bus.emit(
-                path: NotulaBus.recorderPath, interface: NotulaBus.Recorder.self, signal: .failed,
-                arguments: [.string(ErrorName.outputUnavailable.rawValue), .string(error.message)])
-            await notifier.notDelivered(recording, reason: error.message)
+            await listener.dictationChanged(.notDelivered(recording, reason: error.message))
         }
     }
-}
-
-/// Several listeners of the live text, each told everything.
-struct LiveTextListeners: LiveTextListener {
-    let listeners: [any LiveTextListener]
-
-    var isFollowed: Bool { listeners.contains { $0.isFollowed } }
-    func heard(_ speech: HeardSpeech, of recording: RecordingID) { listeners.forEach { $0.heard(speech, of: recording) } }
-    func ended(_ recording: RecordingID) { listeners.forEach { $0.ended(recording) } }
 }
