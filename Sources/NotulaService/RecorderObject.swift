@@ -161,15 +161,19 @@ enum RecorderObject {
     private static func stop(_ recorder: Recorder, stops: RepeatedStops) -> Method {
         NotulaBus.Recorder.method(.stop, outputs: [Argument("outcome", "s"), Argument("error", "s")]) { message throws(BusError) in
             let caller = message.sender ?? ""
-            let stopped: RecordingID?
+            let stopped: CommandOutcome
             if let repeated = stops.repeated(by: caller) {
                 stopped = repeated
             } else {
-                stopped = recorder.assumeIsolated { $0.stop() }
+                let outcome = recorder.assumeIsolated { recorder in
+                    Result { () throws(RecordingError) in try recorder.perform(.stop, for: .waiting) }
+                }
+                do throws(RecordingError) { stopped = try outcome.get() } catch { throw BusError(error) }
                 stops.note(stopped, by: caller)
             }
-            guard let stopped else { return .now(reply(.released)) }
-            return .later { () throws(BusError) in reply(await recorder.release(of: stopped)) }
+            guard stopped.memo != nil else { return .now(reply(.released)) }
+            let release = stopped.release
+            return .later { () throws(BusError) in reply(await release.wait()) }
         }
     }
 
