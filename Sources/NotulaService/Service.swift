@@ -77,8 +77,12 @@ public enum Service {
             initial: settings.locale ?? PreferredLocale.fromEnvironment(environment, supported: known.supportedLocales),
             settingsFile: paths.settingsFile)
         realignKeptLocale(settings.locale, to: known, choice: locale, environment: environment)
+        // The recorder reports to the surfaces that command it, so they are made first, with links it is connected to.
+        let controls = RecorderLink()
+        let answers = NotificationAnswerLink()
         let notifier = Notifier(
-            isolation: bus, server: BusNotificationServer(bus: bus), texts: .forEnvironment(environment), log: { Log.info($0) })
+            isolation: bus, server: BusNotificationServer(bus: bus), texts: .forEnvironment(environment), controls: controls,
+            answers: answers, log: { Log.info($0) })
         let output = OutputChoice(settings, settingsFile: paths.settingsFile)
         let gate = AccessGate(permissions: AppPermissions(settings, settingsFile: paths.settingsFile), notifier: notifier, bus: bus)
         let session = SessionEnvironment(bus: bus, own: environment)
@@ -109,11 +113,8 @@ public enum Service {
             listener: ModelSignals(bus: bus, notifier: notifier),
             loads: { path throws(UnloadableModel) in try checkLoads(path, libraryCandidates) }, choices: modelChoices,
             accurateChoices: accurateChoices)
-        // Made before the library opens, which tells it of every memo played from then on.
-        let mediaPlayer = playerBus.map {
-            MediaPlayer(bus: $0, texts: .forEnvironment(environment), trackPath: { MemoLibrary.path(of: $0.rawValue) }, log: { Log.info($0) })
-        }
         let memos: MemoLibrary
+        let mediaPlayer: MediaPlayer?
         do {
             memos = try MemoLibrary(
                 executor: bus.unownedExecutor, store: paths.library, recordingsFolder: paths.recordings,
@@ -124,6 +125,12 @@ public enum Service {
                         engine: VoskEngine(libraryCandidates: libraryCandidates, modelPlaces: places.all, memory: modelMemory),
                         whisper: whisper, modelPlaces: places.all),
                     writing: writing), models: models, playback: PulsePlayback(), repair: RecordingRepair.repair)
+            // Made before the library opens, which tells it of every memo played from then on.
+            mediaPlayer = playerBus.map {
+                MediaPlayer(
+                    bus: $0, texts: .forEnvironment(environment), controls: controls, memoPlayback: MemoPlaybackWiring.controls(memos),
+                    trackPath: { MemoLibrary.path(of: $0.rawValue) }, log: { Log.info($0) })
+            }
             try await LibraryExport.open(
                 memos, on: bus, writing: writing, models: models, gate: gate,
                 alsoTelling: mediaPlayer.map { [MediaPlayerFeed(player: $0, library: memos)] } ?? [])
@@ -131,7 +138,7 @@ public enum Service {
             Log.error("Cannot open the memo library \(paths.library): \(error)")
             return 1
         }
-        let silence = SilenceEnding(settings, settingsFile: paths.settingsFile, bus: bus)
+        let silence = SilenceEnding(settings, settingsFile: paths.settingsFile, bus: bus, controls: controls)
         let audio = AudioReaders(settings, changes: listenerChanges)
         let capture = PulseCapture(
             recordingsDirectory: paths.recordings, source: source, isolation: bus,
@@ -142,7 +149,9 @@ public enum Service {
                 }
             },
             lengthLimit: settings.memoLengthLimit, keptFree: roomKeptForLibrary(paths))
-        let tray = TrayItem(bus: trayBus, texts: .forEnvironment(environment), log: { Log.info($0) })
+        let tray = TrayItem(
+            bus: trayBus, texts: .forEnvironment(environment), controls: controls,
+            locales: PanelWiring.localeControls(locale, models: models, bus: bus), log: { Log.info($0) })
         let mediaPause = settings.pauseMedia == false ? nil : MediaPause(bus: bus, own: MediaPlayer.name, log: { Log.info($0) })
         // Always made: a sink a killed notulad left muted is unmuted even once the setting is off.
         let outputMute = OutputMute(
@@ -155,7 +164,7 @@ public enum Service {
             settings.globalShortcuts == false
             ? nil
             : GlobalShortcuts(
-                bus: bus, appID: "org.notula.Notula", log: { Log.info($0) },
+                bus: bus, appID: "org.notula.Notula", controls: controls, log: { Log.info($0) },
                 declined: { Settings.update(at: paths.settingsFile) { $0.globalShortcuts = false } })
         let panels: [any Reporting] =
             [tray.reporter]
@@ -170,8 +179,8 @@ public enum Service {
             ]),
             makeRecordingID: newRecordingID, pickedLocale: { locale.current },
             cueBeforeSpeech: { await cues?.playToEnd(.listening) })
-        silence.start(ending: recorder)
-        await notifier.start(controls(recorder, viewer: MemoViewer(folder: paths.transcripts, memos: memos), gate: gate))
+        controls.connect(recorder)
+        answers.connect(viewer: MemoViewer(folder: paths.transcripts, memos: memos), gate: gate)
         await bus.export(
             NotulaBus.recorderPath,
             interfaces: [
@@ -182,13 +191,10 @@ public enum Service {
             ])
         await bus.export(NotulaBus.modelsPath, interfaces: [ModelsObject.interface(models, memory: modelMemory)])
         let sleepWatch = await SleepWatch.start(pausing: recorder)
-        let panelControls = PanelWiring.controls(recorder, locale: locale, models: models, bus: bus)
-        await tray.start(panelControls)
+        await tray.start()
         ListenersWiring.follow(listenerChanges, audio: audio, text: liveText, bus: bus, tray: tray, notifier: notifier)
-        await mediaPlayer?.start(
-            panelControls, elapsed: { recorder.assumeIsolated { $0.snapshot.elapsed } },
-            memoPlayback: MemoPlaybackWiring.controls(memos))
-        await shortcuts?.start(panelControls)
+        await mediaPlayer?.start()
+        await shortcuts?.start()
 
         // Once a day at most, in a process of its own for the time of the fetch. Begun before the name is
         // owned, so that the first pick or Install waits for the catalog rather than refusing.
@@ -241,22 +247,6 @@ public enum Service {
         Log.info(
             "Kept the recording in progress: memo \(kept.recording), \(kept.audio.duration) s in \(kept.audio.file); it is transcribed at the next start"
         )
-    }
-
-    /// What the notifications' buttons and clicks do: the live notification's buttons send the commands
-    /// of the bus methods of the same names, which nobody waits for, on the executor they share; an app's
-    /// request is answered as `SetPermission` would.
-    private static func controls(_ recorder: Recorder, viewer: MemoViewer, gate: AccessGate) -> Notifier.Controls {
-        Notifier.Controls(
-            perform: { action in
-                recorder.assumeIsolated { recorder in
-                    do throws(RecordingError) { try recorder.perform(action, for: .nobody) } catch {
-                        Log.info("The notification's \(action.methodName) button: \(error.message)")
-                    }
-                }
-            },
-            open: viewer.open,
-            answer: { app, allowed in gate.decide(app, allowed ? .allowed : .denied, how: "answered in the notification") })
     }
 
     /// Says which libvosk transcriptions will open, before the name is owned, so that the journal tells an

@@ -16,21 +16,20 @@ final class SilenceEnding: CapturedAudioListener {
         var detectors: [RecordingID: SilenceDetector] = [:]
         /// The waits `Dictate` chose for single recordings.
         var perRecording: [RecordingID: Double] = [:]
-        var recorder: Recorder?
     }
 
     private let watch: Mutex<Watch>
     private let settingsFile: String
     private let bus: Bus
+    /// What sends a quiet recording.
+    private let controls: any RecorderControls
 
-    init(_ settings: Settings, settingsFile: String, bus: Bus) {
+    init(_ settings: Settings, settingsFile: String, bus: Bus, controls: any RecorderControls) {
         watch = Mutex(Watch(seconds: settings.silenceSeconds ?? 0))
         self.settingsFile = settingsFile
         self.bus = bus
+        self.controls = controls
     }
-
-    /// The recorder whose recordings it sends; nothing is sent before.
-    func start(ending recorder: Recorder) { watch.withLock { $0.recorder = recorder } }
 
     var seconds: Double { watch.withLock { $0.seconds } }
 
@@ -62,16 +61,15 @@ final class SilenceEnding: CapturedAudioListener {
     }
 
     func captured(_ samples: UnsafeRawBufferPointer, of recording: RecordingID) {
-        let recorder = watch.withLock { watch -> Recorder? in
-            guard var detector = watch.detectors[recording] else { return nil }
+        let quiet = watch.withLock { watch -> Bool in
+            guard var detector = watch.detectors[recording] else { return false }
             let quiet = detector.hear(samples, silence: watch.perRecording[recording] ?? watch.seconds)
             // Heard once: the recording ends, and whatever comes after is not heard again.
             watch.detectors[recording] = quiet ? nil : detector
-            return quiet ? watch.recorder : nil
+            return quiet
         }
-        guard let recorder else { return }
-        let bus = bus
-        Task { await Self.end(recording, recorder: recorder, bus: bus) }
+        guard quiet else { return }
+        Task { await end(recording) }
     }
 
     /// A sent recording's detector goes at the next start.
@@ -93,14 +91,11 @@ final class SilenceEnding: CapturedAudioListener {
     }
 
     /// Sends `recording` if it is still the one under way and not paused (the user may have acted meanwhile).
-    private static func end(_ recording: RecordingID, recorder: isolated Recorder, bus: Bus) {
-        guard recorder.recording == recording, recorder.state == .recording else { return }
-        guard let memo = try? recorder.perform(.process, for: .nobody).memo else { return }
+    private func end(_ recording: RecordingID) async {
+        guard let memo = try? await controls.perform(.process, whileRunning: recording)?.memo else { return }
         Log.info("Recording \(recording.rawValue) heard no speech for a while: sent")
-        bus.assumeIsolated {
-            try? $0.emit(
-                path: NotulaBus.recorderPath, interface: NotulaBus.Recorder.self, signal: .endedOnSilence,
-                arguments: [.objectPath(MemoLibrary.path(of: memo.rawValue))])
-        }
+        try? await bus.emit(
+            path: NotulaBus.recorderPath, interface: NotulaBus.Recorder.self, signal: .endedOnSilence,
+            arguments: [.objectPath(MemoLibrary.path(of: memo.rawValue))])
     }
 }
