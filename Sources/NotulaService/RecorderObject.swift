@@ -42,7 +42,7 @@ enum RecorderObject {
                     .locale, "s", getter: { .string(locale.current) },
                     replyingSetter: { value throws(BusError) in
                         guard case .string(let tag) = value else { throw BusError.invalidArgs("Locale is a string") }
-                        return try pickLocale(tag, locale: locale, models: models, bus: bus)
+                        return try pick(tag, locale: locale, models: models)
                     }),
                 gate.guarding(
                     NotulaBus.Recorder.property(
@@ -227,30 +227,15 @@ enum RecorderObject {
         return output
     }
 
-    /// Makes `tag` (or the supported locale it names) the one recordings are transcribed in: what setting
-    /// `Locale` runs, and a panel's language picker too. While the catalog is being fetched, a tag it may serve
-    /// is answered once it is known.
-    /// - Throws: `InvalidArgs` when no model serves it.
-    static func pickLocale(_ tag: String, locale: LocaleChoice, models: ModelStore, bus: Bus) throws(BusError) -> MethodReply {
-        let choose: @Sendable (String) -> Void = { locale.pick($0) }
-        guard !models.assumeIsolated({ $0.isFetchingCatalog }) else {
-            return .later { () throws(BusError) in
-                let picked: String
-                do throws(ModelError) { picked = try await models.pickOnceFetched(tag, choosing: choose) } catch { throw BusError(error) }
-                await announce(picked, on: bus)
-                return []
-            }
+    /// `Locale`'s setter: the pick is answered at once, or once the catalog being fetched is known.
+    private static func pick(_ tag: String, locale: LocaleChoice, models: ModelStore) throws(BusError) -> MethodReply {
+        let pick: LocaleChoice.Pick
+        do throws(ModelError) { pick = try locale.pick(tag, servedBy: models) } catch { throw BusError(error) }
+        guard case .onceFetched(let work) = pick else { return .now([]) }
+        return .later { () throws(BusError) in
+            do throws(ModelError) { try await work() } catch { throw BusError(error) }
+            return []
         }
-        let picked = try models.assumeIsolated { models in
-            Result { () throws(ModelError) in try models.pick(tag, choosing: choose) }
-        }.mapError(BusError.init).get()
-        bus.assumeIsolated { announce(picked, on: $0) }
-        return .now([])
-    }
-
-    private static func announce(_ picked: String, on bus: isolated Bus) {
-        Log.info("Transcribing in \(picked) from now on")
-        bus.emitPropertiesChanged(path: NotulaBus.recorderPath, interface: NotulaBus.Recorder.self, names: [.locale])
     }
 
     private static func announce(_ property: NotulaBus.Recorder.Property, on bus: Bus) {
@@ -291,6 +276,12 @@ struct RecorderSignals: Reporting {
         bus.assumeIsolated {
             $0.emitPropertiesChanged(path: NotulaBus.recorderPath, interface: NotulaBus.Recorder.self, names: [.elapsed, .timerAnchor])
         }
+    }
+
+    /// Not a report of the flow: `LocaleChoice` tells it of each pick, on the bus's executor.
+    func localePicked(_ locale: String) {
+        Log.info("Transcribing in \(locale) from now on")
+        bus.assumeIsolated { $0.emitPropertiesChanged(path: NotulaBus.recorderPath, interface: NotulaBus.Recorder.self, names: [.locale]) }
     }
 
     func processed(_ recording: RecordingID) {

@@ -72,11 +72,9 @@ public enum Service {
             catalog: catalogSource.cached() ?? ModelCatalog(entries: []),
             whisperCatalog: whisperCatalogSource.map { $0.cached() ?? ModelCatalog(entries: []) } ?? WhisperCatalog.builtIn,
             installed: InstalledModels.all(places: places.all))
-        // A first start guesses from the user's locale, without keeping the guess: a catalog fetched later may guess better.
         let locale = LocaleChoice(
-            initial: settings.locale ?? PreferredLocale.fromEnvironment(environment, supported: known.supportedLocales),
-            settingsFile: paths.settingsFile)
-        realignKeptLocale(settings.locale, to: known, choice: locale, environment: environment)
+            kept: settings.locale, known: known, environment: environment, settingsFile: paths.settingsFile,
+            announce: RecorderSignals(bus: bus).localePicked)
         // The recorder reports to the surfaces that command it, so they are made first, with links it is connected to.
         let controls = RecorderLink()
         let answers = NotificationAnswerLink()
@@ -151,7 +149,7 @@ public enum Service {
             lengthLimit: settings.memoLengthLimit, keptFree: roomKeptForLibrary(paths))
         let tray = TrayItem(
             bus: trayBus, texts: .forEnvironment(environment), controls: controls,
-            locales: PanelWiring.localeControls(locale, models: models, bus: bus), log: { Log.info($0) })
+            locales: PanelWiring.localeControls(locale, models: models), log: { Log.info($0) })
         let mediaPause = settings.pauseMedia == false ? nil : MediaPause(bus: bus, own: MediaPlayer.name, log: { Log.info($0) })
         // Always made: a sink a killed notulad left muted is unmuted even once the setting is off.
         let outputMute = OutputMute(
@@ -223,20 +221,6 @@ public enum Service {
         await notifier.settle()
         await sleepWatch?.close()
         return reason.exitStatus
-    }
-
-    /// A locale kept by hand (`de`, `de_AT`) or one the cached catalog no longer serves becomes the closest supported
-    /// one, kept as a pick would keep it, and the journal says so.
-    private static func realignKeptLocale(_ kept: String?, to known: ModelStore.Known, choice: LocaleChoice, environment: [String: String])
-    {
-        guard let kept else { return }
-        let supported = known.supportedLocales
-        let realigned = PreferredLocale.realigned(
-            kept, supported: supported, catalogKnown: !known.catalog.supportedLocales.isEmpty, environment: environment)
-        guard realigned != kept else { return }
-        Log.info(
-            "The locale kept in settings.json, \(kept.prefix(40)), is not one a model serves: transcribing in \(realigned), the closest")
-        choice.pick(realigned)
     }
 
     /// A recording in progress is kept, paused, with a complete WAV file, rather than lost with the
