@@ -34,6 +34,7 @@ public final class RecorderLink: RecorderControls {
         }
     }
 
+    @discardableResult
     public func perform(_ action: RecordingAction) throws(RecordingError) -> CommandOutcome {
         let recorder = try connected()
         return try recorder.assumeIsolated { recorder in
@@ -41,6 +42,7 @@ public final class RecorderLink: RecorderControls {
         }.get()
     }
 
+    @discardableResult
     public func perform(_ action: RecordingAction, whileRunning recording: RecordingID) async throws(RecordingError)
         -> CommandOutcome?
     {
