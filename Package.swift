@@ -38,9 +38,9 @@ let package = Package(
         .target(name: "Speech", dependencies: ["CWhisper", "Downloading", "Models", "Recording"]),
         .target(name: "Library", dependencies: ["CSQLite", "Recording"]),
         .target(name: "Writing"),
-        .target(name: "Notifying", dependencies: ["DBus", "Recording"]),
+        .target(name: "Notifying", dependencies: ["DBus", "NotulaContract", "Recording"]),
         .target(name: "Memos", dependencies: ["Library", "Recording"]),
-        .target(name: "NotulaContract", dependencies: ["DBus"]),
+        .target(name: "NotulaContract", dependencies: ["DBus", "Recording"]),
         .target(name: "Delivering", dependencies: ["CWayland", "CX11", "DBus", "NotulaContract", "Recording"]),
         .target(name: "Dictating", dependencies: ["Delivering", "Recording", "Speech", "Writing"]),
         .target(

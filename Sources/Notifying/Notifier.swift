@@ -2,33 +2,16 @@ import DBus
 import Recording
 
 /// Reports the recording flow and the model downloads as desktop notifications, and sends the
-/// live notification's buttons back into the recorder.
+/// live notification's buttons back into the recorder, the other clicks to their `NotificationAnswers`.
 ///
 /// Runs on the executor of `isolation` (the bus's, which the recorder shares), so that a
 /// transition reports to it synchronously. The server is called from a chain of its own, one
 /// call after the other in the order reported: a slow, failing or missing server never fails or
 /// delays a transition — notifications are an extra surface, never a required one.
 public actor Notifier {
-    /// What the notifications send back.
-    public struct Controls: Sendable {
-        /// Runs the recorder transition of that name: the function its bus method runs.
-        let perform: @Sendable (RecordingAction) -> Void
-        /// Opens the memo of a recording: the click on its result.
-        let open: @Sendable (RecordingID) -> Void
-        /// The user's answer to an app's request to hear the recordings: Allow (true) or Deny.
-        let answer: @Sendable (_ app: String, _ allowed: Bool) -> Void
-
-        public init(
-            perform: @escaping @Sendable (RecordingAction) -> Void, open: @escaping @Sendable (RecordingID) -> Void,
-            answer: @escaping @Sendable (_ app: String, _ allowed: Bool) -> Void
-        ) {
-            self.perform = perform
-            self.open = open
-            self.answer = answer
-        }
-    }
-
     private enum Job: Sendable {
+        /// Follow the server's signals and its owner.
+        case followServer
         /// A server took the name: ask what it can do, and show it the live notification.
         case serverAppeared
         /// Bring the live notification in line with the recording, as of now.
@@ -49,7 +32,10 @@ public actor Notifier {
     private let clock: @Sendable () -> ClockTime
     private let log: @Sendable (String) -> Void
     private let jobs: AsyncStream<Job>.Continuation
-    private var controls: Controls?
+    /// What the live notification's buttons run.
+    private let controls: any RecorderControls
+    /// Where a result's click and an app's request's answer go.
+    private let answers: any NotificationAnswers
 
     /// The server's capabilities; nil while there is no server.
     private var capabilities: Set<String>?
@@ -70,34 +56,36 @@ public actor Notifier {
     /// Requests on screen, by id: the app each asks for.
     private var requests: [UInt32: String] = [:]
 
+    /// Follows the server (its signals and its owner) and posts from the first turn of its chain.
     /// - Parameters:
     ///   - clock: the time of day a recording starts at.
     ///   - log: one line a person reads (a missing server, a failing one).
     public init(
-        isolation: any Actor, server: any NotificationServer, texts: NotificationTexts,
-        clock: @escaping @Sendable () -> ClockTime = ClockTime.now,
+        isolation: any Actor, server: any NotificationServer, texts: NotificationTexts, controls: any RecorderControls,
+        answers: any NotificationAnswers, clock: @escaping @Sendable () -> ClockTime = ClockTime.now,
         log: @escaping @Sendable (String) -> Void
     ) {
         self.isolation = isolation
         self.server = server
         self.texts = texts
+        self.controls = controls
+        self.answers = answers
         self.clock = clock
         self.log = log
         let (stream, continuation) = AsyncStream.makeStream(of: Job.self)
         jobs = continuation
+        jobs.yield(.followServer)
+        jobs.yield(.serverAppeared)
         Task { await self.run(stream) }
     }
 
-    /// Follows the server (its signals and its owner) and posts from now on.
-    public func start(_ controls: Controls) async {
-        self.controls = controls
+    private func followServer() async {
         do throws(BusError) {
             let events = try await server.events()
             Task { for await event in events { self.handle(event) } }
         } catch {
             log("Cannot follow the notification server: \(error.message)")
         }
-        jobs.yield(.serverAppeared)
     }
 
     /// Returns when everything reported so far has been sent to the server.
@@ -209,11 +197,13 @@ public actor Notifier {
                 guard let allowed = DesktopNotification.permissionAnswer(key) else { return }
                 requests[id] = nil
                 asking.remove(app)
-                controls?.answer(app, allowed)
+                answers.answer(app: app, allowed: allowed)
             } else if id == liveID, let action = RecordingAction(rawValue: key), [.toggle, .process, .discard].contains(action) {
-                controls?.perform(action)
+                do throws(RecordingError) { try controls.perform(action) } catch {
+                    log("The notification's \(action.methodName) button: \(error.message)")
+                }
             } else if key == DesktopNotification.defaultAction, let recording = results[id] {
-                controls?.open(recording)
+                answers.open(recording)
             }
         case .closed(let id, _):
             // Closed by the user (or expired): the recording goes on, and the next transition posts it again.
@@ -242,6 +232,7 @@ public actor Notifier {
     private func run(_ queued: AsyncStream<Job>) async {
         for await job in queued {
             switch job {
+            case .followServer: await followServer()
             case .serverAppeared: await meetServer()
             case .syncLive: await syncLive()
             case .banner(let make, let opens): await post(make, opens: opens)

@@ -2,28 +2,22 @@ import DBus
 import Models
 import Notifying
 import Recording
-import Speech
 
-/// What the panels (the tray item, the media player) send back: the recorder's commands, which nobody waits
-/// for (a failure is reported as `Failed` and a banner; a refusal is the click's error), and the locale
-/// pick of its `Locale` property, on the executor they share.
+/// The tray's language items: the pick of the recorder's `Locale` property, which nobody waits for, and the locales on
+/// offer, on the executor they share.
 enum PanelWiring {
-    static func controls(_ recorder: Recorder, locale: LocaleChoice, models: ModelStore, bus: Bus) -> PanelControls {
-        PanelControls(
-            perform: { action throws(BusError) in
-                let outcome = recorder.assumeIsolated { recorder in
-                    Result { () throws(RecordingError) in _ = try recorder.perform(action, for: .nobody) }
-                }
-                do throws(RecordingError) { try outcome.get() } catch { throw BusError(error) }
-            },
-            pickLocale: { tag throws(BusError) in
+    static func localeControls(_ locale: LocaleChoice, models: ModelStore) -> LocaleControls {
+        LocaleControls(
+            pick: { tag throws(BusError) in
+                let pick: LocaleChoice.Pick
+                do throws(ModelError) { pick = try locale.pick(tag, servedBy: models) } catch { throw BusError(error) }
                 // Picked while the catalog is fetched: the menu has nobody waiting for the answer.
-                guard case .later(let work) = try RecorderObject.pickLocale(tag, locale: locale, models: models, bus: bus) else { return }
+                guard case .onceFetched(let work) = pick else { return }
                 Task {
-                    do throws(BusError) { _ = try await work() } catch { Log.warning("The panel's pick of \(tag): \(error.message)") }
+                    do throws(ModelError) { try await work() } catch { Log.warning("The panel's pick of \(tag): \(error.message)") }
                 }
             },
-            locales: {
+            options: {
                 models.assumeIsolated { models in
                     LocaleOptions(current: locale.current, supported: models.supportedLocales, installed: Set(models.installedLocales))
                 }

@@ -43,7 +43,7 @@ enum RecorderObject {
                     .locale, "s", getter: { .string(locale.current) },
                     replyingSetter: { value throws(BusError) in
                         guard case .string(let tag) = value else { throw BusError.invalidArgs("Locale is a string") }
-                        return try pickLocale(tag, locale: locale, models: models, bus: bus)
+                        return try pick(tag, locale: locale, models: models)
                     }),
                 gate.guarding(
                     NotulaBus.Recorder.property(
@@ -164,15 +164,19 @@ enum RecorderObject {
     private static func stop(_ recorder: Recorder, stops: RepeatedStops) -> Method {
         NotulaBus.Recorder.method(.stop, outputs: [Argument("outcome", "s"), Argument("error", "s")]) { message throws(BusError) in
             let caller = message.sender ?? ""
-            let stopped: RecordingID?
+            let stopped: CommandOutcome
             if let repeated = stops.repeated(by: caller) {
                 stopped = repeated
             } else {
-                stopped = recorder.assumeIsolated { $0.stop() }
+                let outcome = recorder.assumeIsolated { recorder in
+                    Result { () throws(RecordingError) in try recorder.perform(.stop, for: .waiting) }
+                }
+                do throws(RecordingError) { stopped = try outcome.get() } catch { throw BusError(error) }
                 stops.note(stopped, by: caller)
             }
-            guard let stopped else { return .now(reply(.released)) }
-            return .later { () throws(BusError) in reply(await recorder.release(of: stopped)) }
+            guard stopped.memo != nil else { return .now(reply(.released)) }
+            let release = stopped.release
+            return .later { () throws(BusError) in reply(await release.wait()) }
         }
     }
 
@@ -237,30 +241,15 @@ enum RecorderObject {
         return output
     }
 
-    /// Makes `tag` (or the supported locale it names) the one recordings are transcribed in: what setting
-    /// `Locale` runs, and a panel's language picker too. While the catalog is being fetched, a tag it may serve
-    /// is answered once it is known.
-    /// - Throws: `InvalidArgs` when no model serves it.
-    static func pickLocale(_ tag: String, locale: LocaleChoice, models: ModelStore, bus: Bus) throws(BusError) -> MethodReply {
-        let choose: @Sendable (String) -> Void = { locale.pick($0) }
-        guard !models.assumeIsolated({ $0.isFetchingCatalog }) else {
-            return .later { () throws(BusError) in
-                let picked: String
-                do throws(ModelError) { picked = try await models.pickOnceFetched(tag, choosing: choose) } catch { throw BusError(error) }
-                await announce(picked, on: bus)
-                return []
-            }
+    /// `Locale`'s setter: the pick is answered at once, or once the catalog being fetched is known.
+    private static func pick(_ tag: String, locale: LocaleChoice, models: ModelStore) throws(BusError) -> MethodReply {
+        let pick: LocaleChoice.Pick
+        do throws(ModelError) { pick = try locale.pick(tag, servedBy: models) } catch { throw BusError(error) }
+        guard case .onceFetched(let work) = pick else { return .now([]) }
+        return .later { () throws(BusError) in
+            do throws(ModelError) { try await work() } catch { throw BusError(error) }
+            return []
         }
-        let picked = try models.assumeIsolated { models in
-            Result { () throws(ModelError) in try models.pick(tag, choosing: choose) }
-        }.mapError(BusError.init).get()
-        bus.assumeIsolated { announce(picked, on: $0) }
-        return .now([])
-    }
-
-    private static func announce(_ picked: String, on bus: isolated Bus) {
-        Log.info("Transcribing in \(picked) from now on")
-        bus.emitPropertiesChanged(path: NotulaBus.recorderPath, interface: NotulaBus.Recorder.self, names: [.locale])
     }
 
     private static func announce(_ property: NotulaBus.Recorder.Property, on bus: Bus) {
@@ -303,6 +292,12 @@ struct RecorderSignals: Reporting {
         }
     }
 
+    /// Not a report of the flow: `LocaleChoice` tells it of each pick, on the bus's executor.
+    func localePicked(_ locale: String) {
+        Log.info("Transcribing in \(locale) from now on")
+        bus.assumeIsolated { $0.emitPropertiesChanged(path: NotulaBus.recorderPath, interface: NotulaBus.Recorder.self, names: [.locale]) }
+    }
+
     func processed(_ recording: RecordingID) {
         emit(.processed, [.objectPath(MemoLibrary.path(of: recording.rawValue))])
     }
@@ -336,20 +331,6 @@ extension RecordingAction {
         case .process: self = .process
         case .discard: self = .discard
         case .processTo, .dictate, .watchText, .openAudio, .stop, .setPermission: return nil
-        }
-    }
-}
-
-extension BusError {
-    init(_ error: RecordingError) {
-        switch error {
-        case .invalidState: self.init(.invalidState, error.message)
-        case .deviceUnavailable: self.init(.deviceUnavailable, error.message)
-        case .permissionDenied: self.init(.permissionDenied, error.message)
-        case .noSpace: self.init(.noSpace, error.message)
-        case .engineUnavailable: self.init(.engineUnavailable, error.message)
-        case .modelUnavailable: self.init(.modelUnavailable, error.message)
-        case .failed: self.init(.notulaFailed, error.message)
         }
     }
 }

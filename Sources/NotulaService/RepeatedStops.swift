@@ -6,19 +6,19 @@ import Synchronization
 /// the connection ends its repeat.
 final class RepeatedStops: Sendable {
     /// A Stop that found no recording is remembered too: its repeat stops nothing either.
-    private let lastStop = Mutex<[String: RecordingID?]>([:])
+    private let lastStop = Mutex<[String: CommandOutcome]>([:])
     /// Connections remembered at most: one is forgotten to make room, so a flood of clients stays small.
     private static let mostConnections = 256
 
-    /// The recording `caller`'s previous Stop ended (`.some(nil)`: none) when this Stop repeats it; nil otherwise.
-    func repeated(by caller: String) -> RecordingID?? {
+    /// What `caller`'s previous Stop ended, and its release, when this Stop repeats it; nil otherwise.
+    func repeated(by caller: String) -> CommandOutcome? {
         lastStop.withLock { $0[caller] }
     }
 
-    func note(_ stopped: RecordingID?, by caller: String) {
+    func note(_ stopped: CommandOutcome, by caller: String) {
         lastStop.withLock { lastStop in
             if lastStop[caller] == nil, lastStop.count >= Self.mostConnections { lastStop.remove(at: lastStop.startIndex) }
-            lastStop[caller] = .some(stopped)
+            lastStop[caller] = stopped
         }
     }
 

@@ -7,12 +7,26 @@ public enum InputRelease: Sendable, Equatable {
     case releasedWithError(String)
 }
 
+/// Stop's answer to come: how its recording's input was released, as often as it is asked.
+public struct PendingRelease: Sendable {
+    private let answer: (@Sendable () async -> InputRelease)?
+
+    init(_ answer: @escaping @Sendable () async -> InputRelease) { self.answer = answer }
+    private init() { answer = nil }
+
+    /// Nothing held the input: released already.
+    static let none = PendingRelease()
+
+    /// Returns once the input is released, with how.
+    public func wait() async -> InputRelease { await answer?() ?? .released }
+}
+
 // A release cannot fail here: the input is released by disconnecting the record stream, and a
 // server that cannot be asked whether it is gone has lost the connection, which frees its streams.
 extension Recorder {
     /// Ends the recording as `process` does, or, when it is already ending, joins its end.
     /// - Returns: the recording ended, nil when there was none.
-    public func stop() -> RecordingID? {
+    func stop() -> RecordingID? {
         switch state {
         case .recording, .paused: return try? process()
         case .processing: return recording
@@ -22,7 +36,7 @@ extension Recorder {
 
     /// How the input of `id` was released, once it is: at once for a release already done (or a
     /// recording that never held the input), otherwise when its capture step has run.
-    public func release(of id: RecordingID) async -> InputRelease {
+    func release(of id: RecordingID) async -> InputRelease {
         if let last = lastRelease, last.recording == id { return last.outcome }
         guard stopping.contains(id) else { return .released }
         return await withCheckedContinuation { releaseWaits[id, default: []].append($0) }

@@ -2,7 +2,7 @@
 ///
 /// Every transition is a synchronous function that changes the state at once and owns its
 /// effects: the timer, the capture steps (queued in transition order, see `CaptureChain`), and
-/// the report. The bus methods and every other control call these same functions.
+/// the report. The bus methods and every other control reach them through one door, `perform(_:for:)`.
 ///
 /// The recorder runs on the executor of `isolation`, so that the bus, sharing it, calls the
 /// transitions in the order calls arrive, with no hop in between.
@@ -80,9 +80,6 @@ public actor Recorder {
     // MARK: Transitions
 
     /// Starts, pauses or resumes, whichever the state calls for.
-    @discardableResult
-    public func toggle() throws(RecordingError) -> Confirmation { try toggle(for: .waiting) }
-
     func toggle(for caller: CommandCaller) throws(RecordingError) -> Confirmation {
         switch state {
         case .idle:
@@ -98,9 +95,6 @@ public actor Recorder {
     }
 
     /// Starts a recording; nothing changes when one is already running.
-    @discardableResult
-    public func start() throws(RecordingError) -> Confirmation { try start(for: .waiting) }
-
     func start(for caller: CommandCaller) throws(RecordingError) -> Confirmation {
         switch state {
         case .idle:
@@ -113,7 +107,7 @@ public actor Recorder {
 
     /// Pauses the recording; when it is already paused, the user takes it over from whatever
     /// interrupted it, so that it no longer resumes by itself.
-    public func pause() throws(RecordingError) {
+    func pause() throws(RecordingError) {
         switch state {
         case .recording: pauseRecording(because: .user)
         case .paused: takeOver()
@@ -123,9 +117,6 @@ public actor Recorder {
 
     /// Resumes the recording; nothing changes when it is already running.
     /// - Returns: when the input was lost, the reopening, which the caller may wait for.
-    @discardableResult
-    public func resume() throws(RecordingError) -> Confirmation { try resume(for: .waiting) }
-
     func resume(for caller: CommandCaller) throws(RecordingError) -> Confirmation {
         switch state {
         case .paused:
@@ -137,7 +128,7 @@ public actor Recorder {
     }
 
     /// Ends the capture and hands the recording on; returns the recording it becomes a memo of.
-    public func process() throws(RecordingError) -> RecordingID {
+    func process() throws(RecordingError) -> RecordingID {
         guard state.isCapturing, let recording else {
             throw .invalidState(current: state, action: .process)
         }
@@ -150,7 +141,7 @@ public actor Recorder {
     }
 
     /// Throws the recording away, cancelling its processing; its audio is deleted.
-    public func discard() throws(RecordingError) {
+    func discard() throws(RecordingError) {
         guard state != .idle, let recording else { throw .invalidState(current: state, action: .discard) }
         abandoned.insert(recording)
         processingTasks[recording]?.cancel()

@@ -9,13 +9,16 @@ public enum RecordingState: String, Sendable, CaseIterable {
 /// What a user (or a script, or a notification button) asks of the flow.
 public enum RecordingAction: String, Sendable, CaseIterable {
     case toggle, start, pause, resume, process, discard
+    /// Process, or joining the end already under way; never refused, and answered with how the input was released.
+    case stop
 
     /// The bus method's name, for messages a person reads.
     public var methodName: String { rawValue.prefix(1).uppercased() + rawValue.dropFirst() }
 }
 
 extension RecordingState {
-    /// The actions that do something in this state (those that succeed without change are left out).
+    /// The actions that do something in this state, as a refusal lists them: those that succeed without change are
+    /// left out, and Stop, which is Process to whoever Process is refused.
     public var allowedActions: [RecordingAction] {
         switch self {
         case .idle: [.toggle, .start]

@@ -147,8 +147,8 @@ struct LiveNotificationTests {
         let times = [ClockTime(hour: 9, minute: 5), ClockTime(hour: 23, minute: 59)]
         let counter = Counter()
         let notifier = Notifier(
-            isolation: TestIsolation(), server: server, texts: .english, clock: { times[min(counter.next(), 1)] }, log: sent.write)
-        await notifier.start(Notifier.Controls(perform: { _ in }, open: { _ in }, answer: { _, _ in }))
+            isolation: TestIsolation(), server: server, texts: .english, controls: sent, answers: sent,
+            clock: { times[min(counter.next(), 1)] }, log: sent.write)
         await notifier.report(snapshot(.recording, recording: "1"))
         await notifier.report(snapshot(.paused, seconds: 1, recording: "1"))
         await notifier.report(snapshot(.idle))

@@ -2,6 +2,8 @@ import DBus
 import Notifying
 import Synchronization
 
+@testable import Recording
+
 /// A notification server that records every call in order; it can be absent, fail, and tell events.
 actor NotificationServerDouble: NotificationServer {
     enum Call: Equatable {
@@ -59,8 +61,25 @@ final class Sent: Sendable {
     var actions: [String] { performed.withLock { $0 } }
     var log: [String] { lines.withLock { $0 } }
 
-    func perform(_ what: String) { performed.withLock { $0.append(what) } }
+    func note(_ what: String) { performed.withLock { $0.append(what) } }
     func write(_ line: String) { lines.withLock { $0.append(line) } }
+}
+
+/// The recorder's commands and a notification's answers, noted in order as "toggle", "open 42", "allow app".
+extension Sent: RecorderControls, NotificationAnswers {
+    func perform(_ action: RecordingAction) throws(RecordingError) -> CommandOutcome {
+        note(action.rawValue)
+        return CommandOutcome()
+    }
+
+    func perform(_ action: RecordingAction, whileRunning recording: RecordingID) async throws(RecordingError) -> CommandOutcome? {
+        try perform(action)
+    }
+
+    var snapshot: RecorderSnapshot { RecorderSnapshot(state: .idle, elapsed: .zero, timerAnchor: nil, recording: nil) }
+
+    func open(_ recording: RecordingID) { note("open \(recording.rawValue)") }
+    func answer(app: String, allowed: Bool) { note("\(allowed ? "allow" : "deny") \(app)") }
 }
 
 /// Counts calls (of a clock).

@@ -2,15 +2,12 @@ import Notifying
 
 @testable import Recording
 
-/// A notifier on a double, started, with its clock at 14:03.
+/// A notifier on a double, its server met, with its clock at 14:03.
 func startedNotifier(_ server: NotificationServerDouble, texts: NotificationTexts = .english) async -> (Notifier, Sent) {
     let sent = Sent()
     let notifier = Notifier(
-        isolation: TestIsolation(), server: server, texts: texts, clock: { ClockTime(hour: 14, minute: 3) }, log: sent.write)
-    await notifier.start(
-        Notifier.Controls(
-            perform: { sent.perform($0.rawValue) }, open: { sent.perform("open \($0.rawValue)") },
-            answer: { sent.perform("\($1 ? "allow" : "deny") \($0)") }))
+        isolation: TestIsolation(), server: server, texts: texts, controls: sent, answers: sent, clock: { ClockTime(hour: 14, minute: 3) },
+        log: sent.write)
     await notifier.settle()
     return (notifier, sent)
 }

@@ -13,11 +13,11 @@ extension Recorder {
     @Test func aRecordingDiscardedBeforeTheChainReachedItStaysDiscarded() async throws {
         let harness = Harness()
         try await harness.recorder.burst { recorder throws(RecordingError) in
-            try recorder.start()
-            try recorder.discard()
-            try recorder.start()
-            _ = try recorder.process()
-            try recorder.discard()
+            try recorder.perform(.start, for: .waiting)
+            try recorder.perform(.discard, for: .waiting)
+            try recorder.perform(.start, for: .waiting)
+            _ = try recorder.perform(.process, for: .waiting)
+            try recorder.perform(.discard, for: .waiting)
         }
         await harness.recorder.settle()
         #expect(await harness.capture.calls == ["discard", "discard"])
@@ -31,7 +31,7 @@ extension Recorder {
     /// input opens is not recorded time.
     @Test func theTimerCountsFromTheMomentTheInputIsOpen() async throws {
         let harness = Harness()
-        try await harness.recorder.burst { recorder throws(RecordingError) in try recorder.start() }
+        try await harness.recorder.burst { recorder throws(RecordingError) in try recorder.perform(.start, for: .waiting) }
         harness.clock.advance(by: .seconds(2))
         await harness.recorder.settle()
         await harness.timerRuns()
@@ -42,7 +42,7 @@ extension Recorder {
         // A lost input stops the count until a resume has opened it again.
         await harness.capture.lose("gone")
         for await report in harness.reporter.stream where report == .failed(.deviceUnavailable("gone")) { break }
-        try await harness.recorder.burst { recorder throws(RecordingError) in _ = try recorder.resume() }
+        try await harness.recorder.burst { recorder throws(RecordingError) in _ = try recorder.perform(.resume, for: .waiting) }
         harness.clock.advance(by: .seconds(3))
         await harness.recorder.settle()
         await harness.timerRuns()
@@ -55,7 +55,7 @@ extension Recorder {
     @Test func theTimerWaitsForTheFirstSamplesOfALateInput() async throws {
         let harness = Harness()
         harness.capture.isLate.withLock { $0 = true }
-        try await harness.recorder.start().wait()
+        try await harness.recorder.perform(.start, for: .waiting).confirmation.wait()
         harness.clock.advance(by: .milliseconds(1500))
         #expect(await harness.recorder.snapshot.elapsed == .zero)
         #expect(await harness.recorder.snapshot.timerAnchor == nil)

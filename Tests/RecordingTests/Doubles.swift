@@ -225,15 +225,15 @@ struct Harness {
         switch state {
         case .idle: return
         case .recording:
-            try await recorder.start().wait()
+            try await recorder.perform(.start, for: .waiting).confirmation.wait()
             await timerRuns()
         case .paused:
-            try await recorder.start().wait()
-            try await recorder.pause()
+            try await recorder.perform(.start, for: .waiting).confirmation.wait()
+            try await recorder.perform(.pause, for: .waiting)
         case .processing:
             await processing.hold()
-            try await recorder.start().wait()
-            _ = try await recorder.process()
+            try await recorder.perform(.start, for: .waiting).confirmation.wait()
+            _ = try await recorder.perform(.process, for: .waiting)
             // Held until a discard cancels it; it runs beside the capture chain.
             return await processing.waitUntilStarted()
         }

@@ -39,17 +39,17 @@ import Testing
         let harness = Harness()
         try await harness.bring(to: .recording)
         await deliver(.callStarted, to: harness)
-        try await harness.recorder.pause()
+        try await harness.recorder.perform(.pause, for: .waiting)
         #expect(await flow(harness) == (.paused, .user))
         await deliver(.callEnded, to: harness)
         #expect(await flow(harness) == (.paused, .user))
 
         // Resumed by hand during the next call, then paused again: the call's end leaves it alone.
-        try await harness.recorder.resume()
+        try await harness.recorder.perform(.resume, for: .waiting)
         await deliver(.callStarted, to: harness)
         #expect(await flow(harness) == (.paused, .call))
-        try await harness.recorder.toggle()
-        try await harness.recorder.toggle()
+        try await harness.recorder.perform(.toggle, for: .waiting)
+        try await harness.recorder.perform(.toggle, for: .waiting)
         await deliver(.callEnded, to: harness)
         #expect(await flow(harness) == (.paused, .user))
     }
@@ -94,18 +94,18 @@ import Testing
         await deliver(.outOfSpace(message: "Disk full"), to: harness)
         #expect(await flow(harness) == (.paused, .diskFull))
         #expect(harness.reporter.reports.contains(.failed(.noSpace("Disk full"))))
-        await #expect(throws: RecordingError.noSpace("No room")) { try await harness.recorder.resume() }
-        await #expect(throws: RecordingError.noSpace("No room")) { try await harness.recorder.toggle() }
+        await #expect(throws: RecordingError.noSpace("No room")) { try await harness.recorder.perform(.resume, for: .waiting) }
+        await #expect(throws: RecordingError.noSpace("No room")) { try await harness.recorder.perform(.toggle, for: .waiting) }
         #expect(await flow(harness) == (.paused, .diskFull))
 
         // A call's end does not resume onto a full disk either.
-        try await harness.recorder.discard()
-        await #expect(throws: RecordingError.noSpace("No room")) { try await harness.recorder.start() }
+        try await harness.recorder.perform(.discard, for: .waiting)
+        await #expect(throws: RecordingError.noSpace("No room")) { try await harness.recorder.perform(.start, for: .waiting) }
         #expect(await harness.recorder.state == .idle)
 
         harness.capture.spaceError.withLock { $0 = nil }
-        try await harness.recorder.start().wait()
-        let id = try await harness.recorder.process()
+        try await harness.recorder.perform(.start, for: .waiting).confirmation.wait()
+        let id = try #require(try await harness.recorder.perform(.process, for: .waiting).memo)
         await harness.waitFor(.processed(id))
         #expect(await harness.processing.processed.count == 1)
     }

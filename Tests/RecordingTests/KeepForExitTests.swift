@@ -6,7 +6,7 @@ struct KeepForExitTests {
     @Test("Recording: reported paused, the file closed and handed back, nothing processed")
     func recordingIsPausedAndClosed() async throws {
         let harness = Harness()
-        try await harness.recorder.start().wait()
+        try await harness.recorder.perform(.start, for: .waiting).confirmation.wait()
         await harness.timerRuns()
         harness.clock.advance(by: .seconds(3))
         let kept = await harness.recorder.keepForExit()

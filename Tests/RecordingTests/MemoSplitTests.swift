@@ -18,7 +18,7 @@ import Testing
         #expect(await harness.recorder.state == .recording)
         #expect(await harness.recorder.snapshot.elapsed == .seconds(3), "the second part's timer counts its own audio")
         #expect(await harness.processing.processed == [first])
-        #expect(try await harness.recorder.process() == RecordingID("r2"))
+        #expect(try await harness.recorder.perform(.process, for: .waiting).memo == RecordingID("r2"))
         await harness.recorder.settle()
         #expect(await harness.processing.processed.last == CapturedAudio(file: "/recordings/r2.wav", duration: 1.5))
         #expect(await harness.capture.calls == ["start", "split", "stop"])
@@ -40,7 +40,7 @@ import Testing
         // Queued behind the split the limit brings.
         await harness.capture.report(.moved(source: "sync"))
         await harness.waitFor(.moved("sync"))
-        try await harness.recorder.discard()
+        try await harness.recorder.perform(.discard, for: .waiting)
         await harness.waitFor(.processed(RecordingID("r1")))
         await harness.recorder.settle()
 

@@ -13,6 +13,7 @@ struct RecorderTransitionTests {
         (.paused, .resume, .recording), (.paused, .process, .processing), (.paused, .discard, .idle),
         (.processing, .toggle, nil), (.processing, .start, nil), (.processing, .pause, nil),
         (.processing, .resume, nil), (.processing, .process, nil), (.processing, .discard, .idle),
+        (.idle, .stop, .idle), (.recording, .stop, .processing), (.paused, .stop, .processing), (.processing, .stop, .processing),
     ]
 
     @Test("covers every state and action", arguments: RecordingState.allCases)
@@ -36,17 +37,10 @@ struct RecorderTransitionTests {
         }
     }
 
-    /// The error the action failed with, or nil.
+    /// The error the action failed with, or nil: the command as a bus method sends it, its input's opening awaited.
     private func perform(_ action: RecordingAction, on recorder: Recorder) async -> RecordingError? {
         do throws(RecordingError) {
-            switch action {
-            case .toggle: try await recorder.toggle().wait()
-            case .start: try await recorder.start().wait()
-            case .pause: try await recorder.pause()
-            case .resume: try await recorder.resume()
-            case .process: _ = try await recorder.process()
-            case .discard: try await recorder.discard()
-            }
+            try await recorder.perform(action, for: .waiting).confirmation.wait()
             return nil
         } catch {
             return error
@@ -57,15 +51,15 @@ struct RecorderTransitionTests {
     func theAudioFollowsTheTimer() async throws {
         let harness = Harness()
         let recorder = harness.recorder
-        try await recorder.start().wait()
+        try await recorder.perform(.start, for: .waiting).confirmation.wait()
         await recorder.settle()
         await harness.timerRuns()
         #expect(harness.capture.holds.withLock { $0 } == [true, false])
         #expect(await recorder.snapshot.timerAnchor != nil)
-        try await recorder.pause()
+        try await recorder.perform(.pause, for: .waiting)
         #expect(harness.capture.holds.withLock { $0.last } == true)
         #expect(await recorder.snapshot.timerAnchor == nil)
-        _ = try await recorder.resume()
+        _ = try await recorder.perform(.resume, for: .waiting)
         await recorder.settle()
         await harness.timerRuns()
         #expect(harness.capture.holds.withLock { $0.last } == false)
@@ -83,15 +77,15 @@ struct RecorderTimerTests {
     @Test func elapsedCountsRecordingStretchesOnly() async throws {
         let harness = Harness()
         let recorder = harness.recorder
-        try await recorder.start().wait()
+        try await recorder.perform(.start, for: .waiting).confirmation.wait()
         await harness.timerRuns()
         harness.clock.advance(by: .seconds(5))
         #expect(await recorder.snapshot.elapsed == .seconds(5))
-        try await recorder.pause()
+        try await recorder.perform(.pause, for: .waiting)
         harness.clock.advance(by: .seconds(60))
         #expect(await recorder.snapshot.elapsed == .seconds(5))
         #expect(await recorder.snapshot.timerAnchor == nil)
-        try await recorder.resume()
+        try await recorder.perform(.resume, for: .waiting)
         // The timer starts again once the capture has uncorked the input, as the audio does.
         await recorder.settle()
         await harness.timerRuns()
@@ -103,7 +97,7 @@ struct RecorderTimerTests {
 
     @Test func anchorStaysPutWhileRecording() async throws {
         let harness = Harness()
-        try await harness.recorder.start().wait()
+        try await harness.recorder.perform(.start, for: .waiting).confirmation.wait()
         await harness.timerRuns()
         let anchor = await harness.recorder.snapshot.timerAnchor
         for _ in 0..<100 { harness.clock.advance(by: .milliseconds(997)) }
@@ -114,13 +108,13 @@ struct RecorderTimerTests {
     @Test func processingFreezesAndIdleResets() async throws {
         let harness = Harness()
         await harness.processing.hold()
-        try await harness.recorder.start().wait()
+        try await harness.recorder.perform(.start, for: .waiting).confirmation.wait()
         await harness.timerRuns()
         harness.clock.advance(by: .seconds(3))
-        _ = try await harness.recorder.process()
+        _ = try await harness.recorder.perform(.process, for: .waiting)
         harness.clock.advance(by: .seconds(10))
         #expect(await harness.recorder.snapshot.elapsed == .seconds(3))
-        try await harness.recorder.discard()
+        try await harness.recorder.perform(.discard, for: .waiting)
         #expect(await harness.recorder.snapshot.elapsed == .zero)
     }
 }
@@ -132,7 +126,7 @@ struct RecorderEffectTests {
         let recorder = harness.recorder
         var expected: [String] = []
         for index in 0..<1000 {
-            _ = try await recorder.toggle()
+            _ = try await recorder.perform(.toggle, for: .waiting)
             expected.append(index == 0 ? "start" : (index % 2 == 1 ? "pause" : "resume"))
         }
         await recorder.settle()
@@ -142,8 +136,8 @@ struct RecorderEffectTests {
 
     @Test func processHandsTheCapturedFileOn() async throws {
         let harness = Harness()
-        try await harness.recorder.start().wait()
-        let id = try await harness.recorder.process()
+        try await harness.recorder.perform(.start, for: .waiting).confirmation.wait()
+        let id = try #require(try await harness.recorder.perform(.process, for: .waiting).memo)
         await harness.waitFor(.processed(id))
         #expect(await harness.capture.calls == ["start", "stop"])
         #expect(await harness.processing.processed == [CapturedAudio(file: "/recordings/\(id).wav", duration: 1.5)])
@@ -154,7 +148,7 @@ struct RecorderEffectTests {
     @Test func discardWhileRecordingDeletesWithoutStopping() async throws {
         let harness = Harness()
         try await harness.bring(to: .paused)
-        try await harness.recorder.discard()
+        try await harness.recorder.perform(.discard, for: .waiting)
         await harness.recorder.settle()
         #expect(await harness.capture.calls == ["start", "pause", "discard"])
         #expect(await harness.processing.processed.isEmpty)
@@ -163,7 +157,7 @@ struct RecorderEffectTests {
     @Test func discardWhileProcessingCancelsAndDeletes() async throws {
         let harness = Harness()
         try await harness.bring(to: .processing)
-        try await harness.recorder.discard()
+        try await harness.recorder.perform(.discard, for: .waiting)
         await harness.processing.waitUntilDiscarded()
         #expect(await harness.processing.processed.isEmpty)
         #expect(await harness.processing.discarded.count == 1)
@@ -177,12 +171,12 @@ struct RecorderEffectTests {
     func aLateCancellationDoesNotDelayTheNextRecording() async throws {
         let harness = Harness()
         await harness.processing.holdPastCancellation()
-        try await harness.recorder.start().wait()
-        _ = try await harness.recorder.process()
+        try await harness.recorder.perform(.start, for: .waiting).confirmation.wait()
+        _ = try await harness.recorder.perform(.process, for: .waiting)
         await harness.processing.waitUntilStarted()
-        try await harness.recorder.discard()
+        try await harness.recorder.perform(.discard, for: .waiting)
 
-        try await harness.recorder.start().wait()
+        try await harness.recorder.perform(.start, for: .waiting).confirmation.wait()
         #expect(await harness.capture.calls == ["start", "stop", "discard", "start"])
         #expect(await harness.recorder.state == .recording)
         await harness.processing.release()
@@ -194,12 +188,12 @@ struct RecorderEffectTests {
     @Test func startFailsWhenTheMicrophoneCannotOpen() async throws {
         let harness = Harness()
         await harness.capture.failStarts(with: .deviceUnavailable("No audio source named 'x'"))
-        let confirmation = try await harness.recorder.start()
+        let confirmation = try await harness.recorder.perform(.start, for: .waiting).confirmation
         await #expect(throws: RecordingError.deviceUnavailable("No audio source named 'x'")) { try await confirmation.wait() }
         #expect(await harness.recorder.state == .idle)
         #expect(harness.reporter.reports == [.state(.recording), .state(.idle)])
         await harness.capture.failStarts(with: nil)
-        try await harness.recorder.start().wait()  // the microphone is back: the next start works
+        try await harness.recorder.perform(.start, for: .waiting).confirmation.wait()  // the microphone is back: the next start works
         #expect(await harness.recorder.state == .recording)
     }
 
@@ -212,7 +206,7 @@ struct RecorderEffectTests {
         }
         #expect(harness.reporter.reports == [.state(.recording), .state(.paused), .failed(.deviceUnavailable("The source went away"))])
         #expect(await harness.recorder.state == .paused)
-        try await harness.recorder.resume()
+        try await harness.recorder.perform(.resume, for: .waiting)
         await harness.recorder.settle()
         #expect(await harness.capture.calls == ["start", "pause", "resume"])
     }

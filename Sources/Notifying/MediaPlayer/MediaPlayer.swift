@@ -1,4 +1,5 @@
 import DBus
+import NotulaContract
 import Recording
 
 /// The recording, or the memo playing, as an MPRIS media player, `org.mpris.MediaPlayer2.notula`, so that media keys,
@@ -17,12 +18,10 @@ public actor MediaPlayer {
     private let texts: NotificationTexts
     private let trackPath: @Sendable (RecordingID) -> ObjectPath
     private let log: @Sendable (String) -> Void
-    /// What the player's methods run; set by `start`, before the player is exported.
-    private var controls: PanelControls?
-    /// The time recorded, now.
-    private var elapsedNow: (@Sendable () -> Duration)?
-    /// What the player's methods run while a memo is its track; set by `start`.
-    private var memoControls: MemoPlaybackControls?
+    /// What the player's methods run, and where the recording's `Position` is read.
+    private let controls: any RecorderControls
+    /// What the player's methods run while a memo is its track.
+    private let memoControls: MemoPlaybackControls
 
     private var track: MediaPlayerTrack
     private var recording: RecordingID?
@@ -33,11 +32,13 @@ public actor MediaPlayer {
 
     /// - Parameter trackPath: the object path of a recording's memo, the track's `mpris:trackid`.
     public init(
-        bus: Bus, texts: NotificationTexts, trackPath: @escaping @Sendable (RecordingID) -> ObjectPath,
-        log: @escaping @Sendable (String) -> Void
+        bus: Bus, texts: NotificationTexts, controls: any RecorderControls, memoPlayback: MemoPlaybackControls,
+        trackPath: @escaping @Sendable (RecordingID) -> ObjectPath, log: @escaping @Sendable (String) -> Void
     ) {
         self.bus = bus
         self.texts = texts
+        self.controls = controls
+        memoControls = memoPlayback
         self.trackPath = trackPath
         self.log = log
         track = MediaPlayerTrack(state: .idle, elapsed: .zero, texts: texts)
@@ -47,13 +48,7 @@ public actor MediaPlayer {
     }
 
     /// Exports the player's object; its name follows the recording and the memo playing from now on.
-    /// - Parameter elapsed: the time recorded as of the call, for `Position`.
-    public func start(
-        _ controls: PanelControls, elapsed: @escaping @Sendable () -> Duration, memoPlayback: MemoPlaybackControls
-    ) async {
-        self.controls = controls
-        elapsedNow = elapsed
-        memoControls = memoPlayback
+    public func start() async {
         await bus.export(Self.path, interfaces: [MediaPlayerInterfaces.root(), MediaPlayerInterfaces.player(self)])
     }
 
@@ -67,8 +62,9 @@ public actor MediaPlayer {
 
     /// Play, Pause, PlayPause and Stop: the memo's playback while a memo is the track, the recorder's otherwise.
     func press(_ button: MediaButton) throws(BusError) {
-        guard let memo = memoShown, let memoControls else {
-            try controls?.perform(button.recordingAction)
+        guard let memo = memoShown else {
+            // Nobody waits for a media key: a failure is reported; a refusal is the method's error.
+            do throws(RecordingError) { try controls.perform(button.recordingAction) } catch { throw BusError(error) }
             return
         }
         switch button {
@@ -81,17 +77,17 @@ public actor MediaPlayer {
 
     /// `Seek`: relative to where the memo is; a recording cannot seek, as `CanSeek` says.
     func seek(by offset: Int64) {
-        guard let memo = memoShown, let memoControls else { return }
-        go(to: memo.seekTarget(from: memoControls.position().microseconds, by: offset), memoControls)
+        guard let memo = memoShown else { return }
+        go(to: memo.seekTarget(from: memoControls.position().microseconds, by: offset))
     }
 
     /// `SetPosition`: ignored for a track that is no longer the one playing, as the specification has it.
     func setPosition(_ position: Int64, of trackPath: ObjectPath) {
-        guard let memo = memoShown, let memoControls, trackPath == memo.trackPath, let target = memo.setTarget(position) else { return }
-        go(to: target, memoControls)
+        guard let memo = memoShown, trackPath == memo.trackPath, let target = memo.setTarget(position) else { return }
+        go(to: target)
     }
 
-    private func go(to microseconds: Int64, _ memoControls: MemoPlaybackControls) {
+    private func go(to microseconds: Int64) {
         memoControls.seek(.microseconds(microseconds))
         bus.assumeIsolated {
             try? $0.emit(
@@ -100,7 +96,7 @@ public actor MediaPlayer {
     }
 
     func position() -> Duration {
-        (memoShown != nil ? memoControls?.position() : elapsedNow?()) ?? .zero
+        memoShown != nil ? memoControls.position() : controls.snapshot.elapsed
     }
 
     var metadata: Value {

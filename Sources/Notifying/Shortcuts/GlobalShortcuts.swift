@@ -43,16 +43,19 @@ public final class GlobalShortcuts: Sendable {
     private let callTimeout: Duration
     private let log: @Sendable (String) -> Void
     private let declined: @Sendable () -> Void
+    private let controls: any RecorderControls
     private let state = Mutex(RecordingState.idle)
 
     /// - Parameters:
     ///   - appID: the name of Notula's `.desktop` file, which GNOME wants registered for the bind.
+    ///   - controls: what a press runs.
     ///   - declined: told when the user cancelled the desktop's dialog, so that the next start does not ask again.
     public init(
-        bus: Bus, appID: String, callTimeout: Duration = .seconds(10), log: @escaping @Sendable (String) -> Void,
-        declined: @escaping @Sendable () -> Void
+        bus: Bus, appID: String, controls: any RecorderControls, callTimeout: Duration = .seconds(10),
+        log: @escaping @Sendable (String) -> Void, declined: @escaping @Sendable () -> Void
     ) {
         self.bus = bus
+        self.controls = controls
         self.appID = appID
         self.callTimeout = callTimeout
         self.log = log
@@ -65,12 +68,12 @@ public final class GlobalShortcuts: Sendable {
     /// Registers the app id — before any other portal call on the connection, as GNOME requires: call this before
     /// anything else may use the portal — then binds the shortcuts and follows their presses, in a task of their own
     /// for as long as the service runs. Without the portal: one log line.
-    public func start(_ controls: PanelControls) async {
+    public func start() async {
         let registered = await register()
-        Task { await bindAndFollow(controls, registered: registered) }
+        Task { await bindAndFollow(registered: registered) }
     }
 
-    private func bindAndFollow(_ controls: PanelControls, registered: Bool) async {
+    private func bindAndFollow(registered: Bool) async {
         let requests = PortalRequest(bus: bus, interface: Self.interface, callTimeout: callTimeout)
         guard (try? await DesktopPortal.property("version", of: Self.interface, on: bus, timeout: callTimeout)) != nil else {
             return log("No GlobalShortcuts portal on this desktop: no shortcut is bound (the README gives the compositor's own recipes)")
@@ -89,7 +92,7 @@ public final class GlobalShortcuts: Sendable {
         } catch {
             return log("The desktop did not bind Notula's shortcuts (\(Self.describe(error)))")
         }
-        await follow(presses, of: session, controls: controls, on: bus)
+        await follow(presses, of: session, on: bus)
     }
 
     /// - Returns: true when the registry took the app id: a bind then comes back empty only because the user said no.
@@ -140,13 +143,13 @@ public final class GlobalShortcuts: Sendable {
     }
 
     /// Each press and release, in order, on the bus's executor, which the recorder shares.
-    private func follow(_ presses: AsyncStream<Message>, of session: ObjectPath, controls: PanelControls, on bus: isolated Bus) async {
+    private func follow(_ presses: AsyncStream<Message>, of session: ObjectPath, on bus: isolated Bus) async {
         for await message in presses {
             guard (try? message.argument(0, as: ObjectPath.self)) == session, let id = try? message.argument(1, as: String.self),
                 let shortcut = Shortcut(rawValue: id)
             else { continue }
             guard let action = action(for: shortcut, pressed: message.member == "Activated") else { continue }
-            do throws(BusError) { try controls.perform(action) } catch {
+            do throws(RecordingError) { try controls.perform(action) } catch {
                 log("The \(shortcut.description) shortcut: \(error.message)")
             }
         }

@@ -1,4 +1,5 @@
 import DBus
+import NotulaContract
 import Recording
 
 #if canImport(Glibc)
@@ -20,8 +21,10 @@ public actor TrayItem {
     let bus: Bus
     public nonisolated var unownedExecutor: UnownedSerialExecutor { bus.unownedExecutor }
     let texts: NotificationTexts
-    /// What clicks run; set by `start`, before the item is exported.
-    private(set) var controls: PanelControls?
+    /// What clicks run.
+    private let controls: any RecorderControls
+    /// What the language items pick from.
+    private let locales: LocaleControls
     private let log: @Sendable (String) -> Void
     /// The name the specification asks an item to own: the watcher and hosts find the item through it.
     let itemName = BusName("org.kde.StatusNotifierItem-\(getpid())-1")!
@@ -38,18 +41,22 @@ public actor TrayItem {
     /// comes reads the item afresh when it registers.
     private var watched = false
 
-    public init(bus: Bus, texts: NotificationTexts, log: @escaping @Sendable (String) -> Void) {
+    public init(
+        bus: Bus, texts: NotificationTexts, controls: any RecorderControls, locales: LocaleControls,
+        log: @escaping @Sendable (String) -> Void
+    ) {
         self.bus = bus
         self.texts = texts
+        self.controls = controls
+        self.locales = locales
         self.log = log
         shown = TrayPresentation(state: .idle, elapsed: .zero, texts: texts)
         menu = TrayMenu(state: .idle, locales: LocaleOptions(current: "", supported: [], installed: []), texts: texts)
     }
 
     /// Exports the item and its menu, owns the item's name, and registers with the watcher now and whenever one appears.
-    public func start(_ controls: PanelControls) async {
-        self.controls = controls
-        menu = TrayMenu(state: state, locales: controls.locales(), texts: texts)
+    public func start() async {
+        menu = TrayMenu(state: state, locales: locales.options(), texts: texts)
         await bus.export(Self.itemPath, interfaces: [StatusNotifierItemInterface.make(self)])
         await bus.export(Self.menuPath, interfaces: [DBusMenuInterface.make(self)])
         do throws(BusError) {
@@ -116,8 +123,7 @@ public actor TrayItem {
     /// Makes the menu anew (the state or the locales may have changed) and tells the hosts what changed.
     /// - Returns: whether the layout changed, so that a host about to show it fetches it again.
     func refreshMenu() -> Bool {
-        guard let controls else { return false }
-        let fresh = TrayMenu(state: state, locales: controls.locales(), texts: texts)
+        let fresh = TrayMenu(state: state, locales: locales.options(), texts: texts)
         let change = fresh.change(from: menu)
         menu = fresh
         switch change {
@@ -141,19 +147,23 @@ public actor TrayItem {
     }
 
     /// The primary click: records, pauses or resumes, as the recorder's `Toggle` does.
-    func activated() throws(BusError) { try controls?.perform(.toggle) }
+    func activated() throws(BusError) { try perform(.toggle) }
 
     /// A click on item `id` of the menu the host shows.
     /// - Throws: `InvalidArgs` for an id the menu does not have; the transition's error when it is refused.
     func clicked(_ id: Int32) throws(BusError) {
         guard let item = menu.item(id) else { throw BusError.invalidArgs("The tray menu has no item \(id)") }
-        guard let controls else { return }
         switch item.command {
-        case .recording(let action)?: try controls.perform(action)
+        case .recording(let action)?: try perform(action)
         case .pickLocale(let locale)?:
-            try controls.pickLocale(locale)
+            try locales.pick(locale)
             _ = refreshMenu()
         case nil: break
         }
+    }
+
+    /// Nobody waits for a click: a failure is reported; a refusal is the click's error.
+    private func perform(_ action: RecordingAction) throws(BusError) {
+        do throws(RecordingError) { try controls.perform(action) } catch { throw BusError(error) }
     }
 }

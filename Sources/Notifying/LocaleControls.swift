@@ -1,23 +1,16 @@
 import DBus
-import Recording
 
-/// What a panel — the tray item and its menu, the media player — sends back into the service: the same
-/// transitions and locale pick the recorder object's methods and `Locale` run, with their errors.
-public struct PanelControls: Sendable {
-    /// Runs the transition of that name, as its bus method does; a refusal is that method's error.
-    let perform: @Sendable (RecordingAction) throws(BusError) -> Void
+/// The tray's language items: the locale pick setting the recorder's `Locale` runs, with its errors, and the
+/// locales on offer.
+public struct LocaleControls: Sendable {
     /// Makes a locale the one recordings are transcribed in, as setting the recorder's `Locale` does.
-    let pickLocale: @Sendable (String) throws(BusError) -> Void
+    let pick: @Sendable (String) throws(BusError) -> Void
     /// The locales on offer, as of now.
-    let locales: @Sendable () -> LocaleOptions
+    let options: @Sendable () -> LocaleOptions
 
-    public init(
-        perform: @escaping @Sendable (RecordingAction) throws(BusError) -> Void,
-        pickLocale: @escaping @Sendable (String) throws(BusError) -> Void, locales: @escaping @Sendable () -> LocaleOptions
-    ) {
-        self.perform = perform
-        self.pickLocale = pickLocale
-        self.locales = locales
+    public init(pick: @escaping @Sendable (String) throws(BusError) -> Void, options: @escaping @Sendable () -> LocaleOptions) {
+        self.pick = pick
+        self.options = options
     }
 }
 

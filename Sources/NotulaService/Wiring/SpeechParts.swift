@@ -1,0 +1,96 @@
+import Models
+import Recording
+import Speech
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// What transcription is made of before anything runs: where models and the engines' libraries are, the catalogs and
+/// what is known of them, the user's model choices.
+struct SpeechParts {
+    let places: ModelPlaces
+    let libraryCandidates: [String]
+    let choices: ModelChoices
+    let accurateChoices: ModelChoices
+    let memory: ModelMemory
+    let catalogSource: CatalogSource
+    let whisperCatalogSource: CatalogSource?
+    let known: ModelStore.Known
+    /// One helper process for the accurate pass and memos transcribed again: one Whisper model in memory at most.
+    let whisper: WhisperHelper?
+
+    static func make(settings: Settings, paths: Paths, environment: [String: String]) -> SpeechParts {
+        let places = ModelPlaces(
+            all: InstalledModels.defaultPlaces(environment: environment), notula: paths.models, downloads: paths.downloads)
+        let libraryCandidates = VoskLibrary.defaultCandidates(environment: environment, executableDirectory: executableDirectory())
+        reportEngine(libraryCandidates)
+        let choices = ModelChoices(settings.models ?? [:]) { chosen in Settings.update(at: paths.settingsFile) { $0.models = chosen } }
+        let accurateChoices = ModelChoices(settings.accurateModels ?? [:]) { chosen in
+            Settings.update(at: paths.settingsFile) { $0.accurateModels = chosen }
+        }
+        let memory = ModelMemory()
+        let catalogs = CatalogSources(settings: settings, paths: paths, environment: environment)
+        return SpeechParts(
+            places: places, libraryCandidates: libraryCandidates, choices: choices, accurateChoices: accurateChoices, memory: memory,
+            catalogSource: catalogs.vosk, whisperCatalogSource: catalogs.whisper,
+            known: ModelStore.Known(
+                catalog: catalogs.vosk.cached() ?? ModelCatalog(entries: []),
+                whisperCatalog: catalogs.whisper.map { $0.cached() ?? ModelCatalog(entries: []) } ?? WhisperCatalog.builtIn,
+                installed: InstalledModels.all(places: places.all)),
+            whisper: WhisperLibrary.firstPresent(
+                in: WhisperLibrary.defaultCandidates(environment: environment, executableDirectory: executableDirectory())
+            ).map { WhisperHelper(executable: "/proc/self/exe", library: $0, idleRelease: settings.modelIdleRelease) })
+    }
+
+    /// A catalog not fetched for a day: fetched again once the objects are there.
+    var catalogIsStale: Bool {
+        [catalogSource, whisperCatalogSource].contains { $0?.isCacheFresh(maximumAge: .seconds(86_400)) == false }
+    }
+
+    /// Whether the model in `path` loads; without libvosk there is nothing to check it with, and it is taken on
+    /// its folder's shape alone.
+    var loadCheck: @Sendable (String) throws(UnloadableModel) -> Void {
+        { [libraryCandidates] path throws(UnloadableModel) in
+            guard let library = try? VoskLibrary.load(searchingFrom: libraryCandidates) else { return }
+            do throws(SpeechError) { _ = try SpeechModel(library: library, path: path) } catch { throw UnloadableModel(error.message) }
+        }
+    }
+
+    /// Says which libvosk transcriptions will open, before the name is owned, so that the journal tells an
+    /// installation that lacks it at start and not at the first transcription.
+    private static func reportEngine(_ libraryCandidates: [String]) {
+        if let vosk = VoskLibrary.firstPresent(in: libraryCandidates) {
+            Log.info("Transcription engine: libvosk at \(vosk)")
+        } else {
+            Log.warning(
+                "No libvosk.so in \(libraryCandidates.joined(separator: ", ")): unless the dynamic loader finds one, recordings are kept untranscribed until it is installed (`pip install vosk` and `make`)"
+            )
+        }
+    }
+
+    /// The folder of the running executable, where make puts libvosk.so.
+    private static func executableDirectory() -> String {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard length > 0 else { return "." }
+        let path = String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)])
+    }
+}
+
+/// Where the catalogs come from, each fetched by notulad run again for the purpose: libcurl and its TLS libraries
+/// never enter the service.
+private struct CatalogSources {
+    let vosk: CatalogSource
+    /// The built-in list of Whisper's models, unless another is named (a mirror, a test's server).
+    let whisper: CatalogSource?
+
+    init(settings: Settings, paths: Paths, environment: [String: String]) {
+        let address = environment["NOTULA_MODEL_CATALOG"].flatMap { $0.isEmpty ? nil : $0 } ?? settings.modelCatalog ?? ModelCatalog.address
+        vosk = CatalogSource(address: address, cacheFolder: paths.cache, fetcher: .helper(executable: "/proc/self/exe"))
+        whisper = environment["NOTULA_WHISPER_CATALOG"].flatMap {
+            $0.isEmpty ? nil : CatalogSource(address: $0, cacheFolder: paths.cache, fetcher: .helper(executable: "/proc/self/exe"))
+        }
+    }
+}
