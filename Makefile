@@ -23,7 +23,10 @@ test-deps:
 
 # Release builds carry the Swift runtime inside them and no RUNPATH (the toolchain's, or $ORIGIN): installed, or
 # from the package, they run where no Swift toolchain is. notulad finds libvosk.so by its own path, not the RUNPATH.
-RELEASE = -c release --static-swift-stdlib --disable-local-rpath
+# Linked by lld with packed relative relocations (DT_RELR, glibc 2.36): the 43 000 of notulad took 1 MB that the
+# loader read at each start, packed 9 kB. Stripped, as the package ships them: notulad 34 MB → 16 MB.
+RELEASE = -c release --static-swift-stdlib --disable-local-rpath \
+	-Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs -Xlinker --strip-all
 build: deps
 	$(SWIFT) build $(RELEASE) --product notulad
 	$(SWIFT) build $(RELEASE) --product notula

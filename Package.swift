@@ -17,9 +17,8 @@ let package = Package(
             providers: [.apt(["libpulse-dev"])]),
         // Headers only: libcurl is loaded with dlopen at the first download (libcurl4-openssl-dev).
         .systemLibrary(name: "CCurl"),
-        .systemLibrary(
-            name: "CArchive", pkgConfig: "libarchive",
-            providers: [.apt(["libarchive-dev"])]),
+        // Headers only: libarchive is loaded with dlopen at the first unpack (libarchive-dev).
+        .systemLibrary(name: "CArchive"),
         .systemLibrary(
             name: "CSQLite", pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]),

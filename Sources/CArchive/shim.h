@@ -1,6 +1,9 @@
 #include <archive.h>
 #include <archive_entry.h>
 
+// Notula loads libarchive with dlopen at its first unpack (ArchiveCalls.swift): it brings libxml2, ICU and a
+// dozen compression libraries that a service which installs no model should not hold.
+
 // The entry types, which Swift cannot import: archive_entry.h defines them through a cast macro.
 static inline __LA_MODE_T carchive_regular_file(void) { return AE_IFREG; }
 static inline __LA_MODE_T carchive_directory(void) { return AE_IFDIR; }

@@ -5,9 +5,16 @@ import NotulaTestSupport
 /// What an idle notulad holds after its first start: with an empty cache it fetches the catalog at once (and then
 /// once a day), which with libcurl in the service kept its TLS libraries mapped from then on.
 enum FirstStart {
-    /// Starts a `notulad` with fresh XDG folders and a catalog served on loopback, and returns its RSS in kB once the
+    /// What an idle notulad holds.
+    struct Idle {
+        let rssKilobytes: Int
+        /// The shared libraries it has mapped, by file name.
+        let libraries: [String]
+    }
+
+    /// Starts a `notulad` with fresh XDG folders and a catalog served on loopback, and returns what it holds once the
     /// fetched catalog is in its cache.
-    static func measure(_ notulad: String, home: URL, bus: Bus) async throws -> Int {
+    static func measure(_ notulad: String, home: URL, bus: Bus) async throws -> Idle {
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
         let catalog = home.appendingPathComponent("model-list.json")
         try Data("[]".utf8).write(to: catalog)
@@ -22,9 +29,9 @@ enum FirstStart {
         ) { CatalogNeverCached(log: service.log) }
         // The fetch's end settles (its thread and pipes gone) within the second, as the issue measured 3 s after start.
         try await Task.sleep(for: .seconds(1))
-        let kilobytes = residentKilobytes(service.pid)
+        let idle = Idle(rssKilobytes: residentKilobytes(service.pid), libraries: mappedLibraries(service.pid))
         try await service.stop()
-        return kilobytes
+        return idle
     }
 
     struct CatalogNeverCached: Error, CustomStringConvertible {

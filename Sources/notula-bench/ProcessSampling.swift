@@ -31,6 +31,14 @@ func residentKilobytes(_ pid: pid_t) -> Int {
     field("VmRSS", (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? "")
 }
 
+/// The shared libraries mapped into the process, by file name (`libc.so.6`), each once.
+func mappedLibraries(_ pid: pid_t) -> [String] {
+    // Read to its end: String(contentsOfFile:) stops at the first page of a /proc file, whose size is 0.
+    let maps = String(decoding: FileHandle(forReadingAtPath: "/proc/\(pid)/maps")?.readDataToEndOfFile() ?? Data(), as: UTF8.self)
+    let names = maps.split(separator: "\n").compactMap { $0.split(separator: "/").last.map(String.init) }.filter { $0.contains(".so") }
+    return Array(Set(names)).sorted()
+}
+
 func field(_ name: String, _ status: String) -> Int {
     for line in status.split(separator: "\n") where line.hasPrefix(name + ":") {
         return Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") ?? 0

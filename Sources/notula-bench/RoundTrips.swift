@@ -22,7 +22,7 @@ enum RoundTrips {
     /// Its cache holds a catalog fetched just now, as on any day after the first start; the first start, which
     /// fetches one, is measured apart before (`FirstStart`).
     static func run(_ notulad: String, home: URL, bus: Bus) async throws -> String {
-        let rssAtFirstStart = try await FirstStart.measure(notulad, home: home.appendingPathComponent("first-start"), bus: bus)
+        let rssAtFirstStart = try await FirstStart.measure(notulad, home: home.appendingPathComponent("first-start"), bus: bus).rssKilobytes
         let cache = home.appendingPathComponent("cache/notula")
         try FileManager.default.createDirectory(at: cache, withIntermediateDirectories: true)
         try Data("[]".utf8).write(to: cache.appendingPathComponent("model-list.json"))

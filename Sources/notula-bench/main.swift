@@ -14,7 +14,7 @@ import Speech
 // bench itself (the 10 s recording only, 2 rounds of the file, text delivered of 20 and 200 characters only);
 // NOTULA_BENCH_LIBRARY_ONLY=1 runs the library part alone, NOTULA_BENCH_LIVE_ONLY=1 the live text's and audio's, NOTULA_BENCH_AGAIN_ONLY=1 a memo transcribed again, NOTULA_BENCH_ACCURATE_ONLY=1 the accurate pass (Whisper tiny.en, converted into
 // .build/whisper by `scripts/install-whisper --test`), NOTULA_BENCH_DELIVERY_ONLY=1 the dictation delivery alone
-// (it needs neither notulad nor a model).
+// (it needs neither notulad nor a model), NOTULA_BENCH_FOOTPRINT_ONLY=1 the binary's size and its memory at a first start.
 
 if ProcessInfo.processInfo.environment["NOTULA_BENCH_DELIVERY_ONLY"] == "1" {
     print(await Delivery.run(quick: ProcessInfo.processInfo.environment["NOTULA_BENCH_QUICK"] == "1"))
@@ -64,6 +64,11 @@ do {
         try? FileManager.default.removeItem(at: home)
         exit(0)
     }
+    if ProcessInfo.processInfo.environment["NOTULA_BENCH_FOOTPRINT_ONLY"] == "1" {
+        print(try await Footprint.run(notulad, home: home.appendingPathComponent("footprint"), bus: bus))
+        try? FileManager.default.removeItem(at: home)
+        exit(0)
+    }
     if ProcessInfo.processInfo.environment["NOTULA_BENCH_ACCURATE_ONLY"] == "1" {
         print(try await accuratePass(home: home.appendingPathComponent("accurate"), bus: bus))
         try? FileManager.default.removeItem(at: home)
@@ -94,6 +99,9 @@ do {
 
     progress("round trips and the idle service")
     print(try await RoundTrips.run(notulad, home: home.appendingPathComponent("round-trips"), bus: bus))
+    print()
+    progress("the binary's size and its memory at a first start")
+    print(try await Footprint.run(notulad, home: home.appendingPathComponent("footprint"), bus: bus))
 
     progress("speaking the test audio")
     let corpus = try SpeechCorpus(in: home.appendingPathComponent("speech"))

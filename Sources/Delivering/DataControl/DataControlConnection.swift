@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 import Synchronization
 
 /// One connection to the compositor for the data-control protocol, owned by a thread of its own that alone touches
@@ -29,15 +29,14 @@ final class DataControlConnection: Sendable {
             _ = fcntl(end, F_SETFL, O_NONBLOCK)
         }
         (wakeReader, wakeWriter) = (ends[0], ends[1])
-        let thread = Thread { [self] in
-            guard let display = WaylandCalls.connect(path), let state = DataControlState(display: display) else {
-                return finish(nil)
-            }
-            run(state)
-            finish(state)
-        }
-        thread.name = "notula-data-control"
-        thread.start()
+        BlockingThread.start(
+            { [self] in
+                guard let display = WaylandCalls.connect(path), let state = DataControlState(display: display) else {
+                    return finish(nil)
+                }
+                run(state)
+                finish(state)
+            }, otherwise: { finish(nil) })
     }
 
     deinit {

@@ -1,5 +1,5 @@
 import DBus
-import Foundation
+import Glibc
 import Synchronization
 
 /// What the data-control connection knows and holds, touched on its thread only: the seat's device, the offer

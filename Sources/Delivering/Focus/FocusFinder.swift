@@ -1,5 +1,5 @@
 import DBus
-import Foundation
+import FoundationEssentials
 
 /// The program whose window has the keyboard focus, as far as the session lets it be told.
 public enum FocusedProgram: Sendable, Equatable {
@@ -67,7 +67,7 @@ public struct FocusFinder: FocusReading {
         case .x11(let xdotool):
             let found = try? await xdotool.run(
                 ["getwindowfocus", "getwindowpid"], input: "", environment: environment, timeLimit: timeLimit)
-            processID = found?.status == 0 ? found?.output.trimmingCharacters(in: .whitespacesAndNewlines) : nil
+            processID = found?.status == 0 ? found?.output.trimming(where: \.isWhitespace) : nil
         case .sway(let swaymsg):
             guard let socket = Self.swaySocket(environment: environment) else { return nil }
             let tree = try? await swaymsg.run(["-s", socket, "-t", "get_tree"], input: "", environment: environment, timeLimit: timeLimit)
@@ -79,7 +79,7 @@ public struct FocusFinder: FocusReading {
 
     private static func processName(of processID: Int32) -> String? {
         guard processID > 0 else { return nil }
-        return (try? String(contentsOfFile: "/proc/\(processID)/comm", encoding: .utf8))?.trimmingCharacters(in: .newlines)
+        return (try? String(contentsOfFile: "/proc/\(processID)/comm", encoding: .utf8))?.trimming(where: \.isNewline)
     }
 
     /// sway's IPC socket: `SWAYSOCK`, or the newest `sway-ipc.*.sock` in the runtime folder, as notulad may have been
@@ -98,11 +98,24 @@ public struct FocusFinder: FocusReading {
 
     /// The `pid` of the node of `get_tree` that has the focus.
     private static func focusedProcessID(inSwayTree json: String) -> String? {
-        func focused(in node: [String: Any]) -> Int? {
-            if node["focused"] as? Bool == true { return node["pid"] as? Int }
-            let children = (node["nodes"] as? [[String: Any]] ?? []) + (node["floating_nodes"] as? [[String: Any]] ?? [])
-            return children.lazy.compactMap(focused(in:)).first
+        (try? JSONDecoder().decode(SwayNode.self, from: Data(json.utf8)))?.focusedProcessID.map(String.init)
+    }
+
+    /// What is read of a node of sway's tree.
+    private struct SwayNode: Decodable {
+        let focused: Bool?
+        let pid: Int?
+        let nodes: [SwayNode]?
+        let floatingNodes: [SwayNode]?
+
+        private enum CodingKeys: String, CodingKey {
+            case focused, pid, nodes
+            case floatingNodes = "floating_nodes"
         }
-        return ((try? JSONSerialization.jsonObject(with: Data(json.utf8))) as? [String: Any]).flatMap(focused(in:)).map(String.init)
+
+        var focusedProcessID: Int? {
+            if focused == true { return pid }
+            return ((nodes ?? []) + (floatingNodes ?? [])).lazy.compactMap(\.focusedProcessID).first
+        }
     }
 }

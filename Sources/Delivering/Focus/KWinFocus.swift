@@ -1,6 +1,7 @@
 import DBus
 import NotulaContract
-import Foundation
+import FoundationEssentials
+import Glibc
 import Synchronization
 
 /// Tells the focused window on KDE Plasma's Wayland session, where KWin answers no program's question about it: a KWin

@@ -1,5 +1,5 @@
 import DBus
-import Foundation
+import FoundationEssentials
 import Recording
 
 /// Types text into the focused window through the XDG RemoteDesktop portal (GNOME and KDE on Wayland).

@@ -1,5 +1,5 @@
 import DBus
-import Foundation
+import Glibc
 
 /// The pipes through which the Clipboard portal hands over the selection's bytes: the window that pastes reads
 /// what notulad writes, and notulad reads what another window put there. Each is written or read to its end on a
@@ -11,7 +11,7 @@ enum SelectionPipe {
     static func write(_ bytes: [UInt8], to descriptor: FileDescriptor, within bound: Duration) async -> Bool {
         let file = fcntl(descriptor.rawValue, F_DUPFD_CLOEXEC, 0)
         guard file >= 0 else { return false }
-        return await onThread {
+        return await BlockingThread.run(otherwise: closing(file, false)) {
             defer { close(file) }
             // A reader gone makes the write fail with EPIPE rather than kill notulad: the SIGPIPE is this thread's,
             // blocked, and goes with the thread.
@@ -42,7 +42,7 @@ enum SelectionPipe {
     static func read(_ descriptor: FileDescriptor, limit: Int, within bound: Duration) async -> [UInt8]? {
         let file = fcntl(descriptor.rawValue, F_DUPFD_CLOEXEC, 0)
         guard file >= 0 else { return nil }
-        return await onThread {
+        return await BlockingThread.run(otherwise: closing(file, nil)) {
             defer { close(file) }
             let deadline = ContinuousClock.now + bound
             var bytes: [UInt8] = []
@@ -74,9 +74,9 @@ enum SelectionPipe {
         }
     }
 
-    private static func onThread<Result: Sendable>(_ work: @escaping @Sendable () -> Result) async -> Result {
-        await withCheckedContinuation { continuation in
-            Thread { continuation.resume(returning: work()) }.start()
-        }
+    /// `answer`, once `file` is closed: where no thread could be started to use it.
+    private static func closing<Answer>(_ file: Int32, _ answer: Answer) -> Answer {
+        close(file)
+        return answer
     }
 }

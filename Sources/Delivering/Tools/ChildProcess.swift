@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 import Recording
 import Synchronization
 
@@ -33,9 +33,7 @@ final class ChildProcess: Sendable {
     /// The exit status (128 + the signal's number for a program ended by a signal), or nil when `kill()` ended it.
     /// Waits on a thread of its own, so that no cooperative thread is held for as long as the program runs.
     func ended() async -> Int32? {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Int32?, Never>) in
-            Thread { [self] in continuation.resume(returning: waitForExit()) }.start()
-        }
+        await BlockingThread.run(otherwise: waitForExit()) { [self] in waitForExit() }
     }
 
     /// `ended()`, the program killed once `timeLimit` has passed: nil then.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A program that types or copies for Notula (`wtype`, `xdotool`, `xmodmap`, `swaymsg`), run by the absolute path found
 /// when the session was probed, with an argument array and never through a shell.
@@ -59,8 +59,7 @@ public struct HelperProgram: Sendable, Equatable {
         do {
             child = try ChildProcess(
                 path: path, arguments: arguments, environment: environment.merging(["LC_ALL": "C.UTF-8"]) { _, utf8 in utf8 },
-                input: textFile.handle.fileDescriptor, output: output.handle.fileDescriptor,
-                errorOutput: errorOutput.handle.fileDescriptor)
+                input: textFile.descriptor, output: output.descriptor, errorOutput: errorOutput.descriptor)
         } catch {
             throw DeliveryError("Could not start \(path): \(error.description).")
         }
@@ -76,14 +75,15 @@ public struct HelperProgram: Sendable, Equatable {
         }
         return Ending(
             status: status, outputBytes: output.bytes(upTo: outputLimit),
-            errorOutput: errorOutput.read(upTo: Self.errorExcerpt).trimmingCharacters(in: .whitespacesAndNewlines))
+            errorOutput: errorOutput.read(upTo: Self.errorExcerpt).trimming(where: \.isWhitespace))
     }
 }
 
 extension Duration {
-    /// "10 s", "0.5 s": for messages.
+    /// "10 s", "0.5 s": for messages, to a tenth of a second.
     var inSeconds: String {
         let (seconds, attoseconds) = components
-        return "\((Double(seconds) + Double(attoseconds) / 1e18).formatted(.number.precision(.fractionLength(0...1)))) s"
+        let tenths = Int64((Double(seconds) * 10 + Double(attoseconds) / 1e17).rounded())
+        return tenths % 10 == 0 ? "\(tenths / 10) s" : "\(tenths / 10).\(tenths % 10) s"
     }
 }

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import Recording
 
 /// The user's clipboard kept on disk while a one-time paste holds the clipboard: `$XDG_RUNTIME_DIR/notula/clipboard`,

@@ -1,37 +1,40 @@
-import Foundation
+import Glibc
 
 /// A file that lives in memory only (`memfd_create`): a helper's text, and what it prints, never touch a disk, so a
 /// dictation leaves nothing outside Notula's folders, and a full or slow disk cannot stop it. A file rather than a
 /// pipe: writing the text can never block on a program that does not read, and a child forked to serve the clipboard
 /// that keeps it open keeps nobody waiting for an end of file.
-struct MemoryFile {
-    let handle: FileHandle
+final class MemoryFile {
+    /// Closed with the file.
+    let descriptor: Int32
 
     /// An empty one (closed on exec: a child gets the copy made its standard input, output or error).
     /// - Throws: `ChildProcess.Errno` when the kernel refuses one.
     init() throws(ChildProcess.Errno) {
         guard let create = Self.create else { throw ChildProcess.Errno(code: ENOSYS) }
-        let descriptor = create("notula", Self.closeOnExec)
-        guard descriptor >= 0 else { throw ChildProcess.Errno(code: errno) }
-        handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+        let created = create("notula", Self.closeOnExec)
+        guard created >= 0 else { throw ChildProcess.Errno(code: errno) }
+        descriptor = created
     }
 
+    deinit { close(descriptor) }
+
     /// One holding `text`, to be read from its start.
-    init(holding text: String) throws(ChildProcess.Errno) {
+    convenience init(holding text: String) throws(ChildProcess.Errno) {
         try self.init(holding: Array(text.utf8))
     }
 
     /// One holding `bytes`, to be read from its start.
-    init(holding bytes: [UInt8]) throws(ChildProcess.Errno) {
+    convenience init(holding bytes: [UInt8]) throws(ChildProcess.Errno) {
         try self.init()
         var written = 0
         while written < bytes.count {
-            let count = bytes.withUnsafeBytes { write(handle.fileDescriptor, $0.baseAddress! + written, $0.count - written) }
+            let count = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + written, $0.count - written) }
             if count == -1 && errno == EINTR { continue }
             guard count > 0 else { throw ChildProcess.Errno(code: errno) }
             written += count
         }
-        lseek(handle.fileDescriptor, 0, SEEK_SET)
+        lseek(descriptor, 0, SEEK_SET)
     }
 
     /// Up to `limit` bytes from its start, decoded as UTF-8.
@@ -42,7 +45,7 @@ struct MemoryFile {
         var bytes = [UInt8](repeating: 0, count: limit)
         var count = 0
         while count < limit {
-            let got = bytes.withUnsafeMutableBytes { pread(handle.fileDescriptor, $0.baseAddress! + count, limit - count, off_t(count)) }
+            let got = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress! + count, limit - count, off_t(count)) }
             if got == -1 && errno == EINTR { continue }
             guard got > 0 else { break }
             count += got

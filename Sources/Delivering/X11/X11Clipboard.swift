@@ -1,5 +1,3 @@
-import Foundation
-
 /// X11's CLIPBOARD, read and owned by notulad itself: unlike xclip, which offers one type, an offer carries every
 /// type of a kept clipboard, and the hint with which clipboard managers (Klipper, and those that follow KDE's
 /// convention) leave a one-time paste out of their history. Each reading and each owner has a connection and a
@@ -37,16 +35,21 @@ public struct X11Clipboard: ClipboardOwner {
         }
         let deadline = ContinuousClock.now + timeLimit
         let taken = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
-            Thread { [displayName] in
-                defer { served.end() }
-                guard let connection = XConnection(displayName) else { return continuation.resume(returning: false) }
-                let owner = X11SelectionOwner(
-                    connection: connection, targets: offer.types.compactMap { type in offer.bytes(for: type).map { (connection.atom(type), $0) } },
-                    hints: Set(offer.types.filter { !offer.isContent($0) }.map(connection.atom)), onePaste: offer.onePaste)
-                let (taken, time) = owner.take(before: deadline)
-                continuation.resume(returning: taken)
-                if taken { owner.serve(takenAt: time, for: offer.onePaste ? Self.onePasteLifetime : Self.ownerLifetime) }
-            }.start()
+            BlockingThread.start(
+                { [displayName] in
+                    defer { served.end() }
+                    guard let connection = XConnection(displayName) else { return continuation.resume(returning: false) }
+                    let owner = X11SelectionOwner(
+                        connection: connection, targets: offer.types.compactMap { type in offer.bytes(for: type).map { (connection.atom(type), $0) } },
+                        hints: Set(offer.types.filter { !offer.isContent($0) }.map(connection.atom)), onePaste: offer.onePaste)
+                    let (taken, time) = owner.take(before: deadline)
+                    continuation.resume(returning: taken)
+                    if taken { owner.serve(takenAt: time, for: offer.onePaste ? Self.onePasteLifetime : Self.ownerLifetime) }
+                },
+                otherwise: {
+                    served.end()
+                    continuation.resume(returning: false)
+                })
         }
         guard taken else { throw DeliveryError("Could not take the clipboard of X display \(displayName)") }
         return served
@@ -59,8 +62,6 @@ public struct X11Clipboard: ClipboardOwner {
     private static let ownerLifetime = Duration.seconds(Int64(Int32.max))
 
     private func onConnection<Result: Sendable>(_ work: @escaping @Sendable (XConnection) -> Result?) async -> Result? {
-        await withCheckedContinuation { continuation in
-            Thread { [displayName] in continuation.resume(returning: XConnection(displayName).flatMap(work)) }.start()
-        }
+        await BlockingThread.run(otherwise: nil) { [displayName] in XConnection(displayName).flatMap(work) }
     }
 }

@@ -1,5 +1,5 @@
 import CX11
-import Foundation
+import Glibc
 
 /// One connection to an X display, used by one thread only: every Xlib call of Notula goes through here.
 /// A window of its own (1×1, never mapped) receives the selection's replies and property changes.

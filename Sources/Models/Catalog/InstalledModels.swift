@@ -102,8 +102,9 @@ public enum InstalledModels {
     /// Whether `path` is a file with something in it, links followed.
     private static func isFile(atPath path: String) -> Bool {
         var isDirectory = false
+        // The size is a UInt: `as? Int` found it only while Foundation, linked, bridged the two through NSNumber.
         return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && !isDirectory
-            && ((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0) > 0
+            && ((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? UInt) ?? 0) > 0
     }
 
     /// Whether `path` holds a model libvosk can be pointed at: `am/final.mdl` and `conf/model.conf`, links followed.

@@ -197,7 +197,7 @@ enum CallerNames {
     /// The snap's name (with its instance key, `name_key`) in a snap label; nil when the label is not well formed.
     static func snapName(label: String) -> String? {
         var profile = Substring(label.split(separator: "\0", maxSplits: 1, omittingEmptySubsequences: false)[0]).trimmingSpaces
-        if let mode = profile.range(of: " (") { profile = profile[..<mode.lowerBound] }
+        if let mode = profile.firstRange(of: " (") { profile = profile[..<mode.lowerBound] }
         let parts = profile.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count >= 3, parts[0] == "snap", parts.dropFirst(2).allSatisfy({ !$0.isEmpty }) else { return nil }
         let name = parts[1]
