@@ -11,7 +11,7 @@ PREFIX ?= /usr/local
 RUN_PACKAGES = libdbus-1-dev libpulse-dev libx11-dev libcurl4-openssl-dev libarchive-dev libsqlite3-dev libwayland-dev dbus pulseaudio pulseaudio-utils wtype xdotool x11-xserver-utils sound-theme-freedesktop
 TEST_PACKAGES = $(RUN_PACKAGES) wl-clipboard xclip xdg-dbus-proxy espeak-ng sox libglib2.0-bin systemd python3-dbusmock procps xvfb dunst imagemagick desktop-file-utils sway waybar grim adwaita-icon-theme gjs zip foot xterm gnome-terminal konsole x11-xkb-utils gnome-shell xdg-desktop-portal xdg-desktop-portal-gnome python3-gi gir1.2-gtk-4.0 python3-pyatspi gir1.2-atspi-2.0 at-spi2-core kwin-wayland xdg-desktop-portal-kde qtwayland5 python3-pyqt5 plasma-workspace plasma-desktop plasma-workspace-wayland kded5 breeze-icon-theme qml-module-org-kde-kitemmodels qml-module-qt-labs-platform gir1.2-gdkpixbuf-2.0 librsvg2-common mmdebstrap groff-base man-db mandoc zsh fish appstream dpkg-dev lintian graphviz
 
-.PHONY: all build run test test-passes bench deps test-deps clean install uninstall gnome-extension extension-builds gnome48-root deb module-map
+.PHONY: all build run test test-passes test-build test-models bench deps test-deps clean install uninstall gnome-extension extension-builds gnome48-root deb module-map
 
 all: build
 
@@ -53,11 +53,9 @@ STEP = @echo "make test: $$(date -u +%T) $(1)"
 test: test-deps
 	@$(MAKE) --no-print-directory test-passes DEBUG_BIN="$$($(SWIFT) build --show-bin-path)"
 test-passes:
-	$(call STEP,debug build)
-	$(SWIFT) build --build-tests
-	$(call STEP,Vosk and Whisper for the tests)
-	@scripts/install-vosk "$(DEBUG_BIN)" --test
-	@scripts/install-whisper "$(DEBUG_BIN)" --test
+	$(call STEP,debug build beside the test models and the GNOME Shell 48 root)
+	@# Those wait on the network and the disk more than on a core.
+	@$(MAKE) --no-print-directory -j3 test-build test-models gnome48-root
 	$(call STEP,release build)
 	@# The release binaries, runtime inside, that the install and package suites install.
 	@$(MAKE) --no-print-directory build
@@ -70,8 +68,6 @@ test-passes:
 	$(TEST_PASS) reliability
 	$(call STEP,speech pass)
 	$(WITH_MODEL) $(TEST_PASS) speech
-	$(call STEP,GNOME Shell 48 root)
-	@$(MAKE) --no-print-directory gnome48-root
 	$(call STEP,model loading pass)
 	$(WITH_MODEL) $(TEST_PASS) modelLoading
 	$(call STEP,desktop pass)
@@ -79,6 +75,11 @@ test-passes:
 	$(call STEP,package pass)
 	$(TEST_PASS) package
 	$(call STEP,done)
+test-build:
+	$(SWIFT) build --build-tests
+test-models:
+	@scripts/install-vosk "$(DEBUG_BIN)" --test
+	@scripts/install-whisper "$(DEBUG_BIN)" --test
 
 # GNOME Shell 48 (Debian 13's) for the desktop pass: a trixie root that Gnome48Host starts the Shell in, built once
 # with mmdebstrap (about 100 s, 1.2 GB) and kept until removed. Building it needs root, as running it does.
