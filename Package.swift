@@ -53,19 +53,20 @@ let package = Package(
         .executableTarget(name: "notula-bench", dependencies: ["DBus", "NotulaContract", "Models", "Speech", "Library", "NotulaTestSupport", "Delivering"]),
         .target(
             name: "NotulaTestSupport", dependencies: ["DBus", "NotulaContract", "Recording", "Speech"], path: "Tests/NotulaTestSupport"),
+        .target(name: "TestPasses", path: "Tests/TestPasses"),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "NotulaTestSupport"]),
         .testTarget(name: "RecordingTests", dependencies: ["Recording"]),
         .testTarget(name: "NotifyingTests", dependencies: ["Notifying", "Recording", "DBus"]),
-        .testTarget(name: "AudioTests", dependencies: ["Audio", "Recording", "NotulaTestSupport"]),
+        .testTarget(name: "AudioTests", dependencies: ["Audio", "Recording", "NotulaTestSupport", "TestPasses"]),
         .testTarget(name: "LibraryTests", dependencies: ["Library", "Recording", "NotulaTestSupport"]),
         .testTarget(name: "DownloadingTests", dependencies: ["Downloading", "NotulaTestSupport"]),
-        .testTarget(name: "SpeechTests", dependencies: ["Models", "Speech", "Recording", "NotulaTestSupport"]),
-        .testTarget(name: "DeliveringTests", dependencies: ["Delivering", "DBus", "NotulaTestSupport"]),
+        .testTarget(name: "SpeechTests", dependencies: ["Models", "Speech", "Recording", "NotulaTestSupport", "TestPasses"]),
+        .testTarget(name: "DeliveringTests", dependencies: ["Delivering", "DBus", "NotulaTestSupport", "TestPasses"]),
         .testTarget(name: "WritingTests", dependencies: ["Writing"]),
         .testTarget(name: "MemosTests", dependencies: ["Memos", "Library", "Recording", "Audio"]),
         .testTarget(name: "DictatingTests", dependencies: ["Dictating", "Delivering", "Recording", "Speech", "Writing"]),
         .testTarget(name: "NotulaServiceTests", dependencies: ["NotulaService"]),
-        .testTarget(name: "IntegrationTests", dependencies: ["DBus", "NotulaContract", "Models", "Speech", "Library", "Recording", "NotulaTestSupport"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["DBus", "NotulaContract", "Models", "Speech", "Library", "Recording", "NotulaTestSupport", "TestPasses"]),
     ]
 )
 

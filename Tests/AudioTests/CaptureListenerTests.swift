@@ -2,6 +2,7 @@ import Foundation
 import NotulaTestSupport
 import Recording
 import Synchronization
+import TestPasses
 import Testing
 
 @testable import Audio
@@ -25,7 +26,7 @@ final class ListenerDouble: CapturedAudioListener {
     }
 }
 
-@Suite struct CaptureListenerTests {
+@Suite(.tags(.capture)) struct CaptureListenerTests {
     /// A stop ends the recording once; a discard that comes after it (the user discards while the memo is being
     /// made) is not the capture's to report: the file is the memo's now.
     @Test func aStopEndsTheRecordingAndADiscardAfterItDropsNothing() async throws {

@@ -1,12 +1,13 @@
 import Foundation
 import NotulaTestSupport
 import Recording
+import TestPasses
 import Testing
 
 @testable import Audio
 
 /// A recording at the length limit goes on into the next file without a sample lost, against the real server.
-@Suite(.serialized) struct LengthLimitTests {
+@Suite(.serialized, .tags(.capture)) struct LengthLimitTests {
     /// Split at once, or only once the tone has ended (seconds past the limit wait in memory, and each
     /// next file is full as soon as it is made).
     @Test(arguments: [false, true])

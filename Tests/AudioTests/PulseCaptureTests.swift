@@ -1,12 +1,13 @@
 import Foundation
 import NotulaTestSupport
 import Recording
+import TestPasses
 import Testing
 
 @testable import Audio
 
 /// Against the real PulseAudio server of the environment, which must have a sink named `mic`.
-@Suite(.serialized)
+@Suite(.serialized, .tags(.capture))
 struct PulseCaptureTests {
     /// A sink of each test's own, kept live at low latency as a microphone is (see `NullSink`).
     let sink: NullSink

@@ -3,6 +3,7 @@ import Foundation
 import NotulaTestSupport
 import Recording
 import Synchronization
+import TestPasses
 import Testing
 
 @testable import Audio
@@ -36,7 +37,7 @@ final class StalledListener: CapturedAudioListener {
     func captureContinued(_ previous: RecordingID, as next: RecordingID) { heard.captureContinued(previous, as: next) }
 }
 
-@Suite(.serialized) struct StalledWriteTests {
+@Suite(.serialized, .tags(.capture)) struct StalledWriteTests {
     /// Pause and Resume take the PulseAudio main loop's lock; the samples' way to the disk must not hold it.
     @Test func pauseAndResumeAnswerWhileTheDiskIsStalled() async throws {
         let sink = try await NullSink()
@@ -66,7 +67,7 @@ final class StalledListener: CapturedAudioListener {
     }
 }
 
-@Suite(.serialized) struct StalledDiskPatienceTests {
+@Suite(.serialized, .tags(.capture)) struct StalledDiskPatienceTests {
     /// A disk that takes nothing for longer than the patience stops the recording as lost, rather than
     /// fill the memory; what reached the file is kept.
     @Test func aDiskStalledPastThePatienceLosesTheInputAndKeepsTheFile() async throws {

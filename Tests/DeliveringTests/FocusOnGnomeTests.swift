@@ -2,13 +2,14 @@ import DBus
 import Delivering
 import Foundation
 import NotulaTestSupport
+import TestPasses
 import Testing
 
 /// On a real, headless GNOME Shell 43 with Notula's extension, notulad's focus finder asks the Shell which window has
 /// the focus: into GNOME's terminal running bash a spoken new line is typed through the portal as a space, and runs
 /// nothing; into a GTK window it is Return. A program that answers in the Shell's place is never asked. One Shell for
 /// the suite; one window at a time has the focus.
-@Suite(.serialized) struct FocusOnGnomeTests {
+@Suite(.serialized, .tags(.desktop)) struct FocusOnGnomeTests {
     static let session = DesktopSession(
         environment: ["XDG_SESSION_TYPE": "wayland", "XDG_CURRENT_DESKTOP": "GNOME", "WAYLAND_DISPLAY": "wayland-0"])
 

@@ -1,6 +1,7 @@
 import DBus
 import Foundation
 import NotulaTestSupport
+import TestPasses
 import Testing
 
 @testable import Delivering
@@ -9,7 +10,7 @@ import Testing
 /// terminal running bash (Konsole) a spoken new line is typed through the KDE portal as a space, and runs
 /// nothing; into a Qt window it is Return. A report from another connection than
 /// KWin's is refused. One KWin for the suite.
-@Suite(.serialized) struct FocusOnKDETests {
+@Suite(.serialized, .tags(.desktop)) struct FocusOnKDETests {
     /// The session as notulad reads it, notulad's connection with the script loaded, and its dictation, typing
     /// through the portal.
     private static func dictationOnKDE() async throws -> (PlasmaHost, Bus, FocusFinder, Dictation) {

@@ -1,6 +1,7 @@
 import Delivering
 import Foundation
 import NotulaTestSupport
+import TestPasses
 import Testing
 
 /// A text of `count` characters that starts with a dash and holds accents, Hangul, an emoji, newlines and shell
@@ -96,7 +97,7 @@ func bytesPrinted(by command: String, environment: [String: String]) throws -> D
 @Suite(
     .serialized,
     .enabled(if: installed("sway", "swaymsg", "foot", "wtype", "wl-copy", "wl-paste"), "needs sway, foot, wtype and wl-clipboard"),
-    .terminalsInSway)
+    .terminalsInSway, .tags(.desktop))
 struct WaylandPasteTests {
     let sway: TerminalsInSway
     let targets: HelperTargets
@@ -187,7 +188,7 @@ struct WaylandPasteTests {
 @Suite(
     .serialized,
     .enabled(if: installed("Xvfb", "xterm", "xdotool", "xclip"), "needs Xvfb, xterm, xdotool and xclip"),
-    .terminalsUnderXvfb)
+    .terminalsUnderXvfb, .tags(.desktop))
 struct X11PasteTests {
     let xvfb: TerminalsUnderXvfb
     let targets: HelperTargets

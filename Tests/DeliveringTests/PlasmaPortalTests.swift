@@ -2,12 +2,13 @@ import DBus
 import Delivering
 import Foundation
 import NotulaTestSupport
+import TestPasses
 import Testing
 
 /// KDE Plasma's RemoteDesktop portal typing into real Qt 5 and GTK4 windows on a real, headless KWin, and the text
 /// a Qt window cannot take typed (outside the layout) pasted through KWin's clipboard and the portal's Ctrl+V. The
 /// KDE portal asks nobody. One KWin for the suite; one window at a time has the focus.
-@Suite(.serialized) struct PlasmaPortalTests {
+@Suite(.serialized, .tags(.desktop)) struct PlasmaPortalTests {
     @Test func typesLayoutTextIntoAQtWindowAndTextOutsideItIntoAGTKOne() async throws {
         let host = try desktop(await PlasmaHost.shared())
         let bus = try await host.connect()

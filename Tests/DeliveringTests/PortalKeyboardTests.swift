@@ -2,11 +2,12 @@ import DBus
 import Delivering
 import Foundation
 import NotulaTestSupport
+import TestPasses
 import Testing
 
 /// The RemoteDesktop portal typing into a real GTK4 window on a real, headless GNOME Shell 43, its consent dialog
 /// answered through AT-SPI as a user would. One Shell for the suite; one window at a time has the focus.
-@Suite(.serialized) struct PortalKeyboardTests {
+@Suite(.serialized, .tags(.desktop)) struct PortalKeyboardTests {
     @Test func typesASCIIAccentsAndHangulIntoTheFocusedWindowAskingOnce() async throws {
         let host = try desktop(await GnomeShellHost.shared())
         let target = try await host.openTypingTarget()

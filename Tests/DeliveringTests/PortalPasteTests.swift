@@ -2,13 +2,14 @@ import DBus
 import Delivering
 import Foundation
 import NotulaTestSupport
+import TestPasses
 import Testing
 
 /// On GNOME 48 the RemoteDesktop session comes with a clipboard (the Clipboard portal): text with characters off
 /// the keyboard layout, or long, is pasted, whole, into a real GTK4 window on a real, headless GNOME Shell 48, and
 /// what the user had copied is put back; short text on the layout is still typed. The consent dialog is answered
 /// through AT-SPI as a user would. One Shell for the suite.
-@Suite(.serialized) struct PortalPasteTests {
+@Suite(.serialized, .tags(.desktop)) struct PortalPasteTests {
     @Test func textOffTheLayoutOrLongIsPastedWholeThroughTheSessionsClipboard() async throws {
         let host = try desktop(await Gnome48Host.shared())
         let target = try await host.openTypingTarget()

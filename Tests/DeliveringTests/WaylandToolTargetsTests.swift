@@ -1,13 +1,14 @@
 import Delivering
 import Foundation
 import NotulaTestSupport
+import TestPasses
 import Testing
 
 /// Text typed through wtype into a real foot terminal in a headless sway, and put on its clipboard with wl-copy:
 /// what the terminal's file and wl-paste hold is what a user would see.
 @Suite(
     .serialized, .enabled(if: installed("sway", "foot", "wtype", "wl-copy", "wl-paste"), "needs sway, foot, wtype and wl-clipboard"),
-    .terminalsInSway)
+    .terminalsInSway, .tags(.desktop))
 struct WaylandToolTargetsTests {
     let sway: TerminalsInSway
     let targets: HelperTargets

@@ -1,6 +1,7 @@
 import Delivering
 import Foundation
 import NotulaTestSupport
+import TestPasses
 import Testing
 
 /// notulad's own X11 clipboard, as programs on the display see it: a previous clipboard of several types comes back
@@ -8,7 +9,7 @@ import Testing
 @Suite(
     .serialized,
     .enabled(if: installed("Xvfb", "xterm", "xdotool", "xclip"), "needs Xvfb, xterm, xdotool and xclip"),
-    .terminalsUnderXvfb)
+    .terminalsUnderXvfb, .tags(.desktop))
 struct X11ClipboardTests {
     let xvfb: TerminalsUnderXvfb
     let runtime = TemporaryFolder()

@@ -1,6 +1,7 @@
 import Delivering
 import Foundation
 import NotulaTestSupport
+import TestPasses
 import Testing
 
 /// Text typed through xdotool (XTEST) into a real xterm on Xvfb, and put on its clipboard with xclip: what the
@@ -10,7 +11,7 @@ import Testing
     .enabled(
         if: installed("Xvfb", "xterm", "xdotool", "xmodmap", "xclip", "setxkbmap"),
         "needs Xvfb, xterm, xdotool, xmodmap, xclip and setxkbmap"),
-    .terminalsUnderXvfb)
+    .terminalsUnderXvfb, .tags(.desktop))
 struct X11ToolTargetsTests {
     let xvfb: TerminalsUnderXvfb
     let targets: HelperTargets

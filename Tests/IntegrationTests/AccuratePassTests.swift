@@ -3,9 +3,10 @@ import Foundation
 import NotulaContract
 import NotulaTestSupport
 import Recording
+import TestPasses
 import Testing
 
-@Suite("Each utterance written again by Whisper while the next is spoken", .serialized, .timeLimit(.minutes(5)))
+@Suite("Each utterance written again by Whisper while the next is spoken", .serialized, .timeLimit(.minutes(5)), .tags(.modelLoading))
 struct AccuratePassTests {
     /// Only the Korean Vosk model, under its own name, and tiny.en: en-US is served by Whisper alone.
     private func whisperAlonePlace() throws -> URL {

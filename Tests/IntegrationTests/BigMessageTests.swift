@@ -2,12 +2,13 @@ import DBus
 import Foundation
 import NotulaContract
 import NotulaTestSupport
+import TestPasses
 import Testing
 
 /// One message of 30 MiB (the bus lets through up to its own limit: 32 MiB on a system bus) must cost
 /// notulad no more than a little memory when nobody there takes it: calls are refused on their header,
 /// signals no subscription wants are dropped, both without reading the body.
-@Suite("A big message nobody takes costs notulad no memory", .serialized)
+@Suite("A big message nobody takes costs notulad no memory", .serialized, .tags(.reliability))
 struct BigMessageTests {
     static let size = 30 << 20
     /// 30 MiB of bytes, which are read unboxed anyway.

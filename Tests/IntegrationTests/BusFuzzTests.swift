@@ -2,11 +2,12 @@ import DBus
 import Foundation
 import NotulaContract
 import NotulaTestSupport
+import TestPasses
 import Testing
 
 /// Thousands of random messages at the real notulad: every one is answered, with a reply or a
 /// named error, and the service stays up with its state and its memos consistent.
-@Suite("Random messages at the real notulad", .serialized)
+@Suite("Random messages at the real notulad", .serialized, .tags(.reliability))
 struct BusFuzzTests {
     /// 3000 in `make test` (about 5 s on an idle machine, 40 s on a loaded one);
     /// NOTULA_FUZZ_MESSAGES asks for a longer run.

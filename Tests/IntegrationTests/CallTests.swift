@@ -2,11 +2,12 @@ import DBus
 import Foundation
 import NotulaContract
 import NotulaTestSupport
+import TestPasses
 import Testing
 
 /// Another application's call (a stream with `media.role=phone`) on a PulseAudio server of the
 /// test's own, so that no other test's recording hears it.
-@Suite("A call pauses the recording and its end resumes it", .serialized)
+@Suite("A call pauses the recording and its end resumes it", .serialized, .tags(.reliability))
 struct CallTests {
     private static let recording = RecorderEvent.state("recording", reason: "")
     private static let pausedForCall = RecorderEvent.state("paused", reason: "call")

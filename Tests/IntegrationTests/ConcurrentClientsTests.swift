@@ -2,12 +2,13 @@ import DBus
 import Foundation
 import NotulaContract
 import NotulaTestSupport
+import TestPasses
 import Testing
 
 /// Eight clients sending random recorder commands at once to the real notulad; afterwards the
 /// invariants hold: State matches the capture, every memo has its audio and its row, no audio
 /// file without a memo, and each memo's audio lasts as long as the Elapsed it was processed at.
-@Suite("Eight clients at once", .serialized)
+@Suite("Eight clients at once", .serialized, .tags(.reliability))
 struct ConcurrentClientsTests {
     static let clients = 8
     static let commands = 1000

@@ -1,8 +1,9 @@
 import Foundation
 import NotulaTestSupport
+import TestPasses
 import Testing
 
-@Suite("make deb builds a package that installs, runs without the toolchain, and goes away whole")
+@Suite("make deb builds a package that installs, runs without the toolchain, and goes away whole", .tags(.package))
 struct DebianPackageTests {
     /// apt-get and dpkg wait for a lock another install holds, rather than fail.
     static let apt = ["-o", "DPkg::Lock::Timeout=600"]

@@ -2,13 +2,14 @@ import DBus
 import Foundation
 import NotulaContract
 import NotulaTestSupport
+import TestPasses
 import Testing
 
 /// notulad types a memo's text into a real window: through XTEST into an xterm on Xvfb, through the virtual keyboard
 /// into foot on a headless sway, through the RemoteDesktop portal on a real, headless GNOME Shell 43, its consent
 /// dialog answered as a user would, and pasted through KWin's clipboard and the KDE portal's Ctrl+V into a Qt
 /// window. One Shell and one KWin for the suite.
-@Suite("Dictation into real desktops", .serialized)
+@Suite("Dictation into real desktops", .serialized, .tags(.desktop))
 struct DictationDesktopTests {
     /// notulad on the Shell's session bus, told it is in a GNOME Wayland session, transcribing Korean.
     private static func serviceOnGNOME(_ host: GnomeShellHost, modelPlace place: URL) async throws -> ServiceUnderTest {

@@ -2,6 +2,7 @@ import DBus
 import Foundation
 import NotulaContract
 import NotulaTestSupport
+import TestPasses
 import Testing
 
 /// notulad types a memo's text into a GTK4 window on a real, headless GNOME Shell 48 (Debian 13's, in a trixie root)
@@ -9,7 +10,7 @@ import Testing
 /// `restore_token` sparing the next run of notulad the question; the Korean memo, on no keyboard layout, pasted
 /// through the session's clipboard (the Clipboard portal), what the user had copied put back; and the output
 /// `clipboard` through that clipboard. One Shell for the suite.
-@Suite("Dictation into GNOME 48", .serialized)
+@Suite("Dictation into GNOME 48", .serialized, .tags(.desktop))
 struct DictationGnome48Tests {
     /// notulad on the Shell's session bus, told it is in a GNOME Wayland session, transcribing Korean; `home` to start
     /// again over the folders of one that ran before.

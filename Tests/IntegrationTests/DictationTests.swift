@@ -2,6 +2,7 @@ import DBus
 import Foundation
 import NotulaContract
 import NotulaTestSupport
+import TestPasses
 import Testing
 
 /// Records `words` spoken, sends the recording with `ProcessTo(output)`, and returns the memo with the recorder's
@@ -22,7 +23,7 @@ func deliveryOutcome(in signals: AsyncStream<Message>) async throws -> Message {
 
 struct SignalsEnded: Error {}
 
-@Suite("Dictation: the memo's text where the user types", .serialized)
+@Suite("Dictation: the memo's text where the user types", .serialized, .tags(.speech))
 struct DictationTests {
     @Test func aSessionWithNoWayToTypeSaysSoAndKeepsTheMemo() async throws {
         let place = try modelPlace()

@@ -3,11 +3,12 @@ import Foundation
 import Glibc
 import NotulaContract
 import NotulaTestSupport
+import TestPasses
 import Testing
 
 /// A memo discarded while its file is decoded: the decoding stops, and the next recording records.
 /// Named to run with the speech suites (`make test`), as it decodes with the Korean model.
-@Suite("A discard never delays the next recording", .serialized)
+@Suite("A discard never delays the next recording", .serialized, .tags(.speech))
 struct DiscardDuringTranscriptionTests {
     @Test("Discarding a memo while its 20-minute file is transcribed: the next Start opens the microphone at once and records")
     func discardDuringALongTranscription() async throws {

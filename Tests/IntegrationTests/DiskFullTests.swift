@@ -2,10 +2,11 @@ import DBus
 import Foundation
 import NotulaContract
 import NotulaTestSupport
+import TestPasses
 import Testing
 
 /// The recordings folder on a tmpfs of 128 kB: full after about four seconds of audio.
-@Suite("A full disk pauses, keeps a valid WAV and refuses to go on until there is room", .serialized)
+@Suite("A full disk pauses, keeps a valid WAV and refuses to go on until there is room", .serialized, .tags(.reliability))
 struct DiskFullTests {
     private static let noSpace = NotulaErrorName.noSpace.rawValue.rawValue
 

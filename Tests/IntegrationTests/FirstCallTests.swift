@@ -4,6 +4,7 @@ import Models
 import NotulaContract
 import NotulaTestSupport
 import Speech
+import TestPasses
 import Testing
 
 /// A catalog that takes seconds to arrive, as Vosk's does on a slow line, and an older one in the cache: what
@@ -38,7 +39,7 @@ private final class SlowCatalog {
     }
 }
 
-@Suite("The first call after a start waits for the catalog on its way", .timeLimit(.minutes(1)))
+@Suite("The first call after a start waits for the catalog on its way", .timeLimit(.minutes(1)), .tags(.reliability))
 struct FirstCallTests {
     @Test("A locale only the catalog being fetched knows is picked once it arrives; meanwhile the cached catalog is listed")
     func pickWaitsForTheCatalogFetch() async throws {

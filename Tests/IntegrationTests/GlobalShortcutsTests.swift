@@ -2,12 +2,13 @@ import DBus
 import Foundation
 import NotulaContract
 import NotulaTestSupport
+import TestPasses
 import Testing
 
 /// "Toggle recording" and "Hold to talk" bound through a real GlobalShortcuts portal — KDE Plasma 5.27's, which
 /// takes the shortcuts from CreateSession, and GNOME 48's, which asks the user in a dialog and answers 2 when it
 /// worked — and pressed as a user would, through the desktop's remote-desktop keyboard.
-@Suite("Shortcuts of the desktop's own: toggle, and hold to talk", .serialized)
+@Suite("Shortcuts of the desktop's own: toggle, and hold to talk", .serialized, .tags(.desktop))
 struct GlobalShortcutsTests {
     private static let toggle: [DesktopKeys.Key] = [.control, .alt, .n]
     private static let holdToTalk: [DesktopKeys.Key] = [.control, .alt, .m]

@@ -2,13 +2,14 @@ import DBus
 import Foundation
 import NotulaContract
 import NotulaTestSupport
+import TestPasses
 import Testing
 
 /// Notula's extension inside a real, headless GNOME Shell — Debian 12's 43 (the scripts build) and Debian 13's 48
 /// (the modules build, as users of current GNOME get it) — built for it by `make gnome-extension`, installed and
 /// enabled as a user does, with the real notulad on the Shell's bus: what the top bar shows, read from the Shell and
 /// seen in its screenshots, and the menu driving the recorder.
-@Suite("The GNOME Shell extension in a real GNOME Shell 43 and 48", .serialized)
+@Suite("The GNOME Shell extension in a real GNOME Shell 43 and 48", .serialized, .tags(.desktop))
 struct GnomeExtensionTests {
     /// The Shells it runs in, by major version.
     static let shells = [43, 48]

@@ -2,9 +2,10 @@ import DBus
 import Foundation
 import NotulaContract
 import NotulaTestSupport
+import TestPasses
 import Testing
 
-@Suite("An input that delivers late: the timer counts the audio, not the time since the stream opened", .serialized)
+@Suite("An input that delivers late: the timer counts the audio, not the time since the stream opened", .serialized, .tags(.timing))
 struct LateInputTests {
     /// As the first recording after a start showed on a live PulseAudio: its input delivered 1.4 s after
     /// it opened, and Elapsed said 5.00 s for a 3.58 s WAV.

@@ -3,10 +3,11 @@ import Foundation
 import Library
 import NotulaContract
 import NotulaTestSupport
+import TestPasses
 import Testing
 
 /// A library that has grown for years: its memos cost the service nothing until asked for.
-@Suite("A library of many memos")
+@Suite("A library of many memos", .tags(.reliability))
 struct LibraryScaleTests {
     static let memoCount = 20_000
 

@@ -3,11 +3,12 @@ import Foundation
 import Glibc
 import NotulaContract
 import NotulaTestSupport
+import TestPasses
 import Testing
 
 /// The library's parts that need a transcript: exports, search by what was said, and a recovered
 /// memo transcribed at the next start. Named to run with the speech suites (`make test`).
-@Suite("Memo library with real transcripts", .serialized)
+@Suite("Memo library with real transcripts", .serialized, .tags(.speech))
 struct LibraryTranscriptionTests {
     private func koreanService(home: URL? = nil, place: URL) async throws -> ServiceUnderTest {
         let service = try await ServiceUnderTest.start(environment: ["VOSK_MODEL_PATH": place.path], home: home)

@@ -3,10 +3,11 @@ import Foundation
 import NotulaContract
 import NotulaTestSupport
 import Recording
+import TestPasses
 import Testing
 
 /// `OpenAudio`: the recording's audio while it is captured, on a pipe of the client's own, in the form it chose.
-@Suite("The audio for other programs", .serialized, .timeLimit(.minutes(3)))
+@Suite("The audio for other programs", .serialized, .timeLimit(.minutes(3)), .tags(.capture))
 struct LiveAudioTests {
     private func open(_ form: String, _ service: ServiceUnderTest) async throws -> AudioPipeReader {
         AudioPipeReader(try await pipe(form, service))

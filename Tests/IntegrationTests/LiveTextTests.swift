@@ -2,10 +2,11 @@ import DBus
 import Foundation
 import NotulaContract
 import NotulaTestSupport
+import TestPasses
 import Testing
 
 /// `WatchText`: the words while they are spoken, on a pipe of the client's own, never on the bus.
-@Suite("Live text for the clients that ask", .serialized, .timeLimit(.minutes(3)))
+@Suite("Live text for the clients that ask", .serialized, .timeLimit(.minutes(3)), .tags(.modelLoading))
 struct LiveTextTests {
     @Test func twoReadersGetGuessesThenEachUtteranceThenTheEndAndNoMessageOnTheBusCarriesTheText() async throws {
         let place = try modelPlace()

@@ -2,11 +2,12 @@ import DBus
 import Foundation
 import NotulaContract
 import NotulaTestSupport
+import TestPasses
 import Testing
 
 /// The microphone or the sound server going away under a recording, on a PulseAudio server of
 /// the test's own (killed and started again here).
-@Suite("A lost microphone pauses with Failed and keeps the audio; a moved one goes on", .serialized)
+@Suite("A lost microphone pauses with Failed and keeps the audio; a moved one goes on", .serialized, .tags(.reliability))
 struct LostInputTests {
     private static let recording = RecorderEvent.state("recording", reason: "")
 

@@ -2,6 +2,7 @@ import DBus
 import Foundation
 import NotulaContract
 import NotulaTestSupport
+import TestPasses
 import Testing
 
 /// Two Korean models in one place, of two kinds: the small one a weakened copy (a beam of 0.5 and at most 20 active
@@ -76,7 +77,7 @@ private func emptyCatalog() throws -> URL {
     return file
 }
 
-@Suite("Models you choose, and memos transcribed again", .serialized, .timeLimit(.minutes(5)))
+@Suite("Models you choose, and memos transcribed again", .serialized, .timeLimit(.minutes(5)), .tags(.modelLoading))
 struct ModelChoiceTests {
     private func start(_ place: URL, catalog: URL, home: URL? = nil) async throws -> ServiceUnderTest {
         // A restart keeps the settings.json the service wrote.
@@ -179,7 +180,7 @@ struct ModelChoiceTests {
     }
 }
 
-@Suite("Models installed, chosen and removed by name", .serialized, .timeLimit(.minutes(5)))
+@Suite("Models installed, chosen and removed by name", .serialized, .timeLimit(.minutes(5)), .tags(.modelLoading))
 struct ModelInstallByNameTests {
     /// Waits for the installation of `model` of ko-KR to end, and returns how.
     private func installed(_ model: String, _ signals: AsyncStream<Message>) async -> String {

@@ -2,6 +2,7 @@ import DBus
 import Foundation
 import NotulaContract
 import NotulaTestSupport
+import TestPasses
 import Testing
 
 extension ServiceUnderTest {
@@ -51,7 +52,7 @@ func setLocale(_ service: ServiceUnderTest, _ tag: String) async throws {
         [.string(NotulaBus.recorderInterface.rawValue), .string(NotulaBus.Recorder.Property.locale.rawValue), .variant(.string(tag))])
 }
 
-@Suite("Models are downloaded when their locale is picked", .serialized)
+@Suite("Models are downloaded when their locale is picked", .serialized, .tags(.speech))
 struct ModelDownloadTests {
     @Test func pickingALocaleInstallsItsModelAndRecordingsAreTranscribed() async throws {
         let archive = try ModelArchives.korean.get()

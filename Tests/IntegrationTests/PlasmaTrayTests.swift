@@ -2,12 +2,13 @@ import DBus
 import Foundation
 import NotulaContract
 import NotulaTestSupport
+import TestPasses
 import Testing
 
 /// Notula's StatusNotifierItem in the tray of KDE Plasma 5.27 — the desktop whose protocol it is — in a real,
 /// headless plasmashell on KWin, with the real notulad on the session's bus: what the panel shows, seen in KWin's
 /// screenshots, and the item's menu opened and picked from with the RemoteDesktop portal's pointer, as a hand would.
-@Suite("PlasmaTrayTests", .serialized)
+@Suite("PlasmaTrayTests", .serialized, .tags(.desktop))
 struct PlasmaTrayTests {
     /// The rows of Plasma's default panel, along the bottom of the screen, right of the (empty) task manager: the tray
     /// and the clock.

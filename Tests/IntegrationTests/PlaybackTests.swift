@@ -3,6 +3,7 @@ import Foundation
 import Glibc
 import NotulaContract
 import NotulaTestSupport
+import TestPasses
 import Testing
 
 /// A service whose playback goes to a null sink of the test's own, with one memo of speech.
@@ -19,7 +20,7 @@ func serviceWithSpokenMemo(speaker: NullSink, settings: [String] = [], on bus: P
     return (service, memo)
 }
 
-@Suite("Playing memos through PulseAudio", .serialized, .timeLimit(.minutes(3)))
+@Suite("Playing memos through PulseAudio", .serialized, .timeLimit(.minutes(3)), .tags(.timing))
 struct PlaybackTests {
     /// The next value of Playing announced in `changes`.
     private func nextPlaying(_ changes: inout AsyncStream<Message>.Iterator) async throws -> ObjectPath? {

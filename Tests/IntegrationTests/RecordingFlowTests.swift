@@ -2,9 +2,10 @@ import DBus
 import Foundation
 import NotulaContract
 import NotulaTestSupport
+import TestPasses
 import Testing
 
-@Suite("Recording driven over the bus, with real PulseAudio", .serialized)
+@Suite("Recording driven over the bus, with real PulseAudio", .serialized, .tags(.timing))
 struct RecordingFlowTests {
     @Test func toggleToggleToggleProcessMakesTheWAV() async throws {
         let service = try await ServiceUnderTest.start()

@@ -2,6 +2,7 @@ import DBus
 import Foundation
 import NotulaContract
 import NotulaTestSupport
+import TestPasses
 import Testing
 
 extension ServiceUnderTest {
@@ -15,7 +16,7 @@ extension ServiceUnderTest {
     }
 }
 
-@Suite("A recording keeps the locale it started in", .serialized)
+@Suite("A recording keeps the locale it started in", .serialized, .tags(.modelLoading))
 struct RecordingLocaleTests {
     @Test func aPickDuringARecordingLeavesItsTranscriptAndBannersInItsOwnLocale() async throws {
         let place = try modelPlace()

@@ -2,10 +2,11 @@ import DBus
 import Foundation
 import NotulaContract
 import NotulaTestSupport
+import TestPasses
 import Testing
 
 /// `SilenceSeconds`: a recording that falls quiet after speech is sent by itself, once, with all that was said.
-@Suite("A recording ends itself after silence", .serialized, .timeLimit(.minutes(3)))
+@Suite("A recording ends itself after silence", .serialized, .timeLimit(.minutes(3)), .tags(.modelLoading))
 struct SilenceEndingTests {
     private static func set(_ service: ServiceUnderTest, silenceSeconds value: Value) async throws {
         try await service.call(

@@ -2,11 +2,12 @@ import DBus
 import Foundation
 import NotulaContract
 import NotulaTestSupport
+import TestPasses
 import Testing
 
 /// logind's PrepareForSleep, from python3-dbusmock's logind template on a private bus that
 /// notulad takes for the system bus.
-@Suite("Sleep pauses the recording, and waking does not resume it", .serialized)
+@Suite("Sleep pauses the recording, and waking does not resume it", .serialized, .tags(.reliability))
 struct SleepTests {
     @Test func prepareForSleepPausesAndTheRecordingStaysPausedAfterWaking() async throws {
         let logind = try await LogindMock()

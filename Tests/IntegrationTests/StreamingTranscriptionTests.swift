@@ -3,9 +3,10 @@ import Foundation
 import NotulaContract
 import NotulaTestSupport
 import Speech
+import TestPasses
 import Testing
 
-@Suite("Recordings are transcribed while they are captured", .serialized)
+@Suite("Recordings are transcribed while they are captured", .serialized, .tags(.speech))
 struct StreamingTranscriptionTests {
     /// The text decoded during a recording with a pause equals that of its final file decoded whole (by Vosk's
     /// own Python package, which the engine tests show decodes a file as ours does), word for word and timing for
@@ -87,7 +88,7 @@ extension StreamingTranscriptionTests {
     }
 }
 
-@Suite("The speech model is held while useful", .serialized)
+@Suite("The speech model is held while useful", .serialized, .tags(.speech))
 struct ModelMemoryTests {
     /// The model loads when the locale is picked, is released after the idle time the settings give, and loads
     /// again at the next recording, whose audio is caught up: the text is still decoded while captured.

@@ -2,6 +2,7 @@ import DBus
 import Foundation
 import NotulaContract
 import NotulaTestSupport
+import TestPasses
 import Testing
 
 /// The Korean model the tests use, as Vosk's own tools would find it: a folder named after
@@ -25,7 +26,7 @@ private func recordAndSend(_ service: ServiceUnderTest, playing speech: String?)
     return memo
 }
 
-@Suite("Memos get their text", .serialized)
+@Suite("Memos get their text", .serialized, .tags(.speech))
 struct TranscriptionTests {
     @Test func speechBecomesTheMemosTextInThePickedLocale() async throws {
         let place = try modelPlace()

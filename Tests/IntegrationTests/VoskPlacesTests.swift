@@ -2,11 +2,12 @@ import DBus
 import Foundation
 import NotulaContract
 import NotulaTestSupport
+import TestPasses
 import Testing
 
 /// A model put where Vosk's tools put them while the service runs. Named in the Makefile's speech suites: it
 /// loads the Korean test model.
-@Suite("A model put in Vosk's folders while the service runs is found", .timeLimit(.minutes(1)))
+@Suite("A model put in Vosk's folders while the service runs is found", .timeLimit(.minutes(1)), .tags(.modelLoading))
 struct VoskPlacesTests {
     /// Starts the service with no model and an empty catalog, then links the Korean test model into `~/.cache/vosk`.
     private func serviceGivenAModelAfterStart() async throws -> ServiceUnderTest {

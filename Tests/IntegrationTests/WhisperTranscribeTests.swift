@@ -2,6 +2,7 @@ import DBus
 import Foundation
 import NotulaContract
 import NotulaTestSupport
+import TestPasses
 import Testing
 
 /// The test sentences, one that tiny.en writes exactly first.
@@ -10,7 +11,7 @@ private let sentences: [String] = {
     return [exact[0], own[0], exact[1], own[2], exact[2], own[3], own[1], own[4]]
 }()
 
-@Suite("A memo transcribed again with a Whisper model", .serialized, .timeLimit(.minutes(5)))
+@Suite("A memo transcribed again with a Whisper model", .serialized, .timeLimit(.minutes(5)), .tags(.modelLoading))
 struct WhisperTranscribeTests {
     @Test func englishSpeechRecordedInKoreanIsWrittenInEnglishByTinyEn() async throws {
         let place = try modelPlace()

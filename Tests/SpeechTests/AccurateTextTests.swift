@@ -1,11 +1,12 @@
 import Recording
+import TestPasses
 import Testing
 
 @testable import Speech
 
 /// What the accurate pass makes of its utterances' text: Whisper's where it wrote one, and which model a memo says
 /// wrote each.
-@Suite struct AccurateTextTests {
+@Suite(.tags(.speech)) struct AccurateTextTests {
     /// An utterance of `text`, its words a second each from `start`.
     private func utterance(_ text: String, at start: Double, model: String = "") -> Transcript {
         let words = text.split(separator: " ").enumerated().map { index, word in

@@ -1,9 +1,10 @@
+import TestPasses
 import Testing
 
 @testable import Speech
 
 /// When Whisper's text from a window fitted to an utterance is taken, rather than the full 30 s window's.
-@Suite struct FittedWindowTests {
+@Suite(.tags(.speech)) struct FittedWindowTests {
     @Test func aFittedWindowIsTheUtterancesLengthWithAMargin() throws {
         let short = try #require(FittedWindow(sampleCount: 16_000 * 2))
         #expect(short.frames == 500, "at least 10 s")

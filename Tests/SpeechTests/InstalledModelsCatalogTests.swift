@@ -1,9 +1,11 @@
 import Foundation
 import Models
 import Speech
+import TestPasses
 import Testing
 
 /// Finding models on disk: folder names, the files that make a model, places and precedence.
+@Suite(.tags(.speech))
 struct InstalledModelsCatalogTests {
     @Test(
         arguments: [
@@ -187,7 +189,7 @@ private struct ScratchTree {
     }
 }
 
-@Suite("Several models of one locale, and the one in use")
+@Suite("Several models of one locale, and the one in use", .tags(.speech))
 struct SeveralModelsTests {
     @Test func everyModelIsListedEachNameOnceBestFirstWithItsKind() throws {
         let root = try ScratchTree()
@@ -229,7 +231,7 @@ struct SeveralModelsTests {
     }
 }
 
-@Suite("Whisper's ggml files among the models, and the locales they serve")
+@Suite("Whisper's ggml files among the models, and the locales they serve", .tags(.speech))
 struct WhisperFilesTests {
     @Test func whisperFilesAreListedPerLocaleButNeverFollowARecording() throws {
         let root = try ScratchTree()

@@ -3,6 +3,7 @@ import Models
 import NotulaTestSupport
 import Speech
 import Synchronization
+import TestPasses
 import Testing
 
 /// The actor whose executor the store shares here, as it shares the bus's in notulad.
@@ -105,7 +106,7 @@ private final class StoreOnAShelf {
     }
 }
 
-@Suite("The model store, with no bus", .timeLimit(.minutes(1)))
+@Suite("The model store, with no bus", .timeLimit(.minutes(1)), .tags(.speech))
 struct ModelStoreTests {
     @Test("The supported locales are the catalog's and the installed ones; a tag is matched loosely, another refused")
     func supportedLocales() async throws {

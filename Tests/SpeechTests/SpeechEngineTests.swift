@@ -2,12 +2,13 @@ import Foundation
 import NotulaTestSupport
 import Speech
 import Synchronization
+import TestPasses
 import Testing
 
 /// Against the real libvosk and the real Korean model, compared with Vosk's own Python package.
 ///
 /// Serialized, as is every test that decodes audio: see `Dither`.
-@Suite(.serialized) struct SpeechEngineTests {
+@Suite(.serialized, .tags(.speech)) struct SpeechEngineTests {
     @Test(arguments: [
         ("en", "Please remember to buy milk and call the office tomorrow morning."),
         ("en", "The meeting moved to Thursday at three, bring the quarterly report."),

@@ -1,10 +1,11 @@
 import Foundation
+import TestPasses
 import Testing
 
 @testable import Speech
 
 /// Where Whisper alone ends an utterance: after 0.6 s quieter than −45 dBFS that follows speech.
-@Suite struct UtteranceCutterTests {
+@Suite(.tags(.speech)) struct UtteranceCutterTests {
     /// `seconds` of a 440 Hz tone at a quarter of full scale (−15 dBFS), or of silence, as 16-bit little-endian bytes.
     private func audio(_ seconds: Double, loud: Bool) -> [UInt8] {
         (0..<Int(seconds * 16_000)).flatMap { index -> [UInt8] in

@@ -2,11 +2,12 @@ import Foundation
 import Glibc
 import NotulaTestSupport
 import Recording
+import TestPasses
 import Testing
 
 @testable import Speech
 
-@Suite struct VoskLibraryTests {
+@Suite(.tags(.speech)) struct VoskLibraryTests {
     @Test func theEnvironmentVariableComesFirstThenBesideTheExecutableThenTheInstalledPlace() {
         let candidates = VoskLibrary.defaultCandidates(
             environment: ["NOTULA_VOSK_LIBRARY": "/opt/vosk/libvosk.so", "HOME": "/root"],

@@ -1,10 +1,11 @@
 import Foundation
 import NotulaTestSupport
 import Speech
+import TestPasses
 import Testing
 
 /// Files the engine must refuse, saying what is wrong, before any decoding starts.
-@Suite struct WAVValidationTests {
+@Suite(.tags(.speech)) struct WAVValidationTests {
     @Test(arguments: [
         (["-r", "22050", "-c", "1", "-b", "16"], "22050 Hz instead of 16000 Hz"),
         (["-r", "16000", "-c", "2", "-b", "16"], "2 channels instead of 1 (mono)"),

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import NotulaTestSupport
 import Speech
+import TestPasses
 import Testing
 
 private let (exactSentences, ownSentences) = (WordErrorRate.exactSentences, WordErrorRate.ownSentences)
@@ -26,7 +27,7 @@ private func helper(idle: Duration = .seconds(30)) -> WhisperHelper {
         library: binaryDirectory.appendingPathComponent("whisper/libwhisper.so.1").path, idleRelease: idle)
 }
 
-@Suite("libwhisper in a helper process: English text, crashes and cancellation", .serialized)
+@Suite("libwhisper in a helper process: English text, crashes and cancellation", .serialized, .tags(.modelLoading))
 struct WhisperEngineTests {
     @Test func tinyEnglishWritesWhatWasSaidWithFewErrors() async throws {
         let whisper = helper()

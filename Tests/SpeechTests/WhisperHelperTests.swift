@@ -3,10 +3,11 @@ import Foundation
 import NotulaTestSupport
 import Recording
 import Speech
+import TestPasses
 import Testing
 
 /// The parent's side of the Whisper helper, with a stand-in helper: no libwhisper needed.
-@Suite struct WhisperHelperTests {
+@Suite(.tags(.speech)) struct WhisperHelperTests {
     @Test func aHelperThatExitsIsNoticedThoughAProcessItStartedHoldsItsOutput() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("notula-helper-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

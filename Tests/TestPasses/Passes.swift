@@ -1,0 +1,27 @@
+import Testing
+
+/// The pass of `make test` a suite runs in, read from the test binary by `scripts/test-pass`: a suite with none of
+/// these runs in the main pass, beside everything else. A module of its own, not `NotulaTestSupport`: notula-bench
+/// links that, and a release binary cannot carry the toolchain's libTesting.so.
+extension Tag {
+    /// Times a capture against the clock, each in a sink of its own: away from the main pass's load, beside the
+    /// other capture suites.
+    @Tag public static var capture: Self
+    /// Times recorded audio against the clock through notulad (the recording flows over the bus, playback): the
+    /// machine to itself, one suite at a time.
+    @Tag public static var timing: Self
+    /// Kills and restarts PulseAudio servers, fills disks, fuzzes the bus, lists thousands of memos: alone, as its
+    /// load would break the timing bounds of others.
+    @Tag public static var reliability: Self
+    /// Decodes speech with the Korean model, which fills both cores: beside other speech suites only.
+    @Tag public static var speech: Self
+    /// Loads a model in a notulad of its own (beside the speech pass a load waited over a minute for a core, and live
+    /// text played in real time passed its limit), or decodes with libwhisper on both cores: one suite at a time.
+    @Tag public static var modelLoading: Self
+    /// Types into real windows of a desktop it starts (sway, Xvfb, GNOME Shell 43 and 48, KWin): keys sent beside a
+    /// busy machine arrive late or not at all, so one suite at a time, the speech model at hand.
+    @Tag public static var desktop: Self
+    /// Installs the Debian package on this machine for a while: its activation file would start /usr/bin/notulad for
+    /// any other suite's session bus, so last and alone.
+    @Tag public static var package: Self
+}
