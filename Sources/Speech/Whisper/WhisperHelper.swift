@@ -166,13 +166,6 @@ public final class WhisperHelper: Sendable {
         }
     }
 
-    /// Whether `pid` has ended, left unreaped for `end` to read how.
-    private static func hasExited(_ pid: pid_t) -> Bool {
-        var info = siginfo_t()
-        guard waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 else { return errno == ECHILD }
-        return info._sifields._kill.si_pid == pid
-    }
-
     private static func write(_ bytes: [UInt8], to descriptor: Int32) -> Bool {
         var written = 0
         while written < bytes.count {
@@ -205,7 +198,7 @@ public final class WhisperHelper: Sendable {
             if ready < 0 && errno == EINTR { continue }
             if ready == 0 {
                 // Its output can outlive it, held by a process it started: nothing more comes once it has exited.
-                if hasExited(helper.pid) { return nil }
+                if ChildSpawn.hasEnded(helper.pid) { return nil }
                 if cancelled.flag.load(ordering: .sequentiallyConsistent) {
                     let since = cancelledAt ?? .now
                     cancelledAt = since
