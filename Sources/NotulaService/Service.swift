@@ -92,16 +92,17 @@ public enum Service {
         let liveText = TextWatchers(changes: listenerChanges)
         let liveTyping = LiveTyping(choice: output, dictation: dictation, writing: writing, bus: bus, notifier: notifier)
         // One helper process for the accurate pass and memos transcribed again: one Whisper model in memory at most.
-        let whisper = WhisperLibrary.firstPresent(
+        let whisperHelper = WhisperLibrary.firstPresent(
             in: WhisperLibrary.defaultCandidates(environment: environment, executableDirectory: executableDirectory())
         ).map { WhisperHelper(executable: "/proc/self/exe", library: $0, idleRelease: settings.modelIdleRelease) }
+        let whisper = WhisperEngine(helper: whisperHelper, modelPlaces: places.all)
         let accurateChoices = ModelChoices(settings.accurateModels ?? [:]) { chosen in
             Settings.update(at: paths.settingsFile) { $0.accurateModels = chosen }
         }
         let transcriber = Transcriber(
             engine: engine, idleRelease: settings.modelIdleRelease, currentLocale: { locale.current },
             liveText: LiveTextListeners(listeners: [liveText, liveTyping]),
-            accurate: whisper.map { AccurateModels(choices: accurateChoices, places: places.all, helper: $0) })
+            accurate: whisperHelper.map { _ in AccurateModels(choices: accurateChoices, engine: whisper) })
         liveTyping.start(localeOf: { transcriber.locale(of: $0) })
         let models = ModelStore(
             isolation: bus, places: places, known: known, catalogSource: catalogSource,
@@ -121,8 +122,8 @@ public enum Service {
                 transcriber: WrittenTranscription(
                     transcriber: transcriber,
                     again: Retranscriber(
-                        engine: VoskEngine(libraryCandidates: libraryCandidates, modelPlaces: places.all, memory: modelMemory),
-                        whisper: whisper, modelPlaces: places.all),
+                        engines: [VoskEngine(libraryCandidates: libraryCandidates, modelPlaces: places.all, memory: modelMemory), whisper],
+                        modelPlaces: places.all),
                     writing: writing), models: models, playback: PulsePlayback(), repair: RecordingRepair.repair)
             try await LibraryExport.open(
                 memos, on: bus, writing: writing, models: models, gate: gate,
