@@ -60,6 +60,7 @@ let package = Package(
         .testTarget(name: "LibraryTests", dependencies: ["Library", "Recording", "NotulaTestSupport"]),
         .testTarget(name: "DownloadingTests", dependencies: ["Downloading", "NotulaTestSupport"]),
         .testTarget(name: "SpeechTests", dependencies: ["Models", "Speech", "Recording", "NotulaTestSupport"]),
+        .testTarget(name: "ModelsTests", dependencies: ["Models", "Recording", "NotulaTestSupport"]),
         .testTarget(name: "DeliveringTests", dependencies: ["Delivering", "DBus", "NotulaTestSupport"]),
         .testTarget(name: "WritingTests", dependencies: ["Writing"]),
         .testTarget(name: "MemosTests", dependencies: ["Memos", "Library", "Recording", "Audio"]),

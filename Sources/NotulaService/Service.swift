@@ -105,11 +105,10 @@ public enum Service {
             accurate: whisperHelper.map { _ in AccurateModels(choices: accurateChoices, engine: whisper) })
         liveTyping.start(localeOf: { transcriber.locale(of: $0) })
         let models = ModelStore(
-            isolation: bus, places: places, known: known, catalogSource: catalogSource,
-            whisperCatalogSource: whisperCatalogSource, transcriber: transcriber,
-            listener: ModelSignals(bus: bus, notifier: notifier),
-            loads: { path throws(UnloadableModel) in try checkLoads(path, libraryCandidates) }, choices: modelChoices,
-            accurateChoices: accurateChoices)
+            isolation: bus, catalogs: ModelCatalogs(known: known, source: catalogSource, whisperSource: whisperCatalogSource),
+            installer: ModelInstaller(places: places, loads: { path throws(UnloadableModel) in try checkLoads(path, libraryCandidates) }),
+            selection: ModelSelection(live: modelChoices, accurate: accurateChoices), transcriber: transcriber,
+            listener: ModelSignals(bus: bus, notifier: notifier))
         // Made before the library opens, which tells it of every memo played from then on.
         let mediaPlayer = playerBus.map {
             MediaPlayer(bus: $0, texts: .forEnvironment(environment), trackPath: { MemoLibrary.path(of: $0.rawValue) }, log: { Log.info($0) })

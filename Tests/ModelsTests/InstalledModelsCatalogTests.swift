@@ -1,6 +1,5 @@
 import Foundation
 import Models
-import Speech
 import Testing
 
 /// Finding models on disk: folder names, the files that make a model, places and precedence.
