@@ -187,7 +187,7 @@ public enum Service {
         ListenersWiring.follow(listenerChanges, audio: audio, text: liveText, bus: bus, tray: tray, notifier: notifier)
         await mediaPlayer?.start(
             panelControls, elapsed: { recorder.assumeIsolated { $0.snapshot.elapsed } },
-            memoPlayback: MemoPlaybackWiring.controls(memos))
+            memoPlayback: MemoPlaybackWiring.controls(memos.player))
         await shortcuts?.start(panelControls)
 
         // Once a day at most, in a process of its own for the time of the fetch. Begun before the name is
