@@ -61,6 +61,7 @@ let package = Package(
         .testTarget(name: "LibraryTests", dependencies: ["Library", "Recording", "NotulaTestSupport"]),
         .testTarget(name: "DownloadingTests", dependencies: ["Downloading", "NotulaTestSupport"]),
         .testTarget(name: "SpeechTests", dependencies: ["Models", "Speech", "Recording", "NotulaTestSupport", "TestPasses"]),
+        .testTarget(name: "ModelsTests", dependencies: ["Models", "Recording", "NotulaTestSupport", "TestPasses"]),
         .testTarget(name: "DeliveringTests", dependencies: ["Delivering", "DBus", "NotulaTestSupport", "TestPasses"]),
         .testTarget(name: "WritingTests", dependencies: ["Writing"]),
         .testTarget(name: "MemosTests", dependencies: ["Memos", "Library", "Recording", "Audio"]),

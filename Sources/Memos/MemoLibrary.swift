@@ -25,25 +25,18 @@ public actor MemoLibrary: Processing {
     private var failures: [String: RecordingError] = [:]
     /// The memos whose text the accurate pass is still completing.
     var revisions: [String: MemoRevision] = [:]
-    /// Plays the memos' audio, one at a time.
-    let playback: any SoundPlaying
+    /// Plays the memos' audio, one at a time, on this executor.
+    public nonisolated let player: MemoPlayer
     /// Makes a recording cut short by a crash whole again (`MemoRecovery`).
     let repair: RecordingRepairing
-    /// The memo playing now.
-    public internal(set) var playing: String?
-    /// Whether the memo playing is held where it is (`Pause`).
-    public internal(set) var playbackPaused = false
-    /// Counts playbacks, so that the end of one replaced by another is not taken for the end of both.
-    var playbackGeneration = 0
     /// The memo of the recording in progress, from its capture's start until it is processed or
     /// discarded: the one memo Delete refuses.
     public internal(set) var current: String?
     /// The capture's news, handled one at a time in the order it came (`CaptureNews`).
     nonisolated let captureNews: AsyncStream<CaptureNews>.Continuation
     private let captureNewsStream: AsyncStream<CaptureNews>
-    /// Memos to transcribe again, taken one at a time (`MemoRetranscription`).
-    nonisolated let retranscriptions: AsyncStream<Retranscription>.Continuation
-    private let retranscriptionStream: AsyncStream<Retranscription>
+    /// Decodes memos again, one at a time (`MemoRetranscription`).
+    let retranscriber: MemoRetranscriber
 
     /// - Parameters:
     ///   - executor: the executor the library runs on, which must outlive it.
@@ -53,14 +46,14 @@ public actor MemoLibrary: Processing {
         transcriber: any Transcribing, models: any ModelWaiting, playback: any SoundPlaying, repair: @escaping RecordingRepairing
     ) throws(MemoError) {
         self.executor = executor
-        self.playback = playback
+        player = MemoPlayer(executor: executor, sound: playback)
         self.repair = repair
         self.transcriber = transcriber
         self.models = models
         self.recordingsFolder = recordingsFolder
         self.transcriptsFolder = transcriptsFolder
         (captureNewsStream, captureNews) = AsyncStream.makeStream(of: CaptureNews.self)
-        (retranscriptionStream, retranscriptions) = AsyncStream.makeStream(of: Retranscription.self)
+        retranscriber = MemoRetranscriber(transcriber: transcriber, models: models)
         do throws(LibraryError) {
             store = try MemoStore(path: databasePath)
             reader = LibraryReader(try MemoStore(readingFrom: databasePath))
@@ -72,6 +65,7 @@ public actor MemoLibrary: Processing {
     /// library: the caller makes the memos visible in that job first.
     public func open(reporting listener: any MemoListener) throws(MemoError) {
         self.listener = listener
+        player.assumeIsolated { $0.report(to: listener) }
         let recovered: [Memo]
         do throws(LibraryError) {
             recovered = try recoverUnfinished()
@@ -80,7 +74,7 @@ public actor MemoLibrary: Processing {
         } catch { throw MemoError(error) }
         for memo in recovered { Task { await transcribeRecovered(memo) } }
         Task { for await news in captureNewsStream { take(news) } }
-        Task { for await job in retranscriptionStream { await retranscribe(job) } }
+        Task { for await job in retranscriber.jobs { await retranscribe(job) } }
     }
 
     // MARK: The flow
@@ -196,7 +190,7 @@ public actor MemoLibrary: Processing {
                 throw .cannotDelete(file: file, reason: "\(error)")
             }
         }
-        stopPlayback(id)
+        player.assumeIsolated { $0.stop(id) }
         forget(id)
         Log.info("Deleted memo \(id), its audio and text")
     }

@@ -2,24 +2,18 @@ import FoundationEssentials
 import Library
 import Recording
 
-/// A memo's kept audio transcribed again, with the model the user names: one memo at a time, in the order asked.
+/// A memo's kept audio transcribed again, with the model the user names: the library checks the memo may be, and
+/// writes the new text or why not; `MemoRetranscriber` decodes it, one memo at a time, in the order asked.
 extension MemoLibrary {
-    /// A memo waiting to be transcribed again, and with what.
-    struct Retranscription: Sendable {
-        let id: String
-        let locale: String
-        let model: String
-    }
-
     /// Queues the memo to be transcribed again in `locale` by `model`; its status is `transcribing` until the new text
     /// replaces the old (`done`), or the old stays (`failed`, with the reason).
     /// - Throws: `noSuchMemo`, `stillRecording` or `stillTranscribing` for a memo without a finished recording or
     ///   already being transcribed, `audioGone` when its audio file is.
     public func transcribeAgain(_ id: String, in locale: String, model: String) throws(MemoError) {
-        _ = try transcribable(id)
+        let memo = try transcribable(id)
         do throws(LibraryError) { try change(id, .progress) { $0.status = .transcribing } } catch { throw MemoError(error) }
         Log.info("Memo \(id) is to be transcribed again in \(locale) with \(model)")
-        retranscriptions.yield(Retranscription(id: id, locale: locale, model: model))
+        retranscriber.queue(MemoRetranscriber.Job(id: id, file: memo.audioFile, locale: locale, model: model))
     }
 
     /// The memo, when it can be transcribed again now.
@@ -33,12 +27,10 @@ extension MemoLibrary {
     }
 
     /// Transcribes one queued memo; a memo deleted meanwhile is skipped.
-    func retranscribe(_ job: Retranscription) async {
-        guard let memo = summary(job.id) else { return }
-        // A model being downloaded for it is waited for.
-        await models.settled(job.locale)
+    func retranscribe(_ job: MemoRetranscriber.Job) async {
+        guard summary(job.id) != nil else { return }
         do throws(RecordingError) {
-            let text = try await transcriber.text(ofFile: memo.audioFile, in: job.locale, model: job.model)
+            let text = try await retranscriber.text(of: job)
             try advance(job.id, .transcribed) {
                 $0.status = .done
                 $0.locale = job.locale

@@ -1,4 +1,3 @@
-import Dispatch
 import FoundationEssentials
 import Recording
 
@@ -31,19 +30,14 @@ public struct MemoViewer: Sendable {
         launch(["xdg-open", file])
     }
 
-    /// Starts `arguments` found on PATH, without waiting for it, and reaps it when it ends. It gets notulad's whole
+    /// Starts `arguments` found on PATH, without waiting for it (`ChildSpawn.launch` reaps it). It gets notulad's whole
     /// environment, the session bus's address with it: `xdg-open` starts the user's own editor, which may be started
     /// over the bus (a D-Bus-activatable application) and needs the desktop as any application does. No descriptor but
     /// /dev/null as its input and the journal as its output reaches it.
     private func launch(_ arguments: [String]) {
-        let started: pid_t
-        switch ChildSpawn.start(
+        let started = ChildSpawn.launch(
             arguments[0], Array(arguments.dropFirst()), standard: [nil, STDOUT_FILENO, STDERR_FILENO],
             environment: ChildSpawn.ownEnvironment(), defaultSignals: [SIGPIPE], searchingPath: true)
-        {
-        case .success(let child): started = child
-        case .failure(let error): return Log.warning("Cannot start \(arguments[0]): \(error.message)")
-        }
-        DispatchQueue.global().async { _ = ChildSpawn.reap(started) }
+        if case .failure(let error) = started { Log.warning("Cannot start \(arguments[0]): \(error.message)") }
     }
 }

@@ -45,10 +45,10 @@ enum LibraryObject {
             properties: [
                 NotulaBus.Library.property(.count, "u") { .uint32(UInt32(clamping: library.assumeIsolated { $0.count })) },
                 NotulaBus.Library.property(.playing, "o") {
-                    .objectPath(library.assumeIsolated { $0.playing.map(MemoLibrary.path(of:)) } ?? .root)
+                    .objectPath(library.player.assumeIsolated { $0.playing.map(MemoLibrary.path(of:)) } ?? .root)
                 },
                 NotulaBus.Library.property(.playbackState, "s") {
-                    .string(library.assumeIsolated { $0.playing == nil ? "stopped" : $0.playbackPaused ? "paused" : "playing" })
+                    .string(library.player.assumeIsolated { $0.playing == nil ? "stopped" : $0.isPaused ? "paused" : "playing" })
                 },
             ])
     }

@@ -37,7 +37,7 @@ enum MemoObject {
                 },
                 NotulaBus.Memo.property(.audioFile, "s", emitsChanged: .const) { .string(row.audioFile) },
                 NotulaBus.Memo.property(.position, "d", emitsChanged: .false) {
-                    .double(library.assumeIsolated { $0.playbackPosition(row.id) })
+                    .double(library.player.assumeIsolated { $0.position(row.id) })
                 },
             ])
     }
@@ -79,20 +79,20 @@ enum MemoObject {
             },
             NotulaBus.Memo.method(.stopPlayback) { message throws(BusError) in
                 let id = try id(message)
-                library.assumeIsolated { $0.stopPlayback(id) }
+                library.player.assumeIsolated { $0.stop(id) }
                 return .now([])
             },
             // Answers once the sound has stopped, so that a Position read next is where it stays.
             NotulaBus.Memo.method(.pause) { message throws(BusError) in
                 let id = try id(message)
                 return .later { () throws(BusError) in
-                    do throws(MemoError) { try await library.pausePlayback(id) } catch { throw BusError(error) }
+                    do throws(MemoError) { try await library.player.pause(id) } catch { throw BusError(error) }
                     return []
                 }
             },
             NotulaBus.Memo.method(.resume) { message throws(BusError) in
                 let id = try id(message)
-                try onLibrary(library) { library throws(MemoError) in try library.resumePlayback(id) }
+                try onPlayer(library.player) { player throws(MemoError) in try player.resume(id) }
                 return .now([])
             },
             NotulaBus.Memo.method(.seek, inputs: [Argument("seconds", "d")]) { message throws(BusError) in
@@ -101,7 +101,7 @@ enum MemoObject {
                 guard seconds.isFinite, seconds >= 0 else {
                     throw BusError.invalidArgs("Seek takes the seconds from the memo's start: a number 0 or more, not \(seconds)")
                 }
-                try onLibrary(library) { library throws(MemoError) in try library.seekPlayback(id, to: seconds) }
+                try onPlayer(library.player) { player throws(MemoError) in try player.seek(id, to: seconds) }
                 return .now([])
             },
             NotulaBus.Memo.method(.transcribe, inputs: [Argument("locale", "s"), Argument("model", "s")]) { message throws(BusError) in
@@ -141,6 +141,12 @@ enum MemoObject {
     ) throws(BusError) -> T {
         let outcome = library.assumeIsolated { library in Result { () throws(MemoError) in try body(library) } }
         do throws(MemoError) { return try outcome.get() } catch { throw BusError(error) }
+    }
+
+    /// `onLibrary` for the library's player, which shares its executor.
+    static func onPlayer(_ player: MemoPlayer, _ body: @Sendable (isolated MemoPlayer) throws(MemoError) -> Void) throws(BusError) {
+        let outcome = player.assumeIsolated { player in Result { () throws(MemoError) in try body(player) } }
+        do throws(MemoError) { try outcome.get() } catch { throw BusError(error) }
     }
 }
 

@@ -4,30 +4,30 @@ import Memos
 import Notifying
 import Recording
 
-/// The memo playing, for the media player: its buttons and seeks run on the library, on the bus thread they share,
-/// and each change of the playback is shown to it.
+/// The memo playing, for the media player: its buttons and seeks run on the library's player, on the bus thread they
+/// share, and each change of the playback is shown to it.
 enum MemoPlaybackWiring {
-    static func controls(_ library: MemoLibrary) -> MemoPlaybackControls {
+    static func controls(_ player: MemoPlayer) -> MemoPlaybackControls {
         MemoPlaybackControls(
             hold: { held in
-                guard held else { return onPlaying(library) { library, id throws(MemoError) in try library.resumePlayback(id) } }
+                guard held else { return onPlaying(player) { player, id throws(MemoError) in try player.resume(id) } }
                 Task {
-                    guard let id = await library.playing else { return }
-                    do throws(MemoError) { try await library.pausePlayback(id) } catch {
+                    guard let id = await player.playing else { return }
+                    do throws(MemoError) { try await player.pause(id) } catch {
                         Log.info("The media player's pause of memo \(id): \(error)")
                     }
                 }
             },
-            seek: { target in onPlaying(library) { library, id throws(MemoError) in try library.seekPlayback(id, to: target.seconds) } },
-            position: { .seconds(library.assumeIsolated { library in library.playing.map(library.playbackPosition) ?? 0 }) },
-            stop: { onPlaying(library) { $0.stopPlayback($1) } })
+            seek: { target in onPlaying(player) { player, id throws(MemoError) in try player.seek(id, to: target.seconds) } },
+            position: { .seconds(player.assumeIsolated { player in player.playing.map(player.position) ?? 0 }) },
+            stop: { onPlaying(player) { $0.stop($1) } })
     }
 
     /// Runs `body` on the memo playing, if one is; nobody waits for a media key, so a refusal is only logged.
-    private static func onPlaying(_ library: MemoLibrary, _ body: @Sendable (isolated MemoLibrary, String) throws(MemoError) -> Void) {
-        library.assumeIsolated { library in
-            guard let id = library.playing else { return }
-            do throws(MemoError) { try body(library, id) } catch { Log.info("The media player's press on memo \(id): \(error)") }
+    private static func onPlaying(_ player: MemoPlayer, _ body: @Sendable (isolated MemoPlayer, String) throws(MemoError) -> Void) {
+        player.assumeIsolated { player in
+            guard let id = player.playing else { return }
+            do throws(MemoError) { try body(player, id) } catch { Log.info("The media player's press on memo \(id): \(error)") }
         }
     }
 }
@@ -49,7 +49,7 @@ struct MediaPlayerFeed: MemoListener {
                     trackPath: MemoLibrary.path(of: id),
                     // The date, never the memo's title: that holds its first words, and Metadata is broadcast.
                     title: Memo.defaultTitle(created: memo.created, timeZone: .current),
-                    length: .seconds(memo.duration), paused: library.playbackPaused)
+                    length: .seconds(memo.duration), paused: library.player.assumeIsolated { $0.isPaused })
             }
         }
     }

@@ -70,6 +70,35 @@ public enum ChildSpawn {
         return signal == 0 ? .exited((status >> 8) & 0xff) : .signalled(signal)
     }
 
+    /// Returns once the child `process` has ended, leaving it unreaped: until `reap`, its id cannot be reused, so a
+    /// `kill` meanwhile never reaches another process.
+    /// The corresponding C function is `waitid` with `WNOWAIT`.
+    public static func awaitEnd(_ process: pid_t) {
+        var info = siginfo_t()
+        while waitid(P_PID, id_t(process), &info, WEXITED | WNOWAIT) < 0 && errno == EINTR {}
+    }
+
+    /// Whether the child `process` has ended (or is not ours), without waiting and leaving it unreaped.
+    /// The corresponding C function is `waitid` with `WNOHANG | WNOWAIT`.
+    public static func hasEnded(_ process: pid_t) -> Bool {
+        var info = siginfo_t()
+        guard waitid(P_PID, id_t(process), &info, WEXITED | WNOHANG | WNOWAIT) == 0 else { return errno == ECHILD }
+        return info._sifields._kill.si_pid == process
+    }
+
+    /// Starts `program` as `start` does and leaves it running: a thread of its own reaps it when it ends.
+    /// - Returns: its process id, or the error number `posix_spawn` gave.
+    public static func launch(
+        _ program: String, _ arguments: [String], standard: [Int32?], environment: [String], defaultSignals: [Int32] = [],
+        searchingPath: Bool = false
+    ) -> Result<pid_t, SpawnError> {
+        let started = start(
+            program, arguments, standard: standard, environment: environment, defaultSignals: defaultSignals,
+            searchingPath: searchingPath)
+        if case .success(let child) = started { Reaper.reapWhenEnded(child) }
+        return started
+    }
+
     /// This process's environment as `NAME=value` entries, only those whose name `keeps` accepts.
     public static func ownEnvironment(keeping keeps: (Substring) -> Bool = { _ in true }) -> [String] {
         var entries: [String] = []
@@ -104,6 +133,30 @@ public enum ChildSpawn {
 public enum ChildExit: Sendable, Equatable {
     case exited(Int32)
     case signalled(Int32)
+
+    /// As a shell reports it: the exit status, or 128 and the signal's number.
+    public var shellStatus: Int32 {
+        switch self {
+        case .exited(let status): status
+        case .signalled(let signal): 128 + signal
+        }
+    }
+}
+
+/// Reaps launched children, each on a detached thread of its own: none stays a zombie, no caller waits, and no
+/// shared queue's thread is held for as long as an editor `xdg-open` started stays open.
+private enum Reaper {
+    static func reapWhenEnded(_ child: pid_t) {
+        var thread = pthread_t()
+        // The process id travels as the argument's bits.
+        let created = pthread_create(
+            &thread, nil,
+            { argument in
+                _ = ChildSpawn.reap(pid_t(truncatingIfNeeded: Int(bitPattern: argument)))
+                return nil
+            }, UnsafeMutableRawPointer(bitPattern: Int(child)))
+        if created == 0 { pthread_detach(thread) } else { Log.warning("Cannot wait for process \(child): error \(created)") }
+    }
 }
 
 /// An error number, as `posix_spawn` returns it.

@@ -31,4 +31,11 @@ public struct Transcript: Sendable, Equatable {
         }
         words += utterance.words
     }
+
+    /// The same words `seconds` later: an utterance's, timed from its own start, placed in its recording.
+    func shifted(by seconds: Double) -> Transcript {
+        var moved = self
+        moved.words = words.map { Word(start: $0.start + seconds, end: $0.end + seconds, word: $0.word, confidence: $0.confidence) }
+        return moved
+    }
 }

@@ -27,12 +27,13 @@ final class MemoFolder: Sendable {
     /// The library, opened, transcribing in `locale` with `outcome`.
     func library(
         locale: String = "nl-NL", outcome: TranscriberDouble.Outcome = .text("hallo wereld", []),
-        again: Result<String, RecordingError> = .success("goedemorgen wereld")
+        again: Result<String, RecordingError> = .success("goedemorgen wereld"), sound: any SoundPlaying = PulsePlayback()
     ) async throws -> MemoLibrary {
         let library = try MemoLibrary(
             executor: executor.asUnownedSerialExecutor(), store: database, recordingsFolder: recordings, transcriptsFolder: transcripts,
-            transcriber: TranscriberDouble(calls: calls, locale: locale, outcome: outcome, again: again), models: ModelsDouble(calls: calls),
-            playback: PulsePlayback(), repair: RecordingRepair.repair)
+            transcriber: TranscriberDouble(calls: calls, locale: locale, outcome: outcome, again: again),
+            models: ModelsDouble(calls: calls),
+            playback: sound, repair: RecordingRepair.repair)
         try await library.open(reporting: ListenerDouble(events: events))
         return library
     }

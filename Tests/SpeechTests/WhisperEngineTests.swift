@@ -1,7 +1,9 @@
 import Foundation
 import Glibc
+import Models
 import NotulaTestSupport
 import Speech
+import Synchronization
 import TestPasses
 import Testing
 
@@ -82,4 +84,38 @@ struct WhisperEngineTests {
         let next = try await whisper.transcribe(file: sentence, model: tinyEnglish, language: "en")
         #expect(!next.isEmpty, "the helper goes on with the next decoding")
     }
+
+    /// A memo transcribed again by a Whisper model goes through the engine's door, as Vosk's do: its file decoding,
+    /// waited for on the caller's thread, gives the text, and stops within half a second once the caller says so.
+    @Test func theEnginesFileDecodingGivesTheTextAndStopsWithinHalfASecondOfACancel() async throws {
+        let folder = TemporaryFolder()
+        try FileManager.default.createSymbolicLink(atPath: folder.file("ggml-tiny.en.bin"), withDestinationPath: tinyEnglish)
+        let installed = try #require(InstalledModels.models(in: folder.path).first)
+        let whisper = helper()
+        let engine = WhisperEngine(helper: whisper, modelPlaces: [folder.path])
+        #expect(engine.loads(installed) && engine.cost.memory == .inHelper)
+        let sentence = try englishSpeech(ownSentences.joined(separator: " "))
+        let long = sentence.replacingOccurrences(of: ".wav", with: "-long.wav")
+        defer { for path in [sentence, long] { try? FileManager.default.removeItem(atPath: path) } }
+        try output(of: "sox", sentence, sentence, sentence, sentence, long)
+        let first = try engine.model(for: installed.locale, named: nil).transcribe(wavFile: sentence, unless: { false })
+        #expect(first.model == "ggml-tiny.en" && WordErrorRate.words(first.text).count > 10, "\(first.text)")
+
+        let stop = StopFlag()
+        let decoding = Task.detached {
+            try engine.model(for: installed.locale, named: "ggml-tiny.en").transcribe(wavFile: long, unless: stop.isSet)
+        }
+        try await poll(within: .seconds(10), until: { whisper.isDecoding }) { CancellationError() }
+        let stopped = ContinuousClock.now
+        stop.set()
+        await #expect(throws: SpeechError.cancelled) { try await decoding.value }
+        #expect(ContinuousClock.now - stopped < .milliseconds(500))
+    }
+}
+
+/// Set by the test, read by the decoding between its waits.
+private final class StopFlag: Sendable {
+    private let flag = Atomic(false)
+    func set() { flag.store(true, ordering: .relaxed) }
+    func isSet() -> Bool { flag.load(ordering: .relaxed) }
 }

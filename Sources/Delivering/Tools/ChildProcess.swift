@@ -56,19 +56,15 @@ final class ChildProcess: Sendable {
     }
 
     private func waitForExit() -> Int32? {
-        // Seen exited but not reaped first: until it is reaped its ID cannot be reused, so `kill()` can never hit
+        // Seen ended but not reaped first: until it is reaped its ID cannot be reused, so `kill()` can never hit
         // another process.
-        var info = siginfo_t()
-        while waitid(P_PID, id_t(processID), &info, WEXITED | WNOWAIT) == -1 && errno == EINTR {}
+        ChildSpawn.awaitEnd(processID)
         let killed = state.withLock { state in
             state.ended = true
             return state.killed
         }
-        var status: Int32 = 0
-        while waitpid(processID, &status, 0) == -1 && errno == EINTR {}
-        guard !killed else { return nil }
-        let signal = status & 0x7f
-        return signal == 0 ? (status >> 8) & 0xff : 128 + signal
+        let exit = ChildSpawn.reap(processID)
+        return killed ? nil : exit.shellStatus
     }
 
     /// An `errno` value, said in words by `strerror`.

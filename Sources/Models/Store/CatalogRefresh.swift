@@ -5,10 +5,10 @@ extension ModelStore {
     /// that the known catalog cannot serve waits for it.
     public func startRefresh() {
         guard !isFetchingCatalog else { return }
-        let whisperSource = whisperCatalogSource
+        let (source, whisperSource) = (catalogs.source, catalogs.whisperSource)
         catalogFetch = Task {
             let outcome: Result<ModelCatalog, CatalogError>
-            do throws(CatalogError) { outcome = .success(try await catalogSource.fetch()) } catch { outcome = .failure(error) }
+            do throws(CatalogError) { outcome = .success(try await source.fetch()) } catch { outcome = .failure(error) }
             var whisper: ModelCatalog?
             do throws(CatalogError) { whisper = try await whisperSource?.fetch() } catch { Log.warning(error.message) }
             return fetched(outcome, whisper: whisper)
@@ -28,7 +28,7 @@ extension ModelStore {
         guard isFetchingCatalog else { return }
         waiterCount += 1
         let waiter = waiterCount
-        let limit = catalogWait
+        let limit = catalogs.wait
         let timeout = Task {
             try? await Task.sleep(for: limit)
             catalogWaiters.removeValue(forKey: waiter)?.resume()
@@ -40,8 +40,8 @@ extension ModelStore {
     /// Takes what a fetch brought: Vosk's catalog, or why not, and the Whisper catalog when one was fetched.
     private func fetched(_ outcome: Result<ModelCatalog, CatalogError>, whisper: ModelCatalog?) -> Result<Void, ModelError> {
         catalogFetch = nil
-        if let whisper, whisper != known.whisperCatalog {
-            known.whisperCatalog = whisper
+        if let whisper, whisper != catalogs.known.whisperCatalog {
+            catalogs.known.whisperCatalog = whisper
             listener.modelsChanged(.catalogChanged)
         }
         defer {
@@ -51,11 +51,11 @@ extension ModelStore {
         }
         switch outcome {
         case .success(let fetched):
-            guard fetched != known.catalog else { return .success(()) }
-            let before = known.supportedLocales
-            known.catalog = fetched
+            guard fetched != catalogs.known.catalog else { return .success(()) }
+            let before = catalogs.known.supportedLocales
+            catalogs.known.catalog = fetched
             listener.modelsChanged(.catalogChanged)
-            if known.supportedLocales != before { listener.modelsChanged(.localesChanged(installed: false, supported: true)) }
+            if catalogs.known.supportedLocales != before { listener.modelsChanged(.localesChanged(installed: false, supported: true)) }
             return .success(())
         case .failure(let error):
             return .failure(.failed(error.message))

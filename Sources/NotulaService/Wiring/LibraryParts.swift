@@ -22,15 +22,16 @@ struct LibraryParts {
                 transcriber: WrittenTranscription(
                     transcriber: transcription.transcriber,
                     again: Retranscriber(
-                        engine: VoskEngine(
-                            libraryCandidates: speech.libraryCandidates, modelPlaces: speech.places.all, memory: speech.memory),
-                        whisper: speech.whisper, modelPlaces: speech.places.all),
+                        engines: [
+                            VoskEngine(libraryCandidates: speech.libraryCandidates, modelPlaces: speech.places.all, memory: speech.memory),
+                            speech.whisper,
+                        ], modelPlaces: speech.places.all),
                     writing: dictation.writing), models: transcription.models, playback: PulsePlayback(),
                 repair: RecordingRepair.repair)
             // Made before the library opens, which tells it of every memo played from then on.
             let mediaPlayer = bus.playerBus.map {
                 MediaPlayer(
-                    bus: $0, texts: .forEnvironment(environment), controls: controls, memoPlayback: MemoPlaybackWiring.controls(memos),
+                    bus: $0, texts: .forEnvironment(environment), controls: controls, memoPlayback: MemoPlaybackWiring.controls(memos.player),
                     trackPath: { MemoLibrary.path(of: $0.rawValue) }, log: { Log.info($0) })
             }
             try await LibraryExport.open(

@@ -18,7 +18,9 @@ struct SpeechParts {
     let whisperCatalogSource: CatalogSource?
     let known: ModelStore.Known
     /// One helper process for the accurate pass and memos transcribed again: one Whisper model in memory at most.
-    let whisper: WhisperHelper?
+    let whisperHelper: WhisperHelper?
+    /// Whisper behind the engine door, decoding in that helper.
+    let whisper: WhisperEngine
 
     static func make(settings: Settings, paths: Paths, environment: [String: String]) -> SpeechParts {
         let places = ModelPlaces(
@@ -31,6 +33,9 @@ struct SpeechParts {
         }
         let memory = ModelMemory()
         let catalogs = CatalogSources(settings: settings, paths: paths, environment: environment)
+        let whisperHelper = WhisperLibrary.firstPresent(
+            in: WhisperLibrary.defaultCandidates(environment: environment, executableDirectory: executableDirectory())
+        ).map { WhisperHelper(executable: "/proc/self/exe", library: $0, idleRelease: settings.modelIdleRelease) }
         return SpeechParts(
             places: places, libraryCandidates: libraryCandidates, choices: choices, accurateChoices: accurateChoices, memory: memory,
             catalogSource: catalogs.vosk, whisperCatalogSource: catalogs.whisper,
@@ -38,9 +43,7 @@ struct SpeechParts {
                 catalog: catalogs.vosk.cached() ?? ModelCatalog(entries: []),
                 whisperCatalog: catalogs.whisper.map { $0.cached() ?? ModelCatalog(entries: []) } ?? WhisperCatalog.builtIn,
                 installed: InstalledModels.all(places: places.all)),
-            whisper: WhisperLibrary.firstPresent(
-                in: WhisperLibrary.defaultCandidates(environment: environment, executableDirectory: executableDirectory())
-            ).map { WhisperHelper(executable: "/proc/self/exe", library: $0, idleRelease: settings.modelIdleRelease) })
+            whisperHelper: whisperHelper, whisper: WhisperEngine(helper: whisperHelper, modelPlaces: places.all))
     }
 
     /// A catalog not fetched for a day: fetched again once the objects are there.

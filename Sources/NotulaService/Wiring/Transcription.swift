@@ -19,13 +19,14 @@ struct Transcription {
                 memory: speech.memory),
             idleRelease: settings.modelIdleRelease, currentLocale: { locale.current },
             liveText: LiveTextListeners(listeners: [dictation.liveText, dictation.liveTyping]),
-            accurate: speech.whisper.map { AccurateModels(choices: speech.accurateChoices, places: speech.places.all, helper: $0) })
+            accurate: speech.whisperHelper.map { _ in AccurateModels(choices: speech.accurateChoices, engine: speech.whisper) })
         dictation.liveTyping.start(localeOf: { transcriber.locale(of: $0) })
         let models = ModelStore(
-            isolation: bus, places: speech.places, known: speech.known, catalogSource: speech.catalogSource,
-            whisperCatalogSource: speech.whisperCatalogSource, transcriber: transcriber,
-            listener: ModelSignals(bus: bus, notifier: notifier), loads: speech.loadCheck, choices: speech.choices,
-            accurateChoices: speech.accurateChoices)
+            isolation: bus,
+            catalogs: ModelCatalogs(known: speech.known, source: speech.catalogSource, whisperSource: speech.whisperCatalogSource),
+            installer: ModelInstaller(places: speech.places, loads: speech.loadCheck),
+            selection: ModelSelection(live: speech.choices, accurate: speech.accurateChoices), transcriber: transcriber,
+            listener: ModelSignals(bus: bus, notifier: notifier))
         return Transcription(transcriber: transcriber, models: models)
     }
 }

@@ -39,7 +39,7 @@ struct LiveTranscription {
         accurate?.pass.sent()
         if let (pass, audio) = accurate, cutter != nil {
             if let last = cutter?.rest() { pass.add(Transcript(), from: last.start, to: last.end, of: audio) }
-            return Streamed(transcript: Transcript(model: pass.model.name), accurate: pass)
+            return Streamed(transcript: Transcript(model: pass.model.installed.name), accurate: pass)
         }
         guard var transcript = try? recognition?.finish() else {
             accurate?.pass.cancel()

@@ -232,9 +232,9 @@ public final class Transcriber: CapturedAudioListener, ModelPreparing {
                             liveText?.heard(speech, of: recording)
                         }))
             }
-            if let pass { liveText?.heard(.accuratePass(model: pass.model.name), of: recording) }
+            if let pass { liveText?.heard(.accuratePass(model: pass.model.installed.name), of: recording) }
             Log.info(
-                "Recording \(recording) is transcribed in \(locale) with \(installed.name)\(pass.map { ", each utterance again with \($0.model.name)" } ?? "")"
+                "Recording \(recording) is transcribed in \(locale) with \(installed.name)\(pass.map { ", each utterance again with \($0.model.installed.name)" } ?? "")"
             )
             var live = LiveTranscription(recording: recording, locale: locale, model: installed.name, recognition: recognition)
             live.accurate = pass.map { ($0, audio) }
@@ -243,9 +243,9 @@ public final class Transcriber: CapturedAudioListener, ModelPreparing {
             let liveText = liveText
             if let pass = accurate?.pass(for: locale, alone: true, revised: { liveText?.heard(.revised(utterance: $0, $1), of: recording) })
             {
-                Log.info("Recording \(recording) is transcribed in \(locale) by \(pass.model.name) alone, utterance by utterance")
-                liveText?.heard(.accuratePass(model: pass.model.name), of: recording)
-                var live = LiveTranscription(recording: recording, locale: locale, model: pass.model.name, recognition: nil)
+                Log.info("Recording \(recording) is transcribed in \(locale) by \(pass.model.installed.name) alone, utterance by utterance")
+                liveText?.heard(.accuratePass(model: pass.model.installed.name), of: recording)
+                var live = LiveTranscription(recording: recording, locale: locale, model: pass.model.installed.name, recognition: nil)
                 live.accurate = (pass, UtteranceAudio())
                 live.cutter = UtteranceCutter()
                 return live
@@ -259,7 +259,10 @@ public final class Transcriber: CapturedAudioListener, ModelPreparing {
         InstalledModel, any SpeechStream
     ) {
         let model = try engine.model(for: locale)
-        do throws(SpeechError) { return (model.installed, try model.hearing()) } catch { throw .failed(error.message) }
+        let stream: (any SpeechStream)?
+        do throws(SpeechError) { stream = try model.hearing() } catch { throw .failed(error.message) }
+        guard let stream else { throw .modelUnavailable("\(model.installed.name) does not follow a recording as it is captured.") }
+        return (model.installed, stream)
     }
 
     /// Releases the model after `idleRelease` unless it is used again before, or a recording is being followed then.

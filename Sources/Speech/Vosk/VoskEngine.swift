@@ -24,11 +24,17 @@ public final class VoskEngine: SpeechEngine {
         self.memory = memory
     }
 
+    /// Vosk's own kinds: every model but Whisper's.
+    public func loads(_ model: InstalledModel) -> Bool { model.isLive }
+
+    /// A recognizer decodes on the thread that feeds it.
+    public var cost: EngineCost { EngineCost(memory: .inProcess, cores: 1) }
+
     /// Loading a model takes a second or two.
     public func model(for locale: String, named: String?) throws(RecordingError) -> any LoadedSpeechModel {
         let installed = InstalledModels.all(places: modelPlaces)
         let wanted =
-            named.map { name in installed.first { $0.locale == locale && $0.name == name } }
+            named.map { name in installed.first { $0.locale == locale && $0.name == name && loads($0) } }
             ?? InstalledModels.inUse(for: locale, among: installed, chosen: choices[locale])
         if let loaded, loaded.installed == wanted { return LoadedVoskModel(installed: loaded.installed, model: loaded.model) }
         release()
@@ -86,7 +92,10 @@ struct LoadedVoskModel: LoadedSpeechModel {
         try model.transcribe(wavFile: path, unless: isCancelled)
     }
 
-    func hearing() throws(SpeechError) -> any SpeechStream { try BlockRecognition(model: model) }
+    func hearing() throws(SpeechError) -> (any SpeechStream)? { try BlockRecognition(model: model) }
+
+    /// Vosk hears the whole recording: its utterances end as it goes.
+    var utterances: (any UtteranceDecoding)? { nil }
 }
 
 extension BlockRecognition: SpeechStream {}

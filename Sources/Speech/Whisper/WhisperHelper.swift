@@ -54,12 +54,29 @@ public final class WhisperHelper: Sendable {
         try await ask(WhisperRequest(model: model, file: "", audio: Data(audio), language: language, prompt: prompt, fitted: fitted))
     }
 
+    /// Decodes the WAV `file` with the ggml model `model`, in the helper, waiting on the calling thread: a speech
+    /// engine's queue (`WhisperEngine`). Throws as `transcribe(file:model:language:prompt:)`, `.cancelled` once
+    /// `isCancelled` says so.
+    public func transcribe(file: String, model: String, language: String, unless isCancelled: () -> Bool) throws(SpeechError)
+        -> [WhisperModel.Segment]
+    {
+        let request = WhisperRequest(model: model, file: file, language: language, prompt: "")
+        let outcome = queue.sync { [self] in
+            defer { scheduleRelease() }
+            return Result { () throws(SpeechError) in try ask(request, unless: isCancelled) }
+        }
+        return try outcome.get()
+    }
+
     private func ask(_ request: WhisperRequest) async throws(SpeechError) -> [WhisperModel.Segment] {
         let cancelled = RequestCancellation()
         let outcome = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Result<[WhisperModel.Segment], SpeechError>, Never>) in
                 queue.async { [self] in
-                    continuation.resume(returning: Result { () throws(SpeechError) in try ask(request, unless: cancelled) })
+                    continuation.resume(
+                        returning: Result { () throws(SpeechError) in
+                            try ask(request, unless: { cancelled.flag.load(ordering: .sequentiallyConsistent) })
+                        })
                     scheduleRelease()
                 }
             }
@@ -76,7 +93,7 @@ public final class WhisperHelper: Sendable {
     public var isDecoding: Bool { decoding.load(ordering: .relaxed) != 0 }
 
     /// One request and its answer, on `queue`.
-    private func ask(_ request: WhisperRequest, unless cancelled: RequestCancellation) throws(SpeechError) -> [WhisperModel.Segment] {
+    private func ask(_ request: WhisperRequest, unless isCancelled: () -> Bool) throws(SpeechError) -> [WhisperModel.Segment] {
         var helper: Running
         if let current = running.withLock({ $0 }) { helper = current } else { helper = try start() }
         guard var line = try? JSONEncoder().encode(request).map({ $0 }) else {
@@ -85,10 +102,10 @@ public final class WhisperHelper: Sendable {
         line.append(UInt8(ascii: "\n"))
         decoding.store(helper.pid, ordering: .sequentiallyConsistent)
         defer { decoding.store(0, ordering: .sequentiallyConsistent) }
-        if cancelled.flag.load(ordering: .sequentiallyConsistent) { throw .cancelled }
+        if isCancelled() { throw .cancelled }
         let answer =
-            Self.write(line, to: helper.input) ? Self.readLine(from: helper, pending: &helper.pending, unless: cancelled) : nil
-        if answer == nil, cancelled.flag.load(ordering: .sequentiallyConsistent) {
+            Self.write(line, to: helper.input) ? Self.readLine(from: helper, pending: &helper.pending, unless: isCancelled) : nil
+        if answer == nil, isCancelled() {
             // libwhisper asks its abort callback only between its steps, a second apart while it encodes: past the
             // grace, the helper goes, and the next decoding starts another.
             kill(helper.pid, SIGKILL)
@@ -166,13 +183,6 @@ public final class WhisperHelper: Sendable {
         }
     }
 
-    /// Whether `pid` has ended, left unreaped for `end` to read how.
-    private static func hasExited(_ pid: pid_t) -> Bool {
-        var info = siginfo_t()
-        guard waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 else { return errno == ECHILD }
-        return info._sifields._kill.si_pid == pid
-    }
-
     private static func write(_ bytes: [UInt8], to descriptor: Int32) -> Bool {
         var written = 0
         while written < bytes.count {
@@ -188,8 +198,8 @@ public final class WhisperHelper: Sendable {
     static let cancelGrace: Duration = .milliseconds(300)
 
     /// The next line the helper writes, without its newline; nil when it ends first, or `cancelGrace` after the
-    /// request was cancelled. `pending` keeps what follows it.
-    private static func readLine(from helper: Running, pending: inout [UInt8], unless cancelled: RequestCancellation) -> [UInt8]? {
+    /// request was cancelled, which the helper is told (SIGUSR1) once seen. `pending` keeps what follows it.
+    private static func readLine(from helper: Running, pending: inout [UInt8], unless isCancelled: () -> Bool) -> [UInt8]? {
         let descriptor = helper.output
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         var cancelledAt: ContinuousClock.Instant?
@@ -205,8 +215,9 @@ public final class WhisperHelper: Sendable {
             if ready < 0 && errno == EINTR { continue }
             if ready == 0 {
                 // Its output can outlive it, held by a process it started: nothing more comes once it has exited.
-                if hasExited(helper.pid) { return nil }
-                if cancelled.flag.load(ordering: .sequentiallyConsistent) {
+                if ChildSpawn.hasEnded(helper.pid) { return nil }
+                if isCancelled() {
+                    if cancelledAt == nil { kill(helper.pid, SIGUSR1) }
                     let since = cancelledAt ?? .now
                     cancelledAt = since
                     if ContinuousClock.now - since > cancelGrace { return nil }

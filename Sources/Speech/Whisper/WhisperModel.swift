@@ -18,6 +18,9 @@ public final class WhisperModel {
         public let text: String
     }
 
+    /// The threads a decoding uses: the two cores notulad is built for (`WhisperEngine.cost`).
+    public static let threads: Int32 = 2
+
     /// Loads the model at `path`, on the CPU.
     /// - Throws: `.modelUnavailable` when libwhisper cannot load it.
     public init(library: WhisperLibrary, path: String) throws(SpeechError) {
@@ -42,7 +45,7 @@ public final class WhisperModel {
     ///   - isCancelled: Asked by libwhisper between its steps: true stops the decoding.
     /// - Throws: `.recognitionFailed` when libwhisper fails, `.cancelled` when `isCancelled` stopped it.
     public func transcribe(
-        _ samples: [Float], language: String, prompt: String = "", threads: Int32 = 2, fitted: Bool = false,
+        _ samples: [Float], language: String, prompt: String = "", threads: Int32 = WhisperModel.threads, fitted: Bool = false,
         isCancelled: @escaping () -> Bool = { false }
     ) throws(SpeechError) -> [Segment] {
         if fitted, let window = FittedWindow(sampleCount: samples.count) {

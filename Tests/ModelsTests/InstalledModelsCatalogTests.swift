@@ -1,6 +1,5 @@
 import Foundation
 import Models
-import Speech
 import TestPasses
 import Testing
 

@@ -1,5 +1,4 @@
 import Models
-import Speech
 import Testing
 
 /// Vosk's language codes and BCP 47 tags, both ways, and lenient tag parsing.

@@ -1,7 +1,6 @@
 import Foundation
 import Models
 import NotulaTestSupport
-import Speech
 import Synchronization
 import TestPasses
 import Testing
@@ -69,11 +68,12 @@ private final class StoreOnAShelf {
             catalog: try ModelCatalog(json: Data(try Self.catalog(cached, archive: archive, server: server).utf8)),
             installed: InstalledModels.scan(places: places.all))
         store = ModelStore(
-            isolation: Isolation(), places: places, known: known,
-            catalogSource: CatalogSource(address: server.url(for: "/model-list.json"), cacheFolder: folder.path),
-            transcriber: Transcriber(
-                engine: VoskEngine(libraryCandidates: [], modelPlaces: places.all), idleRelease: .seconds(600), currentLocale: { "" }),
-            listener: heard, loads: { _ throws(UnloadableModel) in }, catalogWait: catalogWait)
+            isolation: Isolation(),
+            catalogs: ModelCatalogs(
+                known: known, source: CatalogSource(address: server.url(for: "/model-list.json"), cacheFolder: folder.path),
+                wait: catalogWait),
+            installer: ModelInstaller(places: places, loads: { _ throws(UnloadableModel) in }), transcriber: NoPreparing(),
+            listener: heard)
     }
 
     static func name(_ lang: String) -> String { "vosk-model-small-\(lang)-0.22" }
@@ -213,4 +213,10 @@ private final class Chosen: Sendable {
     private let picked = Mutex<[String]>([])
     var locales: [String] { picked.withLock { $0 } }
     func choose(_ locale: String) { picked.withLock { $0.append(locale) } }
+}
+
+/// The store's transcriber where no model is loaded: these tests follow the files and the events alone.
+private struct NoPreparing: ModelPreparing {
+    func prepare(_ locale: String) {}
+    func prepareIfPicked(_ locale: String) {}
 }

@@ -1,6 +1,5 @@
 import Foundation
 import Models
-import Speech
 import Testing
 
 /// Reading Vosk's `model-list.json` and picking a model for a locale, on an excerpt of the real list.

@@ -2,13 +2,11 @@ import Models
 import Recording
 import Synchronization
 
-/// The accurate pass over one recording: each utterance Vosk ends is decoded again by a Whisper model in the helper,
-/// in spoken order, while the next one is spoken, the previous utterance's text as its prompt; Whisper's text then
-/// stands for that utterance. At Send only the utterances still queued are left to wait for, in the fitted window.
+/// The accurate pass over one recording: each utterance Vosk ends is decoded again by a model that decodes utterances
+/// (Whisper's, in its helper), in spoken order, while the next one is spoken, the previous utterance's text before it;
+/// that text then stands for the utterance. At Send only the utterances still queued are left to wait for, awaited.
 public final class AccuratePass: Sendable {
-    let model: InstalledModel
-    private let language: String
-    private let helper: WhisperHelper
+    let model: any UtteranceDecoding
     /// Told each utterance Whisper wrote: its index in the recording and its text, timed in the recording.
     private let revised: @Sendable (Int, Transcript) -> Void
     private let state = Mutex(State())
@@ -34,10 +32,8 @@ public final class AccuratePass: Sendable {
         var whisper: Transcript?
     }
 
-    init(model: InstalledModel, language: String, helper: WhisperHelper, revised: @escaping @Sendable (Int, Transcript) -> Void) {
+    init(model: any UtteranceDecoding, revised: @escaping @Sendable (Int, Transcript) -> Void) {
         self.model = model
-        self.language = language
-        self.helper = helper
         self.revised = revised
     }
 
@@ -95,14 +91,11 @@ public final class AccuratePass: Sendable {
         }
         do throws(SpeechError) {
             let started = ContinuousClock.now
-            let segments = try await helper.transcribe(
-                audio: audio, model: model.path, language: language, prompt: prompt, fitted: fitted)
+            let text = try await model.transcribe(utterance: audio, after: prompt, awaited: fitted).shifted(by: offset)
             let seconds = Double(audio.count / 2) / 16_000
             Log.info(
                 "Utterance \(index + 1) (\(seconds) s of audio\(fitted ? ", after Send" : "")) written again in "
                     + "\((ContinuousClock.now - started) / .seconds(1)) s")
-            let shifted = segments.map { WhisperModel.Segment(start: $0.start + offset, end: $0.end + offset, text: $0.text) }
-            let text = Transcript(segments: shifted, model: model.name)
             let isEnded = state.withLock { state in
                 state.utterances[index].whisper = text
                 return state.isEnded
@@ -155,8 +148,8 @@ public final class AccuratePass: Sendable {
         state.withLock { state in
             Log.info(
                 "The accurate pass wrote \(state.utterances.filter { $0.whisper != nil }.count) of \(state.utterances.count) "
-                    + "utterances with \(model.name)")
-            return Self.composed(state.utterances, vosk: vosk, model: model.name)
+                    + "utterances with \(model.installed.name)")
+            return Self.composed(state.utterances, vosk: vosk, model: model.installed.name)
         }
     }
 

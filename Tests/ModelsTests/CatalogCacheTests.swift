@@ -1,7 +1,6 @@
 import Foundation
 import Models
 import NotulaTestSupport
-import Speech
 import Testing
 
 /// The catalog kept for offline starts: private from its first byte, and never written through a link.

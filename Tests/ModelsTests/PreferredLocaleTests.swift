@@ -1,5 +1,4 @@
 import Models
-import Speech
 import Testing
 
 /// The dictation language from `LC_ALL`, `LC_MESSAGES` and `LANG`.

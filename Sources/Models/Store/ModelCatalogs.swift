@@ -1,0 +1,87 @@
+/// What can be installed and what is here: Vosk's and Whisper's catalogs, where fresh ones come from, and the models
+/// on disk. The `ModelStore` owns it, on its executor, and fetches the catalogs (`CatalogRefresh`).
+public struct ModelCatalogs: Sendable {
+    /// The catalogs and the models on disk, as last read.
+    var known: ModelStore.Known
+    let source: CatalogSource
+    /// Where a Whisper catalog other than the built-in one is fetched from (`NOTULA_WHISPER_CATALOG`).
+    let whisperSource: CatalogSource?
+    /// How long a locale pick or an installation that the known catalog cannot serve waits for the fetch in flight,
+    /// before it is answered from the known one.
+    let wait: Duration
+    /// Sizes on disk of models the catalog does not list, by path: measured once, as a folder walk is not free.
+    private var sizesOnDisk: [String: UInt64] = [:]
+
+    /// - Parameters:
+    ///   - known: The catalog cached by the last fetch, and the models on disk.
+    ///   - whisperSource: A Whisper catalog to fetch with Vosk's; nil to keep the one `known` has.
+    public init(known: ModelStore.Known, source: CatalogSource, whisperSource: CatalogSource? = nil, wait: Duration = .seconds(10)) {
+        self.known = known
+        self.source = source
+        self.whisperSource = whisperSource
+        self.wait = wait
+    }
+
+    /// Every model a user may choose: the catalog's current ones and those on disk, by locale and name; the bytes an
+    /// installed one takes on disk, else its download's.
+    mutating func availableModels() -> [AvailableModel] {
+        let paths = Dictionary(known.installed.map { ($0.name, $0.path) }, uniquingKeysWith: { first, _ in first })
+        func model(_ locale: String, _ name: String, _ kind: ModelKind, downloadBytes: UInt64) -> AvailableModel {
+            let path = paths[name]
+            return AvailableModel(
+                locale: locale, name: name, kind: kind, bytes: path.map { sizeOnDisk($0) } ?? downloadBytes, installed: path != nil)
+        }
+        let listed = known.choosable.flatMap { entry in
+            entry.locales.map { model($0, entry.name, entry.kind, downloadBytes: UInt64(max(0, entry.size))) }
+        }
+        let listedNames = Set(listed.map { $0.name + " " + $0.locale })
+        let onDiskOnly = known.installed.filter { !listedNames.contains($0.name + " " + $0.locale) }.map {
+            model($0.locale, $0.name, $0.kind, downloadBytes: 0)
+        }
+        return (listed + onDiskOnly).sorted { ($0.locale, $0.name) < ($1.locale, $1.name) }
+    }
+
+    private mutating func sizeOnDisk(_ path: String) -> UInt64 {
+        if let size = sizesOnDisk[path] { return size }
+        let size = FolderSize.bytes(of: path)
+        sizesOnDisk[path] = size
+        return size
+    }
+
+    /// The locale `tag` names among `supported` (`ko_kr` names `ko-KR`).
+    /// - Throws: `unsupportedLocale` naming them when none is `tag`.
+    static func locale(_ tag: String, among supported: [String]) throws(ModelError) -> String {
+        let wanted = tag.replacing("_", with: "-").lowercased()
+        guard let match = supported.first(where: { $0.lowercased() == wanted }) else {
+            throw .unsupportedLocale(tag: tag, supported: supported)
+        }
+        return match
+    }
+
+    /// The catalogs' current model `name` of `locale`.
+    /// - Throws: `noSuchModel`, naming the locale's models in the catalogs and on disk, when there is none.
+    func entry(for locale: String, named name: String) throws(ModelError) -> CatalogEntry {
+        let choosable = known.choosable.filter { $0.locales.contains(locale) }
+        guard let entry = choosable.first(where: { $0.name == name }) else {
+            let onDisk = known.installed.filter { $0.locale == locale }.map(\.name)
+            throw .noSuchModel(locale: locale, model: name, models: Array(Set(choosable.map(\.name) + onDisk)).sorted())
+        }
+        return entry
+    }
+
+    /// Vosk's catalog's model of the supported `locale`.
+    /// - Throws: `notInCatalog` when it has none.
+    func entry(forSupported locale: String) throws(ModelError) -> CatalogEntry {
+        guard let entry = known.catalog.model(for: locale), entry.locale == locale else { throw .notInCatalog(locale: locale) }
+        return entry
+    }
+
+    func isInstalled(_ name: String, of locale: String) -> Bool {
+        known.installed.contains { $0.locale == locale && $0.name == name }
+    }
+
+    /// Whether `name` is a Whisper model: the accurate pass's, not one that follows a recording.
+    func isWhisper(_ name: String) -> Bool {
+        known.choosable.contains { $0.name == name && $0.kind == .whisper } || known.installed.contains { $0.name == name && !$0.isLive }
+    }
+}
