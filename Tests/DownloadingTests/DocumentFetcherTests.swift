@@ -69,14 +69,16 @@ import Testing
         #expect(result.failure == .cancelled)
     }
 
-    /// The helper a fetch started, found among this process's children by its command line.
-    static func helperProcess() throws -> Int32? {
+    /// The helper a fetch of `url` started, found among this process's children by its command line: the address
+    /// names the case's own server, as other cases' helpers run beside it.
+    static func helperProcess(fetching url: String) throws -> Int32? {
         try FileManager.default.contentsOfDirectory(atPath: "/proc").compactMap(Int32.init).first { pid in
             guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
                 let fields = stat.split(separator: ")").last?.split(separator: " "), fields.count > 2, Int32(fields[1]) == getpid(),
                 let command = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline")
             else { return false }
-            return String(decoding: command, as: UTF8.self).contains(DocumentFetcher.helperArgument)
+            let arguments = command.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+            return arguments.contains(DocumentFetcher.helperArgument) && arguments.contains(url)
         }
     }
 
@@ -91,7 +93,7 @@ import Testing
         let fetch = Task { await Self.fetch(Self.helper, url, maximumBytes: 1_000_000) }
         defer { fetch.cancel() }
         try await poll(within: .seconds(150), until: { (try? server.requests.isEmpty) == false }) { Stalled() }
-        let helper = try #require(try Self.helperProcess())
+        let helper = try #require(try Self.helperProcess(fetching: url))
 
         let environment = String(decoding: try #require(FileManager.default.contents(atPath: "/proc/\(helper)/environ")), as: UTF8.self)
         #expect(!environment.contains("DBUS_SESSION_BUS_ADDRESS"))
