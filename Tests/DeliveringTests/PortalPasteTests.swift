@@ -47,6 +47,13 @@ import Testing
         try await target.waitForText(memo + "and more à la fin. " + long)
         #expect(target.changes == 1 + 9 + 1 + 1)
         #expect(try await host.clipboardText() == "copied before, ünïcode 한")
+
+        // An image has no text to put back: the clipboard is left with an empty text, not with the dictation.
+        try await host.setClipboardImage(Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]))
+        try await keyboard.deliver("환자는 오늘 퇴원합니다 ")
+        try await target.waitForText(memo + "and more à la fin. " + long + "환자는 오늘 퇴원합니다 ")
+        let left = try await host.clipboardText()
+        #expect(left?.contains("퇴원") != true, "the clipboard holds \(String(describing: left))")
     }
 
     @Test func withNoWindowToPasteIntoItSaysSoAndLeavesTheTextOnTheClipboard() async throws {

@@ -30,6 +30,13 @@ extension Gnome48Host {
         }
     }
 
+    /// Puts an image alone on the clipboard, as a user copying one in some window would: no text to read back.
+    public func setClipboardImage(_ png: Data) async throws {
+        let script = "imports.gi.St.Clipboard.get_default().set_content(imports.gi.St.ClipboardType.CLIPBOARD, 'image/png', "
+            + "new imports.gi.GLib.Bytes([\(png.map(String.init).joined(separator: ","))])); true"
+        guard try await evaluate(script) == "true" else { throw CommandFailed(command: ["gnome-shell"], status: 0, errorOutput: script) }
+    }
+
     /// Starts answering the next "Remote Desktop" dialog with `choice`, whenever it shows.
     public func answerRemoteDesktopDialog(_ choice: DialogAnswer.Choice) throws -> DialogAnswer {
         try DialogAnswer(choice, script: helpers.appendingPathComponent("answer-dialog.py"), in: self)

@@ -160,8 +160,9 @@ public actor PortalKeyboard: TextTarget {
     }
 
     /// The text on the session's clipboard, one Ctrl+V, and the text another window had put there put back once
-    /// the window took ours (another owner's images or formatting are not: only its text). Left on the clipboard,
-    /// for the user to paste, when the window does not ask for it.
+    /// the window took ours (another owner's images or formatting are not: only its text); with no text to put
+    /// back, an empty one, so that the dictation does not stay there. Left on the clipboard, for the user to paste,
+    /// when the window does not ask for it.
     private func paste(_ text: String, through clipboard: PortalClipboard, in session: ObjectPath) async throws(DeliveryError) {
         let previous = await clipboard.currentText()
         let pasted: AsyncStream<Void>
@@ -180,7 +181,7 @@ public actor PortalKeyboard: TextTarget {
                 "Ctrl+V was pressed with the text on the clipboard, but the focused window did not ask for it: paste it "
                     + "yourself while Notula runs.", leftOnClipboard: true)
         }
-        if let previous, previous != text { _ = try? await clipboard.offer(previous) }
+        if previous != text { _ = try? await clipboard.offer(previous ?? "") }
     }
 
     private func stopped(after sent: Int, of count: Int, _ unit: String, _ error: BusError) -> DeliveryError {
