@@ -17,9 +17,8 @@ struct SpeechParts {
     let catalogSource: CatalogSource
     let whisperCatalogSource: CatalogSource?
     let known: ModelStore.Known
-    /// One helper process for the accurate pass and memos transcribed again: one Whisper model in memory at most.
-    let whisperHelper: WhisperHelper?
-    /// Whisper behind the engine door, decoding in that helper.
+    /// Whisper behind the engine door, decoding in one helper process for the accurate pass and memos transcribed
+    /// again: one Whisper model in memory at most.
     let whisper: WhisperEngine
 
     static func make(settings: Settings, paths: Paths, environment: [String: String]) -> SpeechParts {
@@ -43,7 +42,7 @@ struct SpeechParts {
                 catalog: catalogs.vosk.cached() ?? ModelCatalog(entries: []),
                 whisperCatalog: catalogs.whisper.map { $0.cached() ?? ModelCatalog(entries: []) } ?? WhisperCatalog.builtIn,
                 installed: InstalledModels.all(places: places.all)),
-            whisperHelper: whisperHelper, whisper: WhisperEngine(helper: whisperHelper, modelPlaces: places.all))
+            whisper: WhisperEngine(helper: whisperHelper, modelPlaces: places.all))
     }
 
     /// A catalog not fetched for a day: fetched again once the objects are there.

@@ -19,7 +19,7 @@ struct Transcription {
                 memory: speech.memory),
             idleRelease: settings.modelIdleRelease, currentLocale: { locale.current },
             liveText: LiveTextListeners(listeners: [dictation.liveText, dictation.liveTyping]),
-            accurate: speech.whisperHelper.map { _ in AccurateModels(choices: speech.accurateChoices, engine: speech.whisper) })
+            accurate: speech.whisper.isAvailable ? AccurateModels(choices: speech.accurateChoices, engine: speech.whisper) : nil)
         dictation.liveTyping.start(localeOf: { transcriber.locale(of: $0) })
         let models = ModelStore(
             isolation: bus,

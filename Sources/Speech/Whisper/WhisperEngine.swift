@@ -15,6 +15,9 @@ public final class WhisperEngine: SpeechEngine, Sendable {
         self.modelPlaces = modelPlaces
     }
 
+    /// Whether libwhisper was found: without it, no model of its decodes.
+    public var isAvailable: Bool { helper != nil }
+
     public func loads(_ model: InstalledModel) -> Bool { model.kind == .whisper }
 
     public var cost: EngineCost { EngineCost(memory: .inHelper, cores: Int(WhisperModel.threads)) }
