@@ -164,6 +164,27 @@ struct WaylandPasteTests {
         #expect(!FileManager.default.fileExists(atPath: runtime + "/notula/clipboard"))
     }
 
+    /// Windows that paste while every cooperative thread of notulad waits on something else (here, on them) still
+    /// get the text: the compositor's requests are answered from the clipboard's own thread.
+    @Test func theClipboardIsServedWhileEveryCooperativeThreadWaits() async throws {
+        let text = "served while every thread waits"
+        try await targets.clipboard().get().deliver(text)
+        let environment = sway.environment
+        let readers = ProcessInfo.processInfo.activeProcessorCount
+
+        // `run` blocks its thread until wl-paste ends: as many of them as the pool has threads. Python bounds each
+        // (coreutils' timeout waits on a signal the test process blocks).
+        let bounded = "import subprocess, sys; sys.stdout.write(subprocess.run(sys.argv[1:], capture_output=True, timeout=10).stdout.decode())"
+        let pasted = try await withThrowingTaskGroup(of: CommandResult.self) { group in
+            for _ in 0..<readers {
+                group.addTask { try run("/usr/bin/python3", ["-c", bounded, "/usr/bin/wl-paste", "--no-newline"], environment: environment) }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+
+        #expect(pasted.map(\.output) == Array(repeating: text, count: readers), "\(pasted.map(\.status))")
+    }
+
     @Test func aCopyMadeDuringThePasteIsNotOverwritten() async throws {
         try await targets.clipboard().get().deliver("copied before the paste")
         let folder = TemporaryFolder()

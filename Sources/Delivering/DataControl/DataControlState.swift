@@ -16,7 +16,7 @@ final class DataControlState {
     private var sources: [WaylandCalls.Proxy: HeldSource] = [:]
     /// What each sync callback runs once done (true) or when the connection ended first (false).
     private var syncs: [WaylandCalls.Proxy: (Bool) -> Void] = [:]
-    /// Transfers being written, each on a thread of its own for at most `writeTime`.
+    /// Transfers being written, each on a thread of its own for at most `writeTime`, started from the connection's.
     private let writing = WriteCount()
     private(set) var isOver = false
 
@@ -158,8 +158,7 @@ final class DataControlState {
         _ = fcntl(descriptor, F_SETFL, O_NONBLOCK)
         let (writing, time, asked) = (self.writing, Self.writeTime, ContinuousClock.now)
         let paste = held.offer.isContent(type) ? held.holding : nil
-        Task.detached {
-            _ = await SelectionPipe.write(bytes, to: file, within: time)
+        SelectionPipe.startWriting(bytes, to: file, within: time) { _ in
             writing.end()
             // Told once written: a window (foot, wl-paste) gives up a paste whose selection changes while it asks.
             paste?.asked(at: asked)

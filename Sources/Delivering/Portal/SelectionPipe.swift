@@ -11,30 +11,44 @@ enum SelectionPipe {
     static func write(_ bytes: [UInt8], to descriptor: FileDescriptor, within bound: Duration) async -> Bool {
         let file = fcntl(descriptor.rawValue, F_DUPFD_CLOEXEC, 0)
         guard file >= 0 else { return false }
-        return await BlockingThread.run(otherwise: closing(file, false)) {
-            defer { close(file) }
-            // A reader gone makes the write fail with EPIPE rather than kill notulad: the SIGPIPE is this thread's,
-            // blocked, and goes with the thread.
-            var pipeSignal = sigset_t()
-            sigemptyset(&pipeSignal)
-            sigaddset(&pipeSignal, SIGPIPE)
-            pthread_sigmask(SIG_BLOCK, &pipeSignal, nil)
-            let deadline = ContinuousClock.now + bound
-            var written = 0
-            while written < bytes.count {
-                let count = bytes[written...].withUnsafeBytes { Glibc.write(file, $0.baseAddress, $0.count) }
-                if count > 0 {
-                    written += count
-                } else if count < 0 && errno == EINTR {
-                    continue
-                } else if count < 0 && errno == EAGAIN, waitUntilReady(file, for: Int16(POLLOUT), before: deadline) {
-                    continue
-                } else {
-                    return false
-                }
+        return await BlockingThread.run(otherwise: closing(file, false)) { writeAll(bytes, to: file, within: bound) }
+    }
+
+    /// `write(_:to:within:)` started at once from the caller's thread, which need not be a cooperative one: a
+    /// compositor's `send` is answered even while every cooperative thread is busy. `then` is told whether all was
+    /// written, on the writing thread.
+    static func startWriting(
+        _ bytes: [UInt8], to descriptor: FileDescriptor, within bound: Duration, then: @escaping @Sendable (Bool) -> Void
+    ) {
+        let file = fcntl(descriptor.rawValue, F_DUPFD_CLOEXEC, 0)
+        guard file >= 0 else { return then(false) }
+        BlockingThread.start({ then(writeAll(bytes, to: file, within: bound)) }, otherwise: { then(closing(file, false)) })
+    }
+
+    /// Writes `bytes` to `file` within `bound` and closes it, on the calling thread.
+    private static func writeAll(_ bytes: [UInt8], to file: Int32, within bound: Duration) -> Bool {
+        defer { close(file) }
+        // A reader gone makes the write fail with EPIPE rather than kill notulad: the SIGPIPE is this thread's,
+        // blocked, and goes with the thread.
+        var pipeSignal = sigset_t()
+        sigemptyset(&pipeSignal)
+        sigaddset(&pipeSignal, SIGPIPE)
+        pthread_sigmask(SIG_BLOCK, &pipeSignal, nil)
+        let deadline = ContinuousClock.now + bound
+        var written = 0
+        while written < bytes.count {
+            let count = bytes[written...].withUnsafeBytes { Glibc.write(file, $0.baseAddress, $0.count) }
+            if count > 0 {
+                written += count
+            } else if count < 0 && errno == EINTR {
+                continue
+            } else if count < 0 && errno == EAGAIN, waitUntilReady(file, for: Int16(POLLOUT), before: deadline) {
+                continue
+            } else {
+                return false
             }
-            return true
         }
+        return true
     }
 
     /// Reads a copy of `descriptor`'s file to its end, then closes that copy.
