@@ -107,14 +107,17 @@ public actor PortalKeyboard: TextTarget {
 
     /// Presses Ctrl+V in the kept session (opening one, and so asking the user, where there is none): the paste of
     /// a text another program put on the clipboard.
-    public func pressPaste() async throws(DeliveryError) {
+    /// - Returns: when Ctrl went down, after the session's opening and its warm-up: no window pastes before.
+    public func pressPaste() async throws(DeliveryError) -> ContinuousClock.Instant {
         try await typeInSession([PortalKeystrokes.paste], describedAs: "keystrokes")
     }
 
     /// Sends each group of key events in turn, after the warm-up tap, in the kept session or a new one; or pastes
     /// `text`, which they type, where the session has a clipboard and typing it would be slow or lossy.
+    /// - Returns: when the first group's first key was sent (or the paste began).
+    @discardableResult
     private func typeInSession(_ groups: [[KeyEvent]], describedAs unit: String, orPaste text: String? = nil)
-        async throws(DeliveryError)
+        async throws(DeliveryError) -> ContinuousClock.Instant
     {
         await takeTurn()
         defer { endTurn() }
@@ -132,8 +135,10 @@ public actor PortalKeyboard: TextTarget {
                 throw stopped(after: 0, of: groups.count, unit, error)
             }
         }
+        let firstKey = ContinuousClock.now
         if let text, let clipboard, PortalKeystrokes.needsUnicodeEntry(text) || groups.count > DeliveryWays.longestTypedText {
-            return try await paste(text, through: clipboard, in: session)
+            try await paste(text, through: clipboard, in: session)
+            return firstKey
         }
         for (sent, events) in groups.enumerated() {
             guard !Task.isCancelled else { throw stopped(after: sent, of: groups.count, unit, BusError.failed("cancelled")) }
@@ -142,6 +147,7 @@ public actor PortalKeyboard: TextTarget {
                 throw stopped(after: sent, of: groups.count, unit, error)
             }
         }
+        return firstKey
     }
 
     private func send(_ events: [KeyEvent], in session: ObjectPath) async throws(BusError) {

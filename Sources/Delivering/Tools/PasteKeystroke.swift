@@ -12,9 +12,12 @@ public enum PasteKeystroke: Sendable {
     case portal(PortalKeyboard)
 
     /// Presses the paste keystroke for the focused window.
-    /// - Returns: the keystroke, as the user would name it.
+    /// - Returns: the keystroke, as the user would name it, and when its first key went down (or the tool that
+    ///   presses it started): what a clipboard manager asks for before is no paste.
     /// - Throws: `DeliveryError` when the key tool fails or hangs.
-    func press(environment: [String: String], timeLimit: Duration) async throws(DeliveryError) -> String {
+    func press(environment: [String: String], timeLimit: Duration) async throws(DeliveryError) -> (
+        name: String, start: ContinuousClock.Instant
+    ) {
         let focused = await focus(environment: environment, timeLimit: timeLimit)?.focused()
         let inTerminal = if case .terminal = focused { true } else { false }
         let modifiers = inTerminal ? ["ctrl", "shift"] : ["ctrl"]
@@ -22,21 +25,21 @@ public enum PasteKeystroke: Sendable {
         let (program, arguments): (HelperProgram, [String])
         switch self {
         case .portal(let keyboard):
-            try await keyboard.pressPaste()
-            return keystroke
+            return (keystroke, try await keyboard.pressPaste())
         case .wtype(let wtype, _):
             (program, arguments) = (wtype, modifiers.flatMap { ["-M", $0] } + ["-k", "v"] + modifiers.reversed().flatMap { ["-m", $0] })
         // --clearmodifiers: a modifier still held from the shortcut that sent the recording would change the keystroke.
         case .xdotool(let xdotool):
             (program, arguments) = (xdotool, ["key", "--clearmodifiers", (modifiers + ["v"]).joined(separator: "+")])
         }
+        let start = ContinuousClock.now
         let ending = try await program.run(arguments, input: "", environment: environment, timeLimit: timeLimit)
         guard ending.status == 0 else {
             throw DeliveryError(
                 "\(program.name) could not press \(keystroke) to paste: "
                     + ending.failure)
         }
-        return keystroke
+        return (keystroke, start)
     }
 
     /// What tells a terminal, where one can.

@@ -40,11 +40,10 @@ public struct PasteTarget: TextTarget {
         let kept = await keeper.keep(offering: text)
         do throws(DeliveryError) {
             let copy = try await clipboard.take(.dictation(text), timeLimit: timeLimit)
-            let pressing = ContinuousClock.now
             let keystroke = try await self.keystroke.press(environment: session.environment, timeLimit: timeLimit)
-            guard await copy.served(since: pressing, within: pasteTime) else {
+            guard await copy.served(since: keystroke.start, within: pasteTime) else {
                 throw DeliveryError(
-                    "The focused window did not paste on \(keystroke) within \(pasteTime.inSeconds): click into the field to write "
+                    "The focused window did not paste on \(keystroke.name) within \(pasteTime.inSeconds): click into the field to write "
                         + "in, or choose another way of typing.")
             }
         } catch {
