@@ -28,12 +28,12 @@ struct X11SelectionOwner {
     func serve(takenAt time: Time, for lifetime: Duration) {
         let clipboard = connection.atom("CLIPBOARD")
         let end = ContinuousClock.now + lifetime
-        var transfers: [Transfer] = []
-        var served = false
-        while !(onePaste && served && transfers.isEmpty) {
-            let deadline = transfers.map(\.deadline).min().map { min($0, end) } ?? end
+        var state = ServingState()
+        while !(onePaste && state.isOver) {
+            let deadline = ([end] + state.transfers.map(\.deadline) + (onePaste ? state.managerPatience.map { [$0] } ?? [] : [])).min()!
             guard let event = connection.nextEvent(before: deadline) else {
-                transfers.removeAll { $0.deadline <= .now }
+                state.transfers.removeAll { $0.deadline <= .now }
+                if let patience = state.managerPatience, patience <= .now { state.managersBetweenReads = [] }
                 if ContinuousClock.now >= end { break }
                 continue
             }
@@ -41,13 +41,13 @@ struct X11SelectionOwner {
             case SelectionClear where event.xselectionclear.selection == clipboard:
                 return
             case SelectionRequest:
-                answer(event.xselectionrequest, time: time, transfers: &transfers, served: &served)
+                answer(event.xselectionrequest, time: time, state: &state)
             case PropertyNotify where event.xproperty.state == PropertyDelete:
-                guard let index = transfers.firstIndex(where: { $0.waits(for: event.xproperty) }) else { continue }
-                if transfers[index].sendNext(on: connection) {
-                    served = served || transfers[index].isContent
-                    let finished = transfers.remove(at: index)
-                    if !transfers.contains(where: { $0.requestor == finished.requestor }) {
+                guard let index = state.transfers.firstIndex(where: { $0.waits(for: event.xproperty) }) else { continue }
+                if state.transfers[index].sendNext(on: connection) {
+                    if state.transfers[index].isContent { state.markServed() }
+                    let finished = state.transfers.remove(at: index)
+                    if !state.transfers.contains(where: { $0.requestor == finished.requestor }) {
                         connection.watchProperties(of: finished.requestor, false)
                     }
                 }
@@ -57,7 +57,11 @@ struct X11SelectionOwner {
         if connection.owner(of: clipboard) == connection.window { connection.setOwner(of: clipboard, to: 0, at: time) }
     }
 
-    private func answer(_ request: XSelectionRequestEvent, time: Time, transfers: inout [Transfer], served: inout Bool) {
+    /// How long a clipboard manager that read the content may take to ask for the hint: Klipper asks for the text
+    /// first, and would keep it if the hint it asks for next came from the clipboard put back.
+    static let managerPatience = Duration.seconds(1)
+
+    private func answer(_ request: XSelectionRequestEvent, time: Time, state: inout ServingState) {
         // ICCCM: an obsolete requestor names no property; the target's name is used for it.
         let property = request.property != 0 ? request.property : request.target
         guard request.selection == connection.atom("CLIPBOARD"), request.owner == connection.window
@@ -72,15 +76,21 @@ struct X11SelectionOwner {
             guard let bytes = targets.first(where: { $0.atom == request.target })?.bytes else {
                 return connection.notify(request, property: 0)
             }
-            let isContent = !hints.contains(request.target) && isFromFocusedClient(request)
+            let isHint = hints.contains(request.target)
+            let isContent = !isHint && isFromFocusedClient(request)
+            if isHint {
+                state.managersBetweenReads.remove(request.requestor)
+            } else if !isContent, !hints.isEmpty {
+                state.managersBetweenReads.insert(request.requestor)
+            }
             if bytes.count <= connection.largestPropertyChange {
                 connection.setProperty(property, of: request.requestor, type: request.target, bytes: bytes[...])
-                served = served || isContent
+                if isContent { state.markServed() }
             } else {
-                guard transfers.count < Self.mostTransfers else { return connection.notify(request, property: 0) }
+                guard state.transfers.count < Self.mostTransfers else { return connection.notify(request, property: 0) }
                 connection.watchProperties(of: request.requestor, true)
                 connection.setProperty(property, of: request.requestor, type: connection.atom("INCR"), longs: [CLong(bytes.count)])
-                transfers.append(
+                state.transfers.append(
                     Transfer(
                         requestor: request.requestor, property: property, type: request.target, bytes: bytes,
                         part: connection.largestPropertyChange, isContent: isContent))
@@ -100,6 +110,25 @@ struct X11SelectionOwner {
     /// Xlib's predefined `ATOM` and `INTEGER` (`XA_ATOM`, `XA_INTEGER`: cast macros Swift does not import).
     private let atomType: XConnection.Atom = 4
     private let integerType: XConnection.Atom = 19
+}
+
+/// What a serving owner has under way: the transfers, whether the paste was served, and the clipboard managers
+/// that read a content and not yet the hint, waited for from the paste on for at most `managerPatience`.
+private struct ServingState {
+    var transfers: [Transfer] = []
+    var managersBetweenReads: Set<XConnection.Window> = []
+    private(set) var servedAt: ContinuousClock.Instant?
+
+    mutating func markServed() { servedAt = servedAt ?? .now }
+
+    /// Until when a manager between its reads is waited for; nil where none is.
+    var managerPatience: ContinuousClock.Instant? {
+        guard let servedAt, !managersBetweenReads.isEmpty else { return nil }
+        return servedAt + X11SelectionOwner.managerPatience
+    }
+
+    /// The paste was served whole, and no manager is between its reads.
+    var isOver: Bool { servedAt != nil && transfers.isEmpty && managersBetweenReads.isEmpty }
 }
 
 /// One incremental transfer: a part is written each time the requestor deletes the property it read.
