@@ -95,7 +95,9 @@ public final class PlasmaHost: Sendable {
     public func startKlipper() async throws {
         let client = try await session.connect()
         defer { Task { await client.close() } }
-        try await launch(session.sessionProcess(["/usr/bin/klipper"], log: "klipper"), owning: "org.kde.klipper", watchedFrom: client)
+        // KDE_DEBUG: a crash ends Klipper, and no crash dialog (DrKonqi) takes the focus.
+        let klipper = try session.sessionProcess(["/usr/bin/env", "KDE_DEBUG=1", "/usr/bin/klipper"], log: "klipper")
+        try await launch(klipper, owning: "org.kde.klipper", watchedFrom: client)
     }
 
     /// The texts of Klipper's history, the newest first.

@@ -145,14 +145,14 @@ public final class TerminalsUnderXvfb: Sendable {
     }
 
     /// Starts KDE's clipboard manager, Klipper, on this display and the test's session bus, with a home of its own;
-    /// returns once it answers there. Killed with the display.
+    /// returns once it answers there. Killed with the display. A crash ends it (`KDE_DEBUG`): no crash dialog opens.
     public func startKlipper() async throws -> Klipper {
         let home = "\(folder)/klipper-home"
         try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
         let klipper = Process()
         klipper.executableURL = URL(fileURLWithPath: "/usr/bin/klipper")
         klipper.environment = ProcessInfo.processInfo.environment.merging(
-            environment.merging(["HOME": home, "XDG_CONFIG_HOME": "\(home)/.config", "XDG_DATA_HOME": "\(home)/.local/share", "QT_QPA_PLATFORM": "xcb"]) { $1 }
+            environment.merging(["HOME": home, "XDG_CONFIG_HOME": "\(home)/.config", "XDG_DATA_HOME": "\(home)/.local/share", "QT_QPA_PLATFORM": "xcb", "KDE_DEBUG": "1"]) { $1 }
         ) { $1 }
         klipper.standardOutput = FileHandle.nullDevice
         klipper.standardError = FileHandle.nullDevice
