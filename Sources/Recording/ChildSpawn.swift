@@ -54,12 +54,23 @@ public enum ChildSpawn {
         let envp = environment.map { strdup($0) } + [nil]
         defer { (argv + envp).forEach { free($0) } }
         var child = pid_t()
-        let status =
-            searchingPath
-            ? posix_spawnp(&child, program, &actions, &attributes, argv, envp)
-            : posix_spawn(&child, program, &actions, &attributes, argv, envp)
+        var status = ETXTBSY
+        // A program written a moment ago is busy while any copy of its writer's descriptor is open, and another
+        // thread's child holds one from its fork to its exec (or its end, without close-on-exec): that passes.
+        for attempt in 0...Self.busyRetries where status == ETXTBSY {
+            if attempt > 0 { usleep(Self.busyPause) }
+            status =
+                searchingPath
+                ? posix_spawnp(&child, program, &actions, &attributes, argv, envp)
+                : posix_spawn(&child, program, &actions, &attributes, argv, envp)
+        }
         return status == 0 ? .success(child) : .failure(SpawnError(code: status))
     }
+
+    /// How often, and after how many microseconds each time, a busy program (`ETXTBSY`) is tried again: half a second
+    /// in all.
+    static let busyRetries = 50
+    static let busyPause: UInt32 = 10_000
 
     /// Waits until the child `process` ends and reaps it, through interrupted waits.
     /// The corresponding C function is `waitpid`.

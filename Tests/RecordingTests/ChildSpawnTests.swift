@@ -27,6 +27,35 @@ import Testing
         #expect(exit == .signalled(SIGTERM) && exit.shellStatus == 128 + SIGTERM)
     }
 
+    /// A program still open for writing in another process is busy (`ETXTBSY`) until that process ends: it starts
+    /// once it has, and one that stays busy fails with that error.
+    @Test func aProgramBusyForAMomentStartsOnceItIsClosedAndOneBusyForGoodFails() throws {
+        let folder = "/tmp/notula-spawn-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        mkdir(folder, 0o700)
+        let program = folder + "/program"
+        defer {
+            unlink(program)
+            rmdir(folder)
+        }
+        let writer = open(program, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o700)
+        try #require(writer >= 0)
+        _ = "#!/bin/sh\nexit 7\n".withCString { write(writer, $0, strlen($0)) }
+
+        // A child holds the program's descriptor for a tenth of a second, as one forked while it was written does.
+        let holder = try ChildSpawn.start(
+            "sleep", ["0.1"], standard: [nil, writer, nil], environment: ["PATH=/usr/bin:/bin"], searchingPath: true
+        ).get()
+        close(writer)
+        let started = ChildSpawn.start(program, [], standard: [nil, nil, nil], environment: [])
+        #expect(try ChildSpawn.reap(started.get()) == .exited(7))
+        _ = ChildSpawn.reap(holder)
+
+        let keptOpen = open(program, O_WRONLY | O_CLOEXEC)
+        defer { close(keptOpen) }
+        let busy = ChildSpawn.start(program, [], standard: [nil, nil, nil], environment: [])
+        #expect { try busy.get() } throws: { ($0 as? SpawnError)?.code == ETXTBSY }
+    }
+
     /// The state letter of `/proc/PID/stat`: `Z` for a zombie; empty once the process is gone.
     private func state(of process: pid_t) -> String {
         guard let file = fopen("/proc/\(process)/stat", "r") else { return "" }
