@@ -115,12 +115,13 @@ public final class TerminalsUnderXvfb: Sendable {
         let owner = Process()
         owner.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
         owner.arguments = [GnomeShellHost.helpers.appendingPathComponent("clipboard-owner.py").path] + files
-        owner.environment = environment.merging(["GDK_BACKEND": "x11"]) { $1 }
+        // No accessibility bus: GTK waits on its launcher at start, which under load took past the wait below.
+        owner.environment = environment.merging(["GDK_BACKEND": "x11", "GTK_A11Y": "none"]) { $1 }
         owner.standardOutput = FileHandle.nullDevice
         owner.standardError = FileHandle.nullDevice
         try owner.run()
         children.withLock { $0.append(owner.processIdentifier) }
-        try await poll(within: .seconds(10)) {
+        try await poll(within: .seconds(30)) {
             let listed = (try? self.clipboardTypes()) ?? []
             return items.allSatisfy { listed.contains($0.type) }
         } otherwise: {
