@@ -9,9 +9,9 @@ enum SelectionPipe {
     /// Writes all of `bytes` to a copy of `descriptor`'s file, then closes that copy.
     /// - Returns: whether all was written within `bound`.
     static func write(_ bytes: [UInt8], to descriptor: FileDescriptor, within bound: Duration) async -> Bool {
-        let file = fcntl(descriptor.rawValue, F_DUPFD_CLOEXEC, 0)
-        guard file >= 0 else { return false }
-        return await BlockingThread.run(otherwise: closing(file, false)) { writeAll(bytes, to: file, within: bound) }
+        await withCheckedContinuation { written in
+            startWriting(bytes, to: descriptor, within: bound) { written.resume(returning: $0) }
+        }
     }
 
     /// `write(_:to:within:)` started at once from the caller's thread, which need not be a cooperative one: a
