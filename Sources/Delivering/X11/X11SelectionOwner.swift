@@ -30,10 +30,8 @@ struct X11SelectionOwner {
         let end = ContinuousClock.now + lifetime
         var state = ServingState()
         while !(onePaste && state.isOver) {
-            let deadline = ([end] + state.transfers.map(\.deadline) + (onePaste ? state.managerPatience.map { [$0] } ?? [] : [])).min()!
-            guard let event = connection.nextEvent(before: deadline) else {
-                state.transfers.removeAll { $0.deadline <= .now }
-                if let patience = state.managerPatience, patience <= .now { state.managersBetweenReads = [] }
+            guard let event = connection.nextEvent(before: state.nextDeadline(before: end)) else {
+                state.dropExpired()
                 if ContinuousClock.now >= end { break }
                 continue
             }
@@ -125,6 +123,18 @@ private struct ServingState {
     var managerPatience: ContinuousClock.Instant? {
         guard let servedAt, !managersBetweenReads.isEmpty else { return nil }
         return servedAt + X11SelectionOwner.managerPatience
+    }
+
+    /// The soonest a transfer or the wait for the managers runs out, or `end`.
+    func nextDeadline(before end: ContinuousClock.Instant) -> ContinuousClock.Instant {
+        ([end] + transfers.map(\.deadline) + [managerPatience].compactMap { $0 }).min()!
+    }
+
+    /// Gives up the transfers, and the wait for the managers, whose time ran out.
+    mutating func dropExpired() {
+        let now = ContinuousClock.now
+        transfers.removeAll { $0.deadline <= now }
+        if let managerPatience, managerPatience <= now { managersBetweenReads = [] }
     }
 
     /// The paste was served whole, and no manager is between its reads.
