@@ -38,6 +38,8 @@ struct BusFuzzTests {
             settings: [#""mpris": true"#])
         let seed = ProcessInfo.processInfo.environment["NOTULA_FUZZ_SEED"].flatMap { UInt64($0) } ?? UInt64.random(in: 0...UInt64.max)
         var values = RandomValues(random: SeededGenerator(seed: seed))
+        // Said first, so that a run that never ends can be repeated too.
+        print("FUZZ seed \(seed): NOTULA_FUZZ_SEED=\(seed) repeats this run")
         var memos = try await recordMemos(2, on: service)
         let targets = try await everyExportedMember(of: service, memos: memos)
         #expect(Set(targets.methods.map(\.interface)).isSuperset(of: Self.exportedInterfaces), "\(Set(targets.methods.map(\.interface)))")
