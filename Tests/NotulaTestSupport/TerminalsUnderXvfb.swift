@@ -105,7 +105,7 @@ public final class TerminalsUnderXvfb: Sendable {
     }
 
     /// Copies several types at once through GTK4 (`clipboard-owner.py`), as a browser copies text with its HTML:
-    /// returns once the clipboard lists every type. GTK serves them until another program copies.
+    /// returns once the clipboard offers them. GTK serves them until another program copies.
     public func copyTogether(_ items: [(type: String, bytes: Data)]) async throws {
         let files = try items.enumerated().map { index, item in
             let file = "\(folder)/offered-\(UUID().uuidString)-\(index)"
@@ -121,11 +121,13 @@ public final class TerminalsUnderXvfb: Sendable {
         owner.standardError = FileHandle.nullDevice
         try owner.run()
         children.withLock { $0.append(owner.processIdentifier) }
+        // The earlier owner may offer the same types: the clipboard is this copy's once its small items read back.
+        let small = items.filter { $0.bytes.count <= 4096 }
         try await poll(within: .seconds(30)) {
             let listed = (try? self.clipboardTypes()) ?? []
-            return items.allSatisfy { listed.contains($0.type) }
+            return items.allSatisfy { listed.contains($0.type) } && small.allSatisfy { (try? self.clipboardBytes($0.type)) == $0.bytes }
         } otherwise: {
-            CommandFailed(command: ["clipboard-owner.py"], status: 0, errorOutput: "the clipboard never listed \(items.map(\.type))")
+            CommandFailed(command: ["clipboard-owner.py"], status: 0, errorOutput: "the clipboard never offered \(items.map(\.type)) as copied")
         }
     }
 
