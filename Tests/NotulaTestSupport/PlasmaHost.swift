@@ -102,11 +102,18 @@ public final class PlasmaHost: Sendable {
 
     /// The texts of Klipper's history, the newest first.
     public func klipperHistory() throws -> [String] {
-        let listed = try output(
-            of: [
-                "/usr/bin/gdbus", "call", "--session", "--dest", "org.kde.klipper", "--object-path", "/klipper", "--method",
-                "org.kde.klipper.klipper.getClipboardHistoryMenu",
-            ], environment: environment)
+        let listed: String
+        do {
+            listed = try output(
+                of: [
+                    "/usr/bin/gdbus", "call", "--session", "--dest", "org.kde.klipper", "--object-path", "/klipper", "--method",
+                    "org.kde.klipper.klipper.getClipboardHistoryMenu",
+                ], environment: environment)
+        } catch let failure as CommandFailed {
+            // Once in a run Klipper left the bus just after taking its name: what it printed is removed with the session.
+            let log = (try? String(contentsOf: session.logFolder.appendingPathComponent("klipper.log"), encoding: .utf8)) ?? ""
+            throw CommandFailed(command: failure.command, status: failure.status, errorOutput: "\(failure.errorOutput); klipper printed: \(log.suffix(2000))")
+        }
         // gdbus prints `(['newest', 'older'],)`: the tests' texts hold no quote.
         return listed.split(separator: "'").enumerated().filter { $0.offset % 2 == 1 }.map { String($0.element) }
     }
