@@ -16,10 +16,12 @@ extension Tag {
     /// Decodes speech with the Korean model, which fills both cores: beside other speech suites only.
     @Tag public static var speech: Self
     /// Loads a model in a notulad of its own (beside the speech pass a load waited over a minute for a core, and live
-    /// text played in real time passed its limit), or decodes with libwhisper on both cores: one suite at a time.
+    /// text played in real time passed its limit), or decodes with libwhisper on both cores: one suite at a time,
+    /// beside the desktop pass (each waits on real time, about 30 % of 2 cores).
     @Tag public static var modelLoading: Self
     /// Types into real windows of a desktop it starts (sway, Xvfb, GNOME Shell 43 and 48, KWin): keys sent beside a
-    /// busy machine arrive late or not at all, so one suite at a time, the speech model at hand.
+    /// busy machine arrive late or not at all, so one suite at a time, the speech model at hand, beside the
+    /// model-loading pass only.
     @Tag public static var desktop: Self
     /// Installs the Debian package on this machine for a while: its activation file would start /usr/bin/notulad for
     /// any other suite's session bus, so last and alone.
