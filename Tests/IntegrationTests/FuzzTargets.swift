@@ -113,8 +113,9 @@ extension RandomValues {
     }
 
     /// A value of `type`: integers mostly at their edges, and now and then an array of scalars
-    /// large enough to make quadratic work show.
-    mutating func value(of type: Signature) -> Value {
+    /// large enough to make quadratic work show. No long array holds another: a long array of long
+    /// `ay` (the tray's `a(iiay)`) would be 5 GB to build.
+    mutating func value(of type: Signature, longArrays: Bool = true) -> Value {
         let code = type.rawValue.first ?? "s"
         let inner = String(type.rawValue.dropFirst())
         switch code {
@@ -132,16 +133,19 @@ extension RandomValues {
         case "v": return .variant(value(depth: 2))
         case "(":
             let fields = (Signature(String(inner.dropLast())) ?? .empty).completeTypes
-            return .structure(fields.map { value(of: $0) })
+            return .structure(fields.map { value(of: $0, longArrays: longArrays) })
         case "a" where inner.hasPrefix("{"):
             let pair = (Signature(String(inner.dropFirst().dropLast())) ?? .empty).completeTypes
-            let entries = (0..<count(0...4)).map { _ in DictionaryEntry(key: value(of: pair[0]), value: value(of: pair[1])) }
+            let entries = (0..<count(0...4)).map { _ in
+                DictionaryEntry(key: value(of: pair[0]), value: value(of: pair[1], longArrays: longArrays))
+            }
             return .dictionary(key: pair[0], value: pair[1], entries)
         case "a":
             let element = Signature(inner) ?? "s"
             let scalar = inner.count == 1 && "ybnqiuxtd".contains(inner)
-            let length = chance(3) ? (scalar ? 250_000 : 20_000) : count(0...4)
-            let model = value(of: element)
+            let long = longArrays && chance(3)
+            let length = long ? (scalar ? 250_000 : 20_000) : count(0...4)
+            let model = value(of: element, longArrays: longArrays && !long)
             // Many copies of one element, or as many distinct ones: repeated ids and a million fresh ones.
             return .array(element: element, (0..<length).map { index in chance(50) ? model : distinct(model, index) })
         default: return .string(string())
