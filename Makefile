@@ -67,7 +67,7 @@ test-passes:
 	$(MAIN_PASS_WIDTH) $(TEST_PASS) main
 	$(call STEP,capture and timing passes)
 	$(TEST_PASS) capture
-	$(TEST_PASS) timing
+	$(WITH_MODEL) $(TEST_PASS) timing
 	$(call STEP,reliability pass)
 	$(TEST_PASS) reliability
 	$(call STEP,speech pass)

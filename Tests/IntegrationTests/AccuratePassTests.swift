@@ -16,61 +16,6 @@ struct AccuratePassTests {
             withDestinationURL: packageRoot.appendingPathComponent(".build/whisper/ggml-tiny.en.bin"))
         return place
     }
-
-    /// The Korean model under an English model's name: Vosk only tells where each utterance ends, its words are
-    /// Korean guesses at English, and every word of the memo that is right is Whisper's.
-    private func englishPlace() throws -> URL {
-        let model = try #require(ProcessInfo.processInfo.environment["NOTULA_TEST_MODEL"], "NOTULA_TEST_MODEL names the Korean model")
-        let place = FileManager.default.temporaryDirectory.appendingPathComponent("notula-models-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: place, withIntermediateDirectories: true)
-        try FileManager.default.createSymbolicLink(
-            at: place.appendingPathComponent("vosk-model-small-en-us-0.15"), withDestinationURL: URL(fileURLWithPath: model))
-        try FileManager.default.createSymbolicLink(
-            at: place.appendingPathComponent("ggml-tiny.en.bin"),
-            withDestinationURL: packageRoot.appendingPathComponent(".build/whisper/ggml-tiny.en.bin"))
-        return place
-    }
-
-    @Test func englishSpokenWithKoreanUtteranceEndsIsWrittenByTinyEnUtteranceByUtterance() async throws {
-        let place = try englishPlace()
-        defer { try? FileManager.default.removeItem(at: place) }
-        let service = try await ServiceUnderTest.start(environment: ["VOSK_MODEL_PATH": place.path], settings: [#""locale": "en-US""#])
-        try await service.models(.useModel, [.string("en-US"), .string("ggml-tiny.en")])
-        #expect(try [String: String](dbusValue: try await service.modelsProperty(.accurateModels)) == ["en-US": "ggml-tiny.en"])
-        let sentences = Array(WordErrorRate.exactSentences.prefix(2) + WordErrorRate.ownSentences.prefix(4))
-        let (memo, lines) = try await recordAndSend(sentences, to: service)
-
-        // A revised line per final utterance with words, in order, each before the recording's end.
-        let finals = lines.filter { $0.kind == "final" && !($0.words ?? []).isEmpty }
-        let revised = lines.filter { $0.kind == "revised" }
-        #expect(revised.map(\.utterance) == Array(0..<finals.count).map(Optional.some), "\(lines.map(\.kind))")
-        #expect(revised.allSatisfy { $0.model == "ggml-tiny.en" })
-        #expect(lines.last?.kind == "end")
-        let text = try await service.memo(.getTranscript, of: memo).argument(0, as: String.self)
-        // The quiet before Send is an utterance Whisper hears nothing in.
-        #expect(text == revised.compactMap(\.text).filter { !$0.isEmpty }.joined(separator: " "), "the memo keeps Whisper's text")
-        let said = sentences.flatMap(WordErrorRate.words)
-        let wrong = WordErrorRate.errors(WordErrorRate.words(text), against: said)
-        #expect(Double(wrong) / Double(said.count) < 0.10, "\(wrong) of \(said.count) words wrong: \(text)")
-        #expect(text.contains(sentences[0]), "a sentence the probe found exact is exact: \(text)")
-        #expect(try await service.property(.model, of: memo) == .string("ggml-tiny.en"))
-        // Send came right after the last sentence: what was left to decode took the fitted window, as the journal says.
-        #expect(service.log.contains("after Send) written again"), "\(service.log)")
-    }
-
-    /// Says `sentences` into a recording, a pause after each, sends it, and returns its memo once processed, with the
-    /// live text read meanwhile.
-    private func recordAndSend(_ sentences: [String], to service: ServiceUnderTest) async throws -> (ObjectPath, [LiveTextLine]) {
-        let spoken = try sentences.map { try speech($0, voice: "en-us") }
-        let reader = try await LiveTextReader.watching(service)
-        defer { close(reader.descriptor) }
-        let signals = try await service.recorderSignals()
-        try await service.recorder(.start)
-        for file in spoken { try await service.sink?.play(file) }
-        let memo = try await service.recorder(.process).argument(0, as: ObjectPath.self)
-        for await signal in signals where signal.isSignal(.processed) || signal.isSignal(.failed) { break }
-        return (memo, await reader.linesUntilEnd())
-    }
 }
 
 extension AccuratePassTests {
@@ -84,7 +29,7 @@ extension AccuratePassTests {
     }
 
     @Test func aModelThatCrashesTheEngineLeavesVoskTextAndTheNextDecodingWorks() async throws {
-        let place = try englishPlace()
+        let place = try englishModelPlace()
         defer { try? FileManager.default.removeItem(at: place) }
         // All of it in 32-bit floats: it loads, then ggml asserts in the encoder.
         try FileManager.default.createSymbolicLink(
@@ -114,7 +59,7 @@ extension AccuratePassTests {
     }
 
     @Test func discardingDuringADecodingStopsTheHelperWithinHalfASecondAndTheNextRecordingStartsAtOnce() async throws {
-        let place = try englishPlace()
+        let place = try englishModelPlace()
         defer { try? FileManager.default.removeItem(at: place) }
         let service = try await ServiceUnderTest.start(environment: ["VOSK_MODEL_PATH": place.path], settings: [#""locale": "en-US""#])
         try await service.models(.useModel, [.string("en-US"), .string("ggml-tiny.en")])
@@ -143,7 +88,7 @@ extension AccuratePassTests {
 
 extension AccuratePassTests {
     @Test func aWhisperThatFallsBehindLeavesVoskTextAtSendAndWritesTheMemoAgainOnce() async throws {
-        let place = try englishPlace()
+        let place = try englishModelPlace()
         defer { try? FileManager.default.removeItem(at: place) }
         // Each utterance 4 s slower to decode than it takes to say: the queue falls behind.
         let service = try await ServiceUnderTest.start(

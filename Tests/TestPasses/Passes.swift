@@ -7,8 +7,8 @@ extension Tag {
     /// Times a capture against the clock, each in a sink of its own: away from the main pass's load, beside the
     /// other capture suites.
     @Tag public static var capture: Self
-    /// Times recorded audio against the clock through notulad (the recording flows over the bus, playback): the
-    /// machine to itself, one suite at a time.
+    /// Times recorded audio against the clock through notulad (the recording flows over the bus, playback, the
+    /// accurate pass's text at Send): the machine to itself, one suite at a time.
     @Tag public static var timing: Self
     /// Kills and restarts PulseAudio servers, fills disks, fuzzes the bus, lists thousands of memos: alone, as its
     /// load would break the timing bounds of others.
