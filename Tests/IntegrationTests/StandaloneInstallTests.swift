@@ -1,5 +1,6 @@
 import Foundation
 import NotulaTestSupport
+import TestPasses
 import Testing
 
 /// Where `make build` puts the release binaries (`NOTULA_RELEASE_BIN_DIR`, else the package's release build); the
@@ -19,7 +20,7 @@ func releaseBinaryDirectory() throws -> URL {
     return directory
 }
 
-@Suite("The installed binaries run where no Swift toolchain is")
+@Suite("The installed binaries run where no Swift toolchain is", .tags(.package))
 struct StandaloneInstallTests {
     @Test("The installed binaries name no library folder: the Swift runtime is inside them")
     func noRunpath() throws {

@@ -23,7 +23,8 @@ extension Tag {
     /// busy machine arrive late or not at all, so one suite at a time, the speech model at hand, beside the
     /// model-loading pass only.
     @Tag public static var desktop: Self
-    /// Installs the Debian package on this machine for a while: its activation file would start /usr/bin/notulad for
-    /// any other suite's session bus, so last and alone.
+    /// Installs the release binaries, which the other passes' time builds: the Debian package on this machine for a
+    /// while (its activation file would start /usr/bin/notulad for any other suite's session bus, so last and alone)
+    /// and a staged install run without the toolchain.
     @Tag public static var package: Self
 }
