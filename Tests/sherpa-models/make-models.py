@@ -63,12 +63,8 @@ def parakeet_tokens():
 
 
 def parakeet_encoder(path, broadcast_failure=False):
-    """audio_signal (B, 128, T) log-mel, length (B,) → outputs (B, 1, ⌈T/8⌉): 1 where the frame is loud."""
+    """audio_signal (B, 128, T) log-mel, length (B,) → outputs (B, 1, ⌈T/8⌉): 1 where any of its 8 frames is loud."""
     nodes = [
-        const("int_max", np.array([2**62], np.int64)),
-        const("zero", np.array([0], np.int64)),
-        const("time_axis", np.array([2], np.int64)),
-        const("subsampling", np.array([PARAKEET_SUBSAMPLING], np.int64)),
         const("threshold", np.array(PARAKEET_LOUD_LOG_MEL, np.float32)),
         const("round_up", np.array(PARAKEET_SUBSAMPLING - 1, np.int64)),
         const("subsampling_scalar", np.array(PARAKEET_SUBSAMPLING, np.int64)),
@@ -81,7 +77,9 @@ def parakeet_encoder(path, broadcast_failure=False):
         features = "checked_signal"
     nodes += [
         helper.make_node("ReduceMean", [features], ["level"], axes=[1], keepdims=1),
-        helper.make_node("Slice", ["level", "zero", "int_max", "time_axis", "subsampling"], ["subsampled"]),
+        # Padded at the end so that a last partial group of frames counts, as NeMo's subsampling counts it.
+        helper.make_node("MaxPool", ["level"], ["subsampled"], kernel_shape=[PARAKEET_SUBSAMPLING],
+                         strides=[PARAKEET_SUBSAMPLING], pads=[0, PARAKEET_SUBSAMPLING - 1]),
         helper.make_node("Greater", ["subsampled", "threshold"], ["is_loud"]),
         helper.make_node("Cast", ["is_loud"], ["outputs"], to=TensorProto.FLOAT),
         helper.make_node("Add", ["length", "round_up"], ["padded_length"]),
