@@ -86,6 +86,8 @@ def main():
                 run(checker, "recognize", kind, os.path.join(models, kind), audio[name])
         print("# a truncated encoder")
         run(checker, "recognize", "parakeet", os.path.join(models, "broken", "truncated"), audio["first"])
+        print("# a tokens.txt one line short of the model's vocabulary")
+        run(checker, "recognize", "parakeet", os.path.join(models, "broken", "tokens-mismatch"), audio["first"])
         print("# models that fail at the first decode")
         run(checker, "recognize", "parakeet", os.path.join(models, "broken", "parakeet-runtime-failure"),
             audio["first"])

@@ -341,6 +341,12 @@ def make_truncated(source, folder):
         file.write(data[: len(data) // 2])
 
 
+def make_tokens_mismatch(source, folder):
+    """Parakeet whose tokens.txt lacks a line: onnxruntime loads it, sherpa then ends the process (exit status 255)."""
+    shutil.copytree(source, folder, dirs_exist_ok=True)
+    write_tokens(os.path.join(folder, "tokens.txt"), parakeet_tokens()[1:])
+
+
 def main():
     if len(sys.argv) != 2:
         sys.exit("usage: make-models.py OUT_DIR")
@@ -348,6 +354,7 @@ def main():
     make_parakeet(os.path.join(out, "parakeet"))
     make_moonshine(os.path.join(out, "moonshine"))
     make_truncated(os.path.join(out, "parakeet"), os.path.join(out, "broken", "truncated"))
+    make_tokens_mismatch(os.path.join(out, "parakeet"), os.path.join(out, "broken", "tokens-mismatch"))
     make_parakeet(os.path.join(out, "broken", "parakeet-runtime-failure"), broadcast_failure=True)
     make_moonshine(os.path.join(out, "broken", "moonshine-runtime-failure"), broadcast_failure=True)
     with open(os.path.join(out, "SENTENCE"), "w", encoding="utf-8") as file:
