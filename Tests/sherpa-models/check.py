@@ -47,7 +47,8 @@ def duration(path):
 
 def make_audio(work):
     audio = {name: os.path.join(work, name + ".wav") for name in
-             ("first", "second", "gap", "silence", "yes", "one-second", "pauses", "minute")}
+             ("first", "second", "gap", "silence", "yes", "one-second", "pauses", "minute", "noise-40dB",
+              "noise-50dB")}
     speak(FIRST, audio["first"])
     speak(SECOND, audio["second"])
     speak("Yes.", audio["yes"])
@@ -57,6 +58,11 @@ def make_audio(work):
     subprocess.run(["sox", audio["gap"], audio["first"], audio["gap"], audio["second"], audio["gap"],
                     audio["pauses"]], check=True)
     subprocess.run(["sox", audio["pauses"], audio["minute"], "repeat", "6"], check=True)
+    # sox's white noise is -9.75 dBFS RMS before the gain: these are -40 and -50 dBFS, either side of the -45 the
+    # made models take for sound.
+    for name, gain in (("noise-40dB", "-30.25"), ("noise-50dB", "-40.25")):
+        subprocess.run(["sox", "-n", "-r", "16000", "-c", "1", "-b", "16", audio[name], "synth", "1.0", "whitenoise",
+                        "gain", gain], check=True)
     return audio
 
 
@@ -81,7 +87,7 @@ def main():
         audio = make_audio(work)
         run(checker, "sizes")
         for kind in ("parakeet", "moonshine"):
-            for name in ("first", "one-second", "yes", "silence"):
+            for name in ("first", "one-second", "yes", "silence", "noise-40dB", "noise-50dB"):
                 print(f"# {kind} on {name} ({duration(audio[name]):.2f} s)")
                 run(checker, "recognize", kind, os.path.join(models, kind), audio[name])
         print("# a truncated encoder")

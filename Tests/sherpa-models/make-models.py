@@ -27,13 +27,13 @@ PARAKEET_FEATURES = 128
 PARAKEET_SUBSAMPLING = 8
 PARAKEET_DURATIONS = 5
 PARAKEET_RNN_LAYERS = 2
-# sherpa feeds NeMo natural-log mel energies of samples in [-1, 1]: digital silence is log(FLT_EPSILON) ≈ -15.9,
-# espeak's speech averages above 0; -8 is about a -70 dBFS hum.
-PARAKEET_LOUD_LOG_MEL = -8.0
+# sherpa feeds NeMo natural-log mel energies (floored at log(FLT_EPSILON) ≈ -15.9) of samples in [-1, 1];
+# their mean over the bins crosses -10.3 at about -45 dBFS RMS of white noise (found by trying sox's noise).
+PARAKEET_LOUD_LOG_MEL = -10.3
 
 # Moonshine's preprocessor makes one frame of 384 samples (24 ms at 16 kHz); sherpa allows 6 tokens a second.
 MOONSHINE_FRAME = 384
-MOONSHINE_LOUD_POWER = 1e-7  # mean square of samples in [-1, 1], as the -8 above: -70 dBFS
+MOONSHINE_LOUD_POWER = 3e-5  # mean square of samples in [-1, 1]: -45 dBFS RMS, as Parakeet's
 MOONSHINE_SOS, MOONSHINE_EOS = 1, 2
 
 
