@@ -19,15 +19,6 @@ struct AccuratePassTests {
 }
 
 extension AccuratePassTests {
-    /// The CPU time a process has used, in clock ticks; nil once it is gone.
-    private func cpuTicks(_ pid: Int32) -> Int? {
-        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8) else { return nil }
-        let fields = stat.split(separator: ")").last?.split(separator: " ") ?? []
-        // utime and stime: the 14th and 15th fields, the 12th and 13th after the command.
-        guard fields.count > 13, let user = Int(fields[11]), let system = Int(fields[12]) else { return nil }
-        return user + system
-    }
-
     @Test func aModelThatCrashesTheEngineLeavesVoskTextAndTheNextDecodingWorks() async throws {
         let place = try englishModelPlace()
         defer { try? FileManager.default.removeItem(at: place) }
@@ -56,33 +47,6 @@ extension AccuratePassTests {
         }
         let text = try await service.memo(.getTranscript, of: memo).argument(0, as: String.self)
         #expect(text.contains(sentences[0]), "\(text)")
-    }
-
-    @Test func discardingDuringADecodingStopsTheHelperWithinHalfASecondAndTheNextRecordingStartsAtOnce() async throws {
-        let place = try englishModelPlace()
-        defer { try? FileManager.default.removeItem(at: place) }
-        let service = try await ServiceUnderTest.start(environment: ["VOSK_MODEL_PATH": place.path], settings: [#""locale": "en-US""#])
-        try await service.models(.useModel, [.string("en-US"), .string("ggml-tiny.en")])
-        // One long utterance: four sentences said without a pause, about 20 s to decode as one.
-        let long = try speech(WordErrorRate.ownSentences.prefix(4).joined(separator: ", and "), voice: "en-us")
-        let reader = try await LiveTextReader.watching(service)
-
-        try await service.recorder(.start)
-        try await service.sink?.play(long)
-        for await line in reader.lines where line.kind == "final" && !(line.words ?? []).isEmpty { break }
-        // Its decoding begins the moment Vosk ends it, in the helper started for it.
-        try await service.waitForLog("Started the Whisper helper")
-        let helper = try #require(service.children(running: "--whisper-helper").first, "the helper runs: \(service.log)")
-        try await service.recorder(.discard)
-        try await service.recorder(.start)
-        #expect(try await service.property(.state) == .string("recording"), "the next recording starts at once")
-
-        try await Task.sleep(for: .milliseconds(500))
-        let afterHalfASecond = cpuTicks(helper)
-        try await Task.sleep(for: .milliseconds(500))
-        #expect(cpuTicks(helper) == afterHalfASecond, "the helper still decodes: \(String(describing: afterHalfASecond))")
-        try await service.recorder(.discard)
-        close(reader.descriptor)
     }
 }
 
