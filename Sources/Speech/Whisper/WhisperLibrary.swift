@@ -24,9 +24,8 @@ public struct WhisperLibrary: Sendable {
     /// Where to look, in order: `$NOTULA_WHISPER_LIBRARY`, then `whisper/libwhisper.so.1` beside the executable (where
     /// the make targets unpack the wheel), then `../lib/notula/whisper/libwhisper.so.1` from there (installed).
     public static func defaultCandidates(environment: [String: String], executableDirectory: String) -> [String] {
-        let directory = executableDirectory.hasSuffix("/") ? String(executableDirectory.dropLast()) : executableDirectory
-        return [environment["NOTULA_WHISPER_LIBRARY"]].compactMap { $0?.isEmpty == false ? $0 : nil }
-            + [directory + "/whisper/libwhisper.so.1", directory + "/../lib/notula/whisper/libwhisper.so.1"]
+        RuntimeLibrary.candidates(
+            variable: "NOTULA_WHISPER_LIBRARY", file: "whisper/libwhisper.so.1", environment: environment, executableDirectory: executableDirectory)
     }
 
     /// The first of `candidates` that is a file, resolved: the library the helper is given.
@@ -35,26 +34,17 @@ public struct WhisperLibrary: Sendable {
     /// Opens the first of `candidates` that loads, checks its release and sends its log to the journal.
     /// - Throws: `.engineUnavailable` saying where it looked, or which release it found, or which function it lacks.
     public static func load(searchingFrom candidates: [String]) throws(SpeechError) -> WhisperLibrary {
-        var looked: [String] = []
-        for candidate in candidates {
-            guard let handle = dlopen(candidate, RTLD_NOW | RTLD_LOCAL) else {
-                looked.append(access(candidate, F_OK) == 0 ? "\(candidate) (\(dlerror().map { String(cString: $0) } ?? ""))" : candidate)
-                continue
-            }
-            return try WhisperLibrary(handle: handle, path: candidate)
-        }
-        throw .engineUnavailable(
-            "libwhisper was not found (looked in: \(looked.joined(separator: ", "))). Run `make`, which unpacks it from the "
-                + "pywhispercpp 1.5.1 wheel, or point NOTULA_WHISPER_LIBRARY at its libwhisper.so.1.")
+        let opened = try RuntimeLibrary.open(
+            "libwhisper", from: candidates,
+            advice: "Run `make`, which unpacks it from the pywhispercpp 1.5.1 wheel, or point NOTULA_WHISPER_LIBRARY at its libwhisper.so.1.")
+        return try WhisperLibrary(opened)
     }
 
-    private init(handle: UnsafeMutableRawPointer, path: String) throws(SpeechError) {
+    private init(_ library: RuntimeLibrary) throws(SpeechError) {
         func symbol<T>(_ name: String, as type: T.Type) throws(SpeechError) -> T {
-            guard let address = dlsym(handle, name) else {
-                throw .engineUnavailable("\(path) has no \(name): it is not libwhisper \(Self.version).")
-            }
-            return unsafeBitCast(address, to: type)
+            try library.function(name, as: type, release: "libwhisper \(Self.version)")
         }
+        let path = library.path
         let versionOf = try symbol("whisper_version", as: whisper_version_fn.self)
         let found = versionOf().map { String(cString: $0) } ?? "unknown"
         guard found == Self.version else {
