@@ -95,9 +95,23 @@ public final class PlasmaHost: Sendable {
     public func startKlipper() async throws {
         let client = try await session.connect()
         defer { Task { await client.close() } }
-        // KDE_DEBUG: a crash ends Klipper, and no crash dialog (DrKonqi) takes the focus.
-        let klipper = try session.sessionProcess(["/usr/bin/env", "KDE_DEBUG=1", "/usr/bin/klipper"], log: "klipper")
-        try await launch(klipper, owning: "org.kde.klipper", watchedFrom: client)
+        for attempt in 1...2 {
+            // KDE_DEBUG: a crash ends Klipper, and no crash dialog (DrKonqi) takes the focus.
+            let klipper = try session.sessionProcess(["/usr/bin/env", "KDE_DEBUG=1", "/usr/bin/klipper"], log: "klipper-\(attempt)")
+            try await launch(klipper, owning: "org.kde.klipper", watchedFrom: client)
+            // In 2 of 6 desktop passes (never in 15 runs of the suite alone) Klipper left the bus within 0.3 s of taking
+            // its name, saying nothing: it is started once more, and the run says so.
+            try await poll(within: .seconds(10)) { !klipper.isRunning || (try? self.klipperHistory()) != nil } otherwise: {
+                CommandFailed(command: ["klipper"], status: 0, errorOutput: "Klipper owns its name but never answered on /klipper")
+            }
+            if klipper.isRunning { return }
+            print("Klipper ended \(klipper.terminationReason == .uncaughtSignal ? "by signal" : "with status") \(klipper.terminationStatus) after taking its name: \(log(of: "klipper-\(attempt)"))")
+        }
+        throw CommandFailed(command: ["klipper"], status: 0, errorOutput: "Klipper ended twice after taking its name")
+    }
+
+    private func log(of name: String) -> String {
+        String((try? String(contentsOf: session.logFolder.appendingPathComponent("\(name).log"), encoding: .utf8))?.suffix(2000) ?? "")
     }
 
     /// The texts of Klipper's history, the newest first.
@@ -110,9 +124,10 @@ public final class PlasmaHost: Sendable {
                     "org.kde.klipper.klipper.getClipboardHistoryMenu",
                 ], environment: environment)
         } catch let failure as CommandFailed {
-            // Once in a run Klipper left the bus just after taking its name: what it printed is removed with the session.
-            let log = (try? String(contentsOf: session.logFolder.appendingPathComponent("klipper.log"), encoding: .utf8)) ?? ""
-            throw CommandFailed(command: failure.command, status: failure.status, errorOutput: "\(failure.errorOutput); klipper printed: \(log.suffix(2000))")
+            // What Klipper printed is removed with the session.
+            throw CommandFailed(
+                command: failure.command, status: failure.status,
+                errorOutput: "\(failure.errorOutput); klipper printed: \(log(of: "klipper-1")) \(log(of: "klipper-2"))")
         }
         // gdbus prints `(['newest', 'older'],)`: the tests' texts hold no quote.
         return listed.split(separator: "'").enumerated().filter { $0.offset % 2 == 1 }.map { String($0.element) }
