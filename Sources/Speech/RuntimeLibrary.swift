@@ -29,6 +29,17 @@ struct RuntimeLibrary {
         throw .engineUnavailable("\(name) was not found (looked in: \(looked.joined(separator: ", "))). \(advice)")
     }
 
+    /// Refuses a library of another release than `expected`, as its function `symbol` names its own: Notula declares
+    /// the structs of one release alone.
+    /// - Throws: `.engineUnavailable` saying which release it found.
+    func requireRelease(_ expected: String, of product: String, namedBy symbol: String) throws(SpeechError) {
+        typealias Version = @convention(c) () -> UnsafePointer<CChar>?
+        let found = try function(symbol, as: Version.self, release: "\(product) \(expected)")().map { String(cString: $0) } ?? "unknown"
+        guard found == expected else {
+            throw .engineUnavailable("\(path) is \(product) \(found); Notula calls only \(product) \(expected), whose structs it knows.")
+        }
+    }
+
     /// The function `symbol`, as `type`.
     /// - Throws: `.engineUnavailable` when the library lacks it: it is not `release`.
     func function<T>(_ symbol: String, as type: T.Type, release: String) throws(SpeechError) -> T {

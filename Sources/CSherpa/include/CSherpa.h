@@ -113,7 +113,6 @@ struct notula_sherpa_recognizer;
 struct notula_sherpa_stream;
 struct notula_sherpa_vad;
 
-typedef const char *(*notula_sherpa_version_fn)(void);
 typedef const struct notula_sherpa_recognizer *(*notula_sherpa_create_recognizer_fn)(const notula_sherpa_recognizer_config *config);
 typedef void (*notula_sherpa_destroy_recognizer_fn)(const struct notula_sherpa_recognizer *recognizer);
 typedef const struct notula_sherpa_stream *(*notula_sherpa_create_stream_fn)(const struct notula_sherpa_recognizer *recognizer);

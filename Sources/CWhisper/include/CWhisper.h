@@ -108,7 +108,6 @@ enum { NOTULA_WHISPER_SAMPLING_GREEDY = 0 };
 // ggml's log levels, as whisper_log_set's callback is given them.
 enum { NOTULA_GGML_LOG_LEVEL_DEBUG = 1, NOTULA_GGML_LOG_LEVEL_INFO = 2, NOTULA_GGML_LOG_LEVEL_WARN = 3, NOTULA_GGML_LOG_LEVEL_ERROR = 4 };
 
-typedef const char *(*whisper_version_fn)(void);
 typedef void (*whisper_log_callback)(int level, const char *text, void *user_data);
 typedef void (*whisper_log_set_fn)(whisper_log_callback callback, void *user_data);
 typedef struct whisper_context_params (*whisper_context_default_params_fn)(void);

@@ -45,15 +45,9 @@ public struct SherpaLibrary: Sendable {
 
     private init(_ library: RuntimeLibrary) throws(SpeechError) {
         func symbol<T>(_ name: String, as type: T.Type) throws(SpeechError) -> T {
-            try library.function(name, as: type, release: "sherpa-onnx's C API \(Self.version)")
+            try library.function(name, as: type, release: "sherpa-onnx \(Self.version)")
         }
-        let path = library.path
-        let versionOf = try symbol("SherpaOnnxGetVersionStr", as: notula_sherpa_version_fn.self)
-        let found = versionOf().map { String(cString: $0) } ?? "unknown"
-        guard found == Self.version else {
-            throw .engineUnavailable(
-                "\(path) is sherpa-onnx \(found); Notula calls only sherpa-onnx \(Self.version), whose structs it knows.")
-        }
+        try library.requireRelease(Self.version, of: "sherpa-onnx", namedBy: "SherpaOnnxGetVersionStr")
         createRecognizer = try symbol("SherpaOnnxCreateOfflineRecognizer", as: notula_sherpa_create_recognizer_fn.self)
         destroyRecognizer = try symbol("SherpaOnnxDestroyOfflineRecognizer", as: notula_sherpa_destroy_recognizer_fn.self)
         createStream = try symbol("SherpaOnnxCreateOfflineStream", as: notula_sherpa_create_stream_fn.self)

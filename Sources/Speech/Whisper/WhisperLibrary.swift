@@ -44,13 +44,7 @@ public struct WhisperLibrary: Sendable {
         func symbol<T>(_ name: String, as type: T.Type) throws(SpeechError) -> T {
             try library.function(name, as: type, release: "libwhisper \(Self.version)")
         }
-        let path = library.path
-        let versionOf = try symbol("whisper_version", as: whisper_version_fn.self)
-        let found = versionOf().map { String(cString: $0) } ?? "unknown"
-        guard found == Self.version else {
-            throw .engineUnavailable(
-                "\(path) is libwhisper \(found); Notula calls only libwhisper \(Self.version), whose structs it knows.")
-        }
+        try library.requireRelease(Self.version, of: "libwhisper", namedBy: "whisper_version")
         contextDefaults = try symbol("whisper_context_default_params", as: whisper_context_default_params_fn.self)
         initFromFile = try symbol("whisper_init_from_file_with_params", as: whisper_init_from_file_with_params_fn.self)
         fullDefaults = try symbol("whisper_full_default_params", as: whisper_full_default_params_fn.self)
