@@ -97,7 +97,7 @@ func bytesPrinted(by command: String, environment: [String: String]) throws -> D
 @Suite(
     .serialized,
     .enabled(if: installed("sway", "swaymsg", "foot", "wtype", "wl-copy", "wl-paste"), "needs sway, foot, wtype and wl-clipboard"),
-    .terminalsInSway, .tags(.desktop))
+    .terminalsInSway, .tags(.lightDesktop))
 struct WaylandPasteTests {
     let sway: TerminalsInSway
     let targets: HelperTargets
@@ -209,7 +209,7 @@ struct WaylandPasteTests {
 @Suite(
     .serialized,
     .enabled(if: installed("Xvfb", "xterm", "xdotool", "xclip"), "needs Xvfb, xterm, xdotool and xclip"),
-    .terminalsUnderXvfb, .tags(.desktop))
+    .terminalsUnderXvfb, .tags(.lightDesktop))
 struct X11PasteTests {
     let xvfb: TerminalsUnderXvfb
     let targets: HelperTargets

@@ -8,7 +8,7 @@ import Testing
 /// what the terminal's file and wl-paste hold is what a user would see.
 @Suite(
     .serialized, .enabled(if: installed("sway", "foot", "wtype", "wl-copy", "wl-paste"), "needs sway, foot, wtype and wl-clipboard"),
-    .terminalsInSway, .tags(.desktop))
+    .terminalsInSway, .tags(.lightDesktop))
 struct WaylandToolTargetsTests {
     let sway: TerminalsInSway
     let targets: HelperTargets

@@ -9,7 +9,7 @@ import Testing
 @Suite(
     .serialized,
     .enabled(if: installed("Xvfb", "xterm", "xdotool", "xclip"), "needs Xvfb, xterm, xdotool and xclip"),
-    .terminalsUnderXvfb, .tags(.desktop))
+    .terminalsUnderXvfb, .tags(.lightDesktop))
 struct X11ClipboardTests {
     let xvfb: TerminalsUnderXvfb
     let runtime = TemporaryFolder()

@@ -11,7 +11,7 @@ import Testing
     .enabled(
         if: installed("Xvfb", "xterm", "xdotool", "xmodmap", "xclip", "setxkbmap"),
         "needs Xvfb, xterm, xdotool, xmodmap, xclip and setxkbmap"),
-    .terminalsUnderXvfb, .tags(.desktop))
+    .terminalsUnderXvfb, .tags(.lightDesktop))
 struct X11ToolTargetsTests {
     let xvfb: TerminalsUnderXvfb
     let targets: HelperTargets

@@ -8,13 +8,13 @@ import Testing
 @Suite struct PassesTests {
     /// What shows a suite's kind in its source, and the passes it may then be in.
     private static let kinds: [(marks: [String], passes: Set<String>)] = [
-        (["GnomeShellHost", "Gnome48Host", "PlasmaHost", "TerminalsInSway", "TerminalsUnderXvfb", ".terminalsInSway",
-          ".terminalsUnderXvfb"], ["desktop"]),
+        (["GnomeShellHost", "Gnome48Host", "PlasmaHost"], ["desktop"]),
+        (["TerminalsInSway", "TerminalsUnderXvfb", ".terminalsInSway", ".terminalsUnderXvfb"], ["desktop", "lightDesktop"]),
         (["NOTULA_TEST_MODEL", "modelPlace(", "Engine.model(", "Engine.modelPath", "koreanModel("],
          ["speech", "modelLoading", "desktop"]),
         (["dpkg"], ["package"]),
     ]
-    private static let passes = ["capture", "timing", "reliability", "speech", "modelLoading", "desktop", "package"]
+    private static let passes = ["capture", "timing", "reliability", "speech", "modelLoading", "lightDesktop", "desktop", "package"]
 
     /// A top-level type of a test target's source: its ID as the binary names it, the pass tags of its `@Suite`,
     /// and its text up to the next top-level declaration.

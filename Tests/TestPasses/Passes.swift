@@ -23,6 +23,10 @@ extension Tag {
     /// busy machine arrive late or not at all, so one suite at a time, the speech model at hand, beside the
     /// model-loading pass only.
     @Tag public static var desktop: Self
+    /// Types into terminals of Xvfb or a headless sway, with the command-line tools and Notula's own clipboard: light
+    /// hosts that stand a busy machine (the clipboard suites passed 10 of 10 beside 4 busy loops), so they run after
+    /// the model-loading suites, beside the heavier desktops, a suite at a time.
+    @Tag public static var lightDesktop: Self
     /// Installs the release binaries, which the other passes' time builds: the Debian package on this machine for a
     /// while (its activation file would start /usr/bin/notulad for any other suite's session bus, so last and alone)
     /// and a staged install run without the toolchain.
