@@ -37,32 +37,28 @@ public struct SherpaLibrary: Sendable {
     /// - Throws: `.engineUnavailable` saying where it looked, or which release it found, or which function it lacks.
     public static func load(searchingFrom candidates: [String]) throws(SpeechError) -> SherpaLibrary {
         let opened = try RuntimeLibrary.open(
-            "sherpa-onnx", from: candidates,
+            "sherpa-onnx", release: version, versionSymbol: "SherpaOnnxGetVersionStr", from: candidates,
             advice: "Run `make`, which unpacks it from the sherpa-onnx-core \(version) wheel, or point NOTULA_SHERPA_LIBRARY at its "
                 + "libsherpa-onnx-c-api.so.")
         return try SherpaLibrary(opened)
     }
 
     private init(_ library: RuntimeLibrary) throws(SpeechError) {
-        func symbol<T>(_ name: String, as type: T.Type) throws(SpeechError) -> T {
-            try library.function(name, as: type, release: "sherpa-onnx \(Self.version)")
-        }
-        try library.requireRelease(Self.version, of: "sherpa-onnx", namedBy: "SherpaOnnxGetVersionStr")
-        createRecognizer = try symbol("SherpaOnnxCreateOfflineRecognizer", as: notula_sherpa_create_recognizer_fn.self)
-        destroyRecognizer = try symbol("SherpaOnnxDestroyOfflineRecognizer", as: notula_sherpa_destroy_recognizer_fn.self)
-        createStream = try symbol("SherpaOnnxCreateOfflineStream", as: notula_sherpa_create_stream_fn.self)
-        destroyStream = try symbol("SherpaOnnxDestroyOfflineStream", as: notula_sherpa_destroy_stream_fn.self)
-        acceptWaveform = try symbol("SherpaOnnxAcceptWaveformOffline", as: notula_sherpa_accept_waveform_fn.self)
-        decode = try symbol("SherpaOnnxDecodeOfflineStream", as: notula_sherpa_decode_fn.self)
-        result = try symbol("SherpaOnnxGetOfflineStreamResult", as: notula_sherpa_result_fn.self)
-        destroyResult = try symbol("SherpaOnnxDestroyOfflineRecognizerResult", as: notula_sherpa_destroy_result_fn.self)
-        createDetector = try symbol("SherpaOnnxCreateVoiceActivityDetector", as: notula_sherpa_create_vad_fn.self)
-        destroyDetector = try symbol("SherpaOnnxDestroyVoiceActivityDetector", as: notula_sherpa_vad_fn.self)
-        detectorAccept = try symbol("SherpaOnnxVoiceActivityDetectorAcceptWaveform", as: notula_sherpa_vad_accept_fn.self)
-        detectorFlush = try symbol("SherpaOnnxVoiceActivityDetectorFlush", as: notula_sherpa_vad_fn.self)
-        detectorIsEmpty = try symbol("SherpaOnnxVoiceActivityDetectorEmpty", as: notula_sherpa_vad_empty_fn.self)
-        detectorFront = try symbol("SherpaOnnxVoiceActivityDetectorFront", as: notula_sherpa_vad_front_fn.self)
-        detectorPop = try symbol("SherpaOnnxVoiceActivityDetectorPop", as: notula_sherpa_vad_fn.self)
-        destroySegment = try symbol("SherpaOnnxDestroySpeechSegment", as: notula_sherpa_destroy_segment_fn.self)
+        createRecognizer = try library.function("SherpaOnnxCreateOfflineRecognizer", as: notula_sherpa_create_recognizer_fn.self)
+        destroyRecognizer = try library.function("SherpaOnnxDestroyOfflineRecognizer", as: notula_sherpa_destroy_recognizer_fn.self)
+        createStream = try library.function("SherpaOnnxCreateOfflineStream", as: notula_sherpa_create_stream_fn.self)
+        destroyStream = try library.function("SherpaOnnxDestroyOfflineStream", as: notula_sherpa_destroy_stream_fn.self)
+        acceptWaveform = try library.function("SherpaOnnxAcceptWaveformOffline", as: notula_sherpa_accept_waveform_fn.self)
+        decode = try library.function("SherpaOnnxDecodeOfflineStream", as: notula_sherpa_decode_fn.self)
+        result = try library.function("SherpaOnnxGetOfflineStreamResult", as: notula_sherpa_result_fn.self)
+        destroyResult = try library.function("SherpaOnnxDestroyOfflineRecognizerResult", as: notula_sherpa_destroy_result_fn.self)
+        createDetector = try library.function("SherpaOnnxCreateVoiceActivityDetector", as: notula_sherpa_create_vad_fn.self)
+        destroyDetector = try library.function("SherpaOnnxDestroyVoiceActivityDetector", as: notula_sherpa_vad_fn.self)
+        detectorAccept = try library.function("SherpaOnnxVoiceActivityDetectorAcceptWaveform", as: notula_sherpa_vad_accept_fn.self)
+        detectorFlush = try library.function("SherpaOnnxVoiceActivityDetectorFlush", as: notula_sherpa_vad_fn.self)
+        detectorIsEmpty = try library.function("SherpaOnnxVoiceActivityDetectorEmpty", as: notula_sherpa_vad_empty_fn.self)
+        detectorFront = try library.function("SherpaOnnxVoiceActivityDetectorFront", as: notula_sherpa_vad_front_fn.self)
+        detectorPop = try library.function("SherpaOnnxVoiceActivityDetectorPop", as: notula_sherpa_vad_fn.self)
+        destroySegment = try library.function("SherpaOnnxDestroySpeechSegment", as: notula_sherpa_destroy_segment_fn.self)
     }
 }

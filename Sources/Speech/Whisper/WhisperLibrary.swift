@@ -35,27 +35,23 @@ public struct WhisperLibrary: Sendable {
     /// - Throws: `.engineUnavailable` saying where it looked, or which release it found, or which function it lacks.
     public static func load(searchingFrom candidates: [String]) throws(SpeechError) -> WhisperLibrary {
         let opened = try RuntimeLibrary.open(
-            "libwhisper", from: candidates,
+            "libwhisper", release: version, versionSymbol: "whisper_version", from: candidates,
             advice: "Run `make`, which unpacks it from the pywhispercpp 1.5.1 wheel, or point NOTULA_WHISPER_LIBRARY at its libwhisper.so.1.")
         return try WhisperLibrary(opened)
     }
 
     private init(_ library: RuntimeLibrary) throws(SpeechError) {
-        func symbol<T>(_ name: String, as type: T.Type) throws(SpeechError) -> T {
-            try library.function(name, as: type, release: "libwhisper \(Self.version)")
-        }
-        try library.requireRelease(Self.version, of: "libwhisper", namedBy: "whisper_version")
-        contextDefaults = try symbol("whisper_context_default_params", as: whisper_context_default_params_fn.self)
-        initFromFile = try symbol("whisper_init_from_file_with_params", as: whisper_init_from_file_with_params_fn.self)
-        fullDefaults = try symbol("whisper_full_default_params", as: whisper_full_default_params_fn.self)
-        full = try symbol("whisper_full", as: whisper_full_fn.self)
-        segmentCount = try symbol("whisper_full_n_segments", as: whisper_full_n_segments_fn.self)
-        segmentText = try symbol("whisper_full_get_segment_text", as: whisper_full_get_segment_text_fn.self)
-        segmentStart = try symbol("whisper_full_get_segment_t0", as: whisper_full_get_segment_t0_fn.self)
-        segmentEnd = try symbol("whisper_full_get_segment_t1", as: whisper_full_get_segment_t0_fn.self)
-        segmentNoSpeech = try symbol("whisper_full_get_segment_no_speech_prob", as: whisper_full_get_segment_no_speech_prob_fn.self)
-        free = try symbol("whisper_free", as: whisper_free_fn.self)
-        let setLog = try symbol("whisper_log_set", as: whisper_log_set_fn.self)
+        contextDefaults = try library.function("whisper_context_default_params", as: whisper_context_default_params_fn.self)
+        initFromFile = try library.function("whisper_init_from_file_with_params", as: whisper_init_from_file_with_params_fn.self)
+        fullDefaults = try library.function("whisper_full_default_params", as: whisper_full_default_params_fn.self)
+        full = try library.function("whisper_full", as: whisper_full_fn.self)
+        segmentCount = try library.function("whisper_full_n_segments", as: whisper_full_n_segments_fn.self)
+        segmentText = try library.function("whisper_full_get_segment_text", as: whisper_full_get_segment_text_fn.self)
+        segmentStart = try library.function("whisper_full_get_segment_t0", as: whisper_full_get_segment_t0_fn.self)
+        segmentEnd = try library.function("whisper_full_get_segment_t1", as: whisper_full_get_segment_t0_fn.self)
+        segmentNoSpeech = try library.function("whisper_full_get_segment_no_speech_prob", as: whisper_full_get_segment_no_speech_prob_fn.self)
+        free = try library.function("whisper_free", as: whisper_free_fn.self)
+        let setLog = try library.function("whisper_log_set", as: whisper_log_set_fn.self)
         setLog({ level, text, _ in Self.journal(level, text) }, nil)
     }
 
