@@ -96,7 +96,11 @@ public final class TerminalsUnderXvfb: Sendable {
         let client = Process()
         client.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
         client.arguments = [GnomeShellHost.helpers.appendingPathComponent("typing-target.py").path, file, title]
-        client.environment = environment.merging(["LC_ALL": "C.UTF-8", "GDK_BACKEND": "x11", "GSK_RENDERER": "cairo"]) { $1 }
+        // No session bus: GLib would start one for the display, and on it the accessibility bus, which outlived the
+        // display (two left by every desktop pass, in root's ~/.cache/at-spi).
+        client.environment = environment.merging([
+            "LC_ALL": "C.UTF-8", "GDK_BACKEND": "x11", "GSK_RENDERER": "cairo", "DBUS_SESSION_BUS_ADDRESS": "disabled:",
+        ]) { $1 }
         client.standardOutput = FileHandle.nullDevice
         client.standardError = FileHandle.nullDevice
         try client.run()
