@@ -13,6 +13,7 @@ public final class TestHTTPServer {
         public var contentType: String?
         public var contentLength: Int?
         public var endless: Bool?
+        public var heldWhile: String?
 
         /// Serves `file`, with Range support.
         /// - Parameters:
@@ -20,10 +21,12 @@ public final class TestHTTPServer {
         ///   - truncateAfter: The connection closes after this many body bytes, though the full length was
         ///     announced; only for requests without Range, so that a resume completes.
         ///   - announcing: The Content-Length sent instead of the file's (a lying server); the connection closes after the file.
+        ///   - heldWhile: the body waits while this file exists, the test's gate.
         public static func file(
-            _ file: String, rate: Int? = nil, truncateAfter: Int? = nil, contentType: String? = nil, announcing: Int? = nil
+            _ file: String, rate: Int? = nil, truncateAfter: Int? = nil, contentType: String? = nil, announcing: Int? = nil,
+            heldWhile: String? = nil
         ) -> Route {
-            Route(file: file, rate: rate, truncateAfter: truncateAfter, contentType: contentType, contentLength: announcing)
+            Route(file: file, rate: rate, truncateAfter: truncateAfter, contentType: contentType, contentLength: announcing, heldWhile: heldWhile)
         }
 
         /// Zero bytes that never end, at most `rate` a second, announced as `announcing` bytes or without a length.
@@ -42,6 +45,7 @@ public final class TestHTTPServer {
             case truncateAfter = "truncate_after"
             case contentType = "content_type"
             case contentLength = "content_length"
+            case heldWhile = "held_while"
         }
     }
 
