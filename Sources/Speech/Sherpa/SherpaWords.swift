@@ -2,10 +2,10 @@ import Recording
 
 /// A recogniser's tokens made words: a token that begins with a space (or SentencePiece's `▁`) begins a word, timed
 /// from its token's time to the next word's; where the model times no token (Moonshine), the words share the
-/// utterance's length evenly. sherpa-onnx gives no confidence a word: each has 1.
+/// utterance's length as Whisper's share a segment's. sherpa-onnx gives no confidence a word: each has 1.
 enum SherpaWords {
     static func words(text: String, tokens: [String], times: [Float]?, length: Double) -> [Word] {
-        guard let times, times.count == tokens.count, !tokens.isEmpty else { return spread(text, over: length) }
+        guard let times, times.count == tokens.count, !tokens.isEmpty else { return Transcript.spread(text, from: 0, to: length) }
         var starts: [(word: String, start: Double)] = []
         for (token, time) in zip(tokens, times) {
             let beginsWord = starts.isEmpty || token.hasPrefix(" ") || token.hasPrefix("▁")
@@ -18,11 +18,5 @@ enum SherpaWords {
         }
         let ends = starts.dropFirst().map(\.start) + [max(length, starts.last?.start ?? 0)]
         return zip(starts, ends).filter { !$0.0.word.isEmpty }.map { Word(start: $0.0.start, end: $0.1, word: $0.0.word, confidence: 1) }
-    }
-
-    private static func spread(_ text: String, over length: Double) -> [Word] {
-        let words = text.split(separator: " ").map(String.init)
-        let each = words.isEmpty ? 0 : length / Double(words.count)
-        return words.enumerated().map { Word(start: Double($0.offset) * each, end: Double($0.offset + 1) * each, word: $0.element, confidence: 1) }
     }
 }
