@@ -3,7 +3,7 @@ import Foundation
 import NotulaTestSupport
 import Testing
 
-/// MD5 and SHA-1 against their RFCs' test suites and coreutils' `md5sum` and `sha1sum`.
+/// MD5, SHA-1 and SHA-256 against their standards' test vectors and coreutils' `md5sum`, `sha1sum` and `sha256sum`.
 @Suite struct ChecksumTests {
     @Test(arguments: [
         ("", "d41d8cd98f00b204e9800998ecf8427e"),
@@ -28,6 +28,15 @@ import Testing
         #expect(SHA1.hexDigest(of: Array(message.utf8)) == digest)
     }
 
+    @Test(arguments: [
+        ("", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"),
+        ("abc", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"),
+        ("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq", "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"),
+    ])
+    func theFIPS180TestVectors(message: String, digest: String) {
+        #expect(SHA256.hexDigest(of: Array(message.utf8)) == digest)
+    }
+
     /// Lengths around the 64-byte block and the 56 bytes where the length no longer fits with the padding,
     /// and a few MB that cross the 64 KiB reads unevenly.
     @Test(arguments: [55, 56, 57, 63, 64, 65, 119, 120, 128, 65_537, 3_000_017])
@@ -41,11 +50,14 @@ import Testing
 
         let md5 = String(try output(of: "md5sum", path).prefix(32))
         let sha1 = String(try output(of: "sha1sum", path).prefix(40))
+        let sha256 = String(try output(of: "sha256sum", path).prefix(64))
 
         #expect(try MD5.hexDigest(ofFile: path) == md5)
         #expect(MD5.hexDigest(of: bytes) == md5)
         #expect(try SHA1.hexDigest(ofFile: path) == sha1)
         #expect(SHA1.hexDigest(of: bytes) == sha1)
+        #expect(try SHA256.hexDigest(ofFile: path) == sha256)
+        #expect(SHA256.hexDigest(of: bytes) == sha256)
     }
 
     @Test func aMissingFileIsAFileError() {

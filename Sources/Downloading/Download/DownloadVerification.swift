@@ -6,14 +6,17 @@ public enum Checksum: Sendable, Hashable {
     case md5(String)
     /// whisper.cpp's models: 40 hexadecimal digits.
     case sha1(String)
+    /// sherpa-onnx's model archives: 64 hexadecimal digits.
+    case sha256(String)
 
-    /// `md5` or `sha1` with the right number of hexadecimal digits; nil otherwise.
+    /// `md5`, `sha1` or `sha256` with the right number of hexadecimal digits; nil otherwise.
     public init?(kind: String, hex: String) {
         let hex = hex.lowercased()
         guard hex.allSatisfy(\.isHexDigit) else { return nil }
         switch (kind, hex.utf8.count) {
         case ("md5", 32): self = .md5(hex)
         case ("sha1", 40): self = .sha1(hex)
+        case ("sha256", 64): self = .sha256(hex)
         default: return nil
         }
     }
@@ -21,15 +24,16 @@ public enum Checksum: Sendable, Hashable {
     /// The digits, lowercase.
     public var hex: String {
         switch self {
-        case .md5(let hex), .sha1(let hex): hex.lowercased()
+        case .md5(let hex), .sha1(let hex), .sha256(let hex): hex.lowercased()
         }
     }
 
-    /// The checksum's name, as a person reads it: `MD5`, `SHA-1`.
+    /// The checksum's name, as a person reads it: `MD5`, `SHA-1`, `SHA-256`.
     public var name: String {
         switch self {
         case .md5: "MD5"
         case .sha1: "SHA-1"
+        case .sha256: "SHA-256"
         }
     }
 
@@ -38,6 +42,7 @@ public enum Checksum: Sendable, Hashable {
         switch self {
         case .md5: try MD5.hexDigest(ofFile: file)
         case .sha1: try SHA1.hexDigest(ofFile: file)
+        case .sha256: try SHA256.hexDigest(ofFile: file)
         }
     }
 }
