@@ -199,7 +199,13 @@ struct ModelInstallByNameTests {
             ModelShop.Offer(name: KoreanModels.small, archive: archives[0]),
             ModelShop.Offer(name: KoreanModels.big, type: "big", archive: archives[1]),
         ])
-        let service = try await ServiceUnderTest.start(environment: ["NOTULA_MODEL_CATALOG": shop.catalogAddress])
+        // A multilingual Whisper model, never downloaded: it serves ko-KR and 101 other locales.
+        let bench = try Workbench()
+        let whisperCatalog = bench.folder.appendingPathComponent("whisper-models.json")
+        try Data(#"[{"lang": "multi", "name": "ggml-tiny", "url": "http://127.0.0.1:9/ggml-tiny.bin", "size": 77691713, "type": "whisper", "obsolete": "false", "sha1": "bd577a113a864445d4c299885e0cb97d4ba92b5f"}]"#.utf8)
+            .write(to: whisperCatalog)
+        let service = try await ServiceUnderTest.start(
+            environment: ["NOTULA_MODEL_CATALOG": shop.catalogAddress, "NOTULA_WHISPER_CATALOG": whisperCatalog.path])
         try await service.models(.refresh)
         let sizes = try archives.map { try #require(try FileManager.default.attributesOfItem(atPath: $0.path)[.size] as? Int) }
         func listed() async throws -> [String] {

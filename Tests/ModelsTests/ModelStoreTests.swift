@@ -1,3 +1,4 @@
+import Downloading
 import Foundation
 import Models
 import NotulaTestSupport
@@ -47,13 +48,27 @@ private final class StoreOnAShelf {
     ///   - onDisk: Vosk's codes of the models already in Vosk's folder.
     ///   - catalogSeconds: About how long the catalog takes to arrive.
     ///   - archiveStatus: An error status the archives are answered with, instead of the archives.
+    ///   - catalogStatus: An error status the catalog is answered with, instead of the catalog.
+    ///   - whisper: Whisper's codes of the Whisper catalog's models, each a look-alike ggml file (`ggml-tiny`
+    ///     for `multi`, else `ggml-tiny.CODE`); no Whisper catalog when empty.
+    ///   - sherpa: sherpa-onnx's catalog: archives of look-alike models, as sherpa-onnx publishes them; none when empty.
     init(
         languages: [String], cached: [String] = [], onDisk: [String] = [], catalogSeconds: Int = 0, archiveStatus: Int? = nil,
-        catalogWait: Duration = .seconds(10)
+        catalogStatus: Int? = nil, whisper: [String] = [], sherpa: [SherpaArchive] = [], catalogWait: Duration = .seconds(10)
     ) throws {
         let archive = folder.file("model.zip")
-        var routes = ["/model-list.json": TestHTTPServer.Route.file(folder.file("model-list.json"), rate: catalogSeconds > 0 ? 4096 : nil)]
+        var routes = [
+            "/model-list.json": catalogStatus.map { .status($0) }
+                ?? TestHTTPServer.Route.file(folder.file("model-list.json"), rate: catalogSeconds > 0 ? 4096 : nil)
+        ]
         for lang in languages { routes["/\(Self.name(lang)).zip"] = archiveStatus.map { .status($0) } ?? .file(archive) }
+        let ggml = folder.file("ggml.bin")
+        try Data("lmgg look-alike".utf8).write(to: URL(fileURLWithPath: ggml))
+        for code in whisper { routes["/\(Self.whisperName(code)).bin"] = .file(ggml) }
+        for archive in sherpa {
+            try archive.make(in: folder)
+            routes["/\(archive.name).tar.bz2"] = .file(folder.file(archive.name + ".tar.bz2"))
+        }
         server = try TestHTTPServer(routes: routes)
         try Self.zipModel(into: archive)
         // The server sends 4 KB a second: padding makes the catalog last that many seconds.
@@ -64,19 +79,30 @@ private final class StoreOnAShelf {
 
         let places = ModelPlaces(
             all: [folder.file("vosk"), folder.file("notula")], notula: folder.file("notula"), downloads: folder.file("downloads"))
+        let ggmlSHA1 = SHA1.hexDigest(of: Array("lmgg look-alike".utf8))
+        let server = server
+        let whisperCatalog = ModelCatalog(
+            entries: whisper.map { code in
+                CatalogEntry(
+                    voskCode: code, languageName: code, name: Self.whisperName(code), url: URL(string: server.url(for: "/\(Self.whisperName(code)).bin"))!,
+                    size: 15, sizeText: "15 B", checksum: .sha1(ggmlSHA1), kind: .whisper, isObsolete: false, version: "")
+            })
+        let folder = folder
+        let sherpaCatalog = ModelCatalog(entries: try sherpa.map { try $0.entry(in: folder, url: server.url(for: "/\($0.name).tar.bz2")) })
         let known = ModelStore.Known(
             catalog: try ModelCatalog(json: Data(try Self.catalog(cached, archive: archive, server: server).utf8)),
-            installed: InstalledModels.scan(places: places.all))
+            whisperCatalog: whisperCatalog, sherpaCatalog: sherpaCatalog, installed: InstalledModels.scan(places: places.all))
         store = ModelStore(
             isolation: Isolation(),
             catalogs: ModelCatalogs(
                 known: known, source: CatalogSource(address: server.url(for: "/model-list.json"), cacheFolder: folder.path),
                 wait: catalogWait),
-            installer: ModelInstaller(places: places, loads: { _ throws(UnloadableModel) in }), transcriber: NoPreparing(),
+            installer: ModelInstaller(places: places, loads: { _, _ throws(UnloadableModel) in }), transcriber: NoPreparing(),
             listener: heard)
     }
 
     static func name(_ lang: String) -> String { "vosk-model-small-\(lang)-0.22" }
+    static func whisperName(_ code: String) -> String { code == "multi" ? "ggml-tiny" : "ggml-tiny.\(code)" }
 
     /// A folder libvosk's layout check takes for a model: what Notula looks for before it loads one.
     private static func makeModel(at path: String) throws {
@@ -116,12 +142,106 @@ struct ModelStoreTests {
         #expect(await shelf.store.supportedLocales == ["ko-KR", "nl-NL"])
         #expect(await shelf.store.installedLocales == ["nl-NL"])
         #expect(try await shelf.store.supportedLocale("ko_kr") == "ko-KR")
-        await #expect(throws: ModelError.unsupportedLocale(tag: "fr-FR", supported: ["ko-KR", "nl-NL"])) {
+        await #expect(throws: ModelError.unsupportedLocale(tag: "fr-FR", supported: ["ko-KR", "nl-NL"], catalog: .fetched)) {
             try await shelf.store.supportedLocale("fr-FR")
         }
+    }
+
+    @Test("A locale only an accurate model serves can be picked, and brings that model; one Vosk serves brings Vosk's")
+    func aPickBringsItsModel() async throws {
+        let shelf = try StoreOnAShelf(languages: ["ko"], whisper: ["multi"])
+        try await shelf.store.refresh()
+
+        #expect(await shelf.store.supportedLocales.contains("hr-HR"), "Whisper's multilingual model serves Croatian")
+        let chosen = Chosen()
+        #expect(try await shelf.store.pickOnceFetched("hr_hr", choosing: chosen.choose) == "hr-HR")
+        let heard = await shelf.heard.untilDownloadEnds()
+        #expect(heard.events.contains { if case .downloadStarted("hr-HR", "ggml-tiny", _) = $0 { true } else { false } }, "heard \(heard.events)")
+        #expect(heard.events.contains(.downloadFinished(locale: "hr-HR", model: "ggml-tiny")), "heard \(heard.events)")
+        #expect(FileManager.default.fileExists(atPath: shelf.folder.file("notula/ggml-tiny.bin")))
+
+        // Korean is served by the Whisper model now on disk too, but Vosk's model follows the words live: it comes.
+        #expect(try await shelf.store.pickOnceFetched("ko-KR", choosing: chosen.choose) == "ko-KR")
+        let korean = await shelf.heard.untilDownloadEnds()
+        #expect(korean.events.contains(.downloadFinished(locale: "ko-KR", model: StoreOnAShelf.name("ko"))), "heard \(korean.events)")
+        #expect(chosen.locales == ["hr-HR", "ko-KR"])
+    }
+
+    @Test("A sherpa-onnx archive is installed whole once its SHA-256 matches; a wrong digest or a missing file is refused")
+    func sherpaArchives() async throws {
+        let v3 = "sherpa-onnx-nemo-parakeet-tdt-0.6b-v3-int8"
+        let tiny = "sherpa-onnx-moonshine-tiny-en-int8"
+        let base = "sherpa-onnx-moonshine-base-en-int8"
+        let shelf = try StoreOnAShelf(
+            languages: ["ko"],
+            sherpa: [
+                SherpaArchive(name: v3, kind: .parakeet, languages: "hr,de,en"),
+                SherpaArchive(name: tiny, kind: .moonshine, languages: "en", digest: String(repeating: "0", count: 64)),
+                SherpaArchive(name: base, kind: .moonshine, languages: "en", lacking: "cached_decode.int8.onnx"),
+            ])
+        try await shelf.store.refresh()
+
+        // Croatian only Parakeet serves: a pick brings it.
+        let chosen = Chosen()
+        #expect(try await shelf.store.pickOnceFetched("hr-HR", choosing: chosen.choose) == "hr-HR")
+        let heard = await shelf.heard.untilDownloadEnds()
+        #expect(heard.events.contains(.downloadFinished(locale: "hr-HR", model: v3)), "heard \(heard.events)")
+        for file in SherpaModelFiles.files(of: .parakeet) {
+            #expect(FileManager.default.fileExists(atPath: shelf.folder.file("notula/\(v3)/\(file)")))
+        }
+        #expect(await shelf.store.installedLocales.contains("de-DE"))
+        #expect(await shelf.store.availableModels.contains { $0.name == v3 && $0.locale == "hr-HR" && $0.installed && $0.kind == .parakeet })
+
+        try await shelf.store.install("en-US", model: tiny)
+        let wrongDigest = await shelf.heard.untilDownloadEnds()
         #expect(
-            ModelError.unsupportedLocale(tag: "fr-FR", supported: []).message.hasSuffix(
-                "Supported: none: no speech model is installed and Vosk's catalog could not be fetched yet"))
+            wrongDigest.events.contains { if case .downloadFailed("en-US", let reason) = $0 { reason.contains("SHA-256") } else { false } },
+            "heard \(wrongDigest.events)")
+
+        try await shelf.store.install("en-US", model: base)
+        let lacking = await shelf.heard.untilDownloadEnds()
+        #expect(
+            lacking.events.contains {
+                if case .downloadFailed("en-US", let reason) = $0 { reason.contains("lacks cached_decode.int8.onnx") } else { false }
+            }, "heard \(lacking.events)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: shelf.folder.file("notula")) == [v3])
+    }
+
+    @Test("While Vosk's catalog is on its way, a pick of a locale an accurate model serves waits to learn whether Vosk's does")
+    func aPickWaitsToLearnWhetherVoskServesIt() async throws {
+        let shelf = try StoreOnAShelf(languages: ["ko"], catalogSeconds: 2, whisper: ["multi"])
+        await shelf.store.startRefresh()
+
+        let chosen = Chosen()
+        #expect(try await shelf.store.pickOnceFetched("ko-KR", choosing: chosen.choose) == "ko-KR")
+        let heard = await shelf.heard.untilDownloadEnds()
+        #expect(heard.events.contains(.downloadFinished(locale: "ko-KR", model: StoreOnAShelf.name("ko"))), "heard \(heard.events)")
+        #expect(!FileManager.default.fileExists(atPath: shelf.folder.file("notula/ggml-tiny.bin")))
+    }
+
+    @Test("A refusal says what is known of Vosk's catalog: on its way, failed with its reason, fetched")
+    func aRefusalSaysWhatIsKnownOfTheCatalog() async throws {
+        let failing = try StoreOnAShelf(languages: ["ko"], catalogStatus: 503)
+        await #expect(throws: ModelError.self) { try await failing.store.refresh() }
+        do throws(ModelError) {
+            _ = try await failing.store.supportedLocale("fr-FR")
+            Issue.record("fr-FR was supported")
+        } catch {
+            guard case .unsupportedLocale("fr-FR", [], .failed(let reason)) = error else { return #expect(Bool(false), "\(error)") }
+            #expect(reason.contains("503"))
+            #expect(error.message.hasPrefix("No speech model serves 'fr-FR'. Supported: none. Vosk's catalog could not be fetched"))
+        }
+        let offline = try StoreOnAShelf(languages: ["ko"], onDisk: ["ko"])
+        await #expect(throws: ModelError.notInCatalog(locale: "ko-KR", catalog: .notFetched)) { try await offline.store.install("ko-KR") }
+
+        let slow = try StoreOnAShelf(languages: ["ko"], catalogSeconds: 3)
+        await slow.store.startRefresh()
+        await #expect(throws: ModelError.unsupportedLocale(tag: "fr-FR", supported: [], catalog: .fetching)) {
+            try await slow.store.supportedLocale("fr-FR")
+        }
+        #expect(
+            ModelError.unsupportedLocale(tag: "fr-FR", supported: [], catalog: .fetched).message
+                == "No speech model serves 'fr-FR'. Supported: none: no catalog lists a model, and none is installed.")
     }
 
     @Test("Installing reports its start, the new locale, its end, in order; the model is then installed")
@@ -200,11 +320,47 @@ struct ModelStoreTests {
 
         let chosen = Chosen()
         // Refused from the cached catalog alone: had the pick waited for the fetch, ko-KR would be served.
-        await #expect(throws: ModelError.unsupportedLocale(tag: "ko-KR", supported: ["nl-NL"])) {
+        await #expect(throws: ModelError.unsupportedLocale(tag: "ko-KR", supported: ["nl-NL"], catalog: .fetching)) {
             try await shelf.store.pickOnceFetched("ko-KR", choosing: chosen.choose)
         }
         #expect(try await shelf.store.pickOnceFetched("nl-NL", choosing: chosen.choose) == "nl-NL")
         #expect(chosen.locales == ["nl-NL"])
+    }
+}
+
+/// A look-alike of a sherpa-onnx model archive: one folder of the files its recogniser opens, in a `.tar.bz2`.
+struct SherpaArchive {
+    let name: String
+    let kind: ModelKind
+    let languages: String
+    /// A file of the kind left out.
+    var lacking: String?
+    /// A digest the catalog gives instead of the archive's.
+    var digest: String?
+
+    func make(in folder: TemporaryFolder) throws {
+        let files = SherpaModelFiles.files(of: kind).filter { $0 != lacking }
+        try output(
+            of: [
+                "/usr/bin/python3", "-c",
+                """
+                import io, sys, tarfile
+                with tarfile.open(sys.argv[1], "w:bz2") as archive:
+                    for name in sys.argv[3:]:
+                        data = b"look-alike " + name.encode()
+                        member = tarfile.TarInfo(sys.argv[2] + "/" + name)
+                        member.size = len(data)
+                        archive.addfile(member, io.BytesIO(data))
+                """, folder.file(name + ".tar.bz2"), name,
+            ] + files)
+    }
+
+    func entry(in folder: TemporaryFolder, url: String) throws -> CatalogEntry {
+        let archive = folder.file(name + ".tar.bz2")
+        let size = try FileManager.default.attributesOfItem(atPath: archive)[.size] as? Int ?? 0
+        return CatalogEntry(
+            voskCode: languages, languageName: languages, name: name, url: URL(string: url)!, size: size, sizeText: "",
+            checksum: .sha256(try digest ?? SHA256.hexDigest(ofFile: archive)), kind: kind, isObsolete: false, version: "")
     }
 }
 

@@ -85,7 +85,13 @@ public final class ServiceUnderTest {
         process.arguments = arguments + ["--verbose"]
         // A desktop without the sound theme, unless a test gives one: its cues would hold each Start for their length.
         let noSoundTheme = ["XDG_DATA_DIRS": home.appendingPathComponent("no-shared-data").path]
-        process.environment = environment.merging(noSoundTheme) { $1 }.merging(launch.environment) { $1 }
+        // Nor the built-in lists of Whisper's and sherpa-onnx's models, unless a test names its own: each serves scores
+        // of locales from the internet, which tests do not reach.
+        let noCatalog = home.appendingPathComponent("no-catalog.json")
+        try Data("[]".utf8).write(to: noCatalog)
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: noCatalog.path)
+        let noAccurateCatalogs = ["NOTULA_WHISPER_CATALOG": noCatalog.path, "NOTULA_SHERPA_CATALOG": noCatalog.path]
+        process.environment = environment.merging(noSoundTheme) { $1 }.merging(noAccurateCatalogs) { $1 }.merging(launch.environment) { $1 }
         process.standardError = try FileHandle(forWritingTo: errorLog)
     }
 

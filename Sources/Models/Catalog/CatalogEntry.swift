@@ -41,15 +41,18 @@ public struct CatalogEntry: Sendable, Hashable {
     }
 
     /// The BCP 47 tag of a Vosk model's language: `en-US`, `zh-CN`; `nil` when the catalog's code is not a language,
-    /// and for a Whisper model, which serves several.
+    /// and for an accurate model, which may serve several.
     public var locale: String? {
-        kind == .whisper ? nil : LanguageTags.tag(forVoskCode: voskCode)
+        kind.isAccurate ? nil : LanguageTags.tag(forVoskCode: voskCode)
     }
 
-    /// The BCP 47 tags the model serves: its language's, or for a Whisper model every one of its language or
-    /// languages (`WhisperLanguages`).
+    /// The BCP 47 tags the model serves: a Vosk model's language's; for a Whisper model every one of its language or
+    /// languages (`WhisperLanguages`); for a sherpa-onnx model those of each language its code lists (`en`,
+    /// `bg,cs,da`), as Whisper's models of them serve.
     public var locales: [String] {
-        kind == .whisper ? WhisperLanguages.locales(ofModelLanguage: voskCode) : locale.map { [$0] } ?? []
+        if kind == .whisper { return WhisperLanguages.locales(ofModelLanguage: voskCode) }
+        if kind.isSherpa { return SherpaModelName.locales(ofLanguages: voskCode) }
+        return locale.map { [$0] } ?? []
     }
 }
 
@@ -73,34 +76,43 @@ public struct ModelKind: RawRepresentable, Sendable, Hashable, CustomStringConve
     public static let speaker = ModelKind(rawValue: "spk")
     /// A ggml Whisper model for libwhisper: not followed live, used to transcribe a kept memo again.
     public static let whisper = ModelKind(rawValue: "whisper")
+    /// NVIDIA's Parakeet TDT, a NeMo transducer, as sherpa-onnx publishes it: one folder of ONNX files.
+    public static let parakeet = ModelKind(rawValue: "parakeet")
+    /// Useful Sensors' Moonshine, as sherpa-onnx publishes it: one folder of ONNX files.
+    public static let moonshine = ModelKind(rawValue: "moonshine")
+
+    /// The kinds sherpa-onnx decodes, each published as a `.tar.bz2` archive of one folder.
+    public var isSherpa: Bool { self == .parakeet || self == .moonshine }
+    /// A model that decodes utterances rather than following a recording: the accurate pass's.
+    public var isAccurate: Bool { self == .whisper || isSherpa }
 
     public var description: String { rawValue }
 }
 
 extension CatalogEntry: Decodable {
     private enum CodingKeys: String, CodingKey {
-        case lang, name, url, size, md5, sha1, type, obsolete, version
+        case lang, name, url, size, md5, sha1, sha256, type, obsolete, version
         case langText = "lang_text"
         case sizeText = "size_text"
     }
 
     /// Reads an entry of `model-list.json`, checking what a download relies on.
-    /// A Whisper catalog's entries (`type` `whisper`) have `sha1` in place of `md5` and need no `lang_text`,
-    /// `size_text` or `version`.
+    /// A Whisper catalog's entries (`type` `whisper`) have `sha1` in place of `md5`, a sherpa-onnx catalog's
+    /// (`parakeet`, `moonshine`) `sha256`; both need no `lang_text`, `size_text` or `version`.
     /// - Throws: `DecodingError` when a field is missing or has another type, `obsolete` is neither `"true"`
-    ///   nor `"false"`, `url` is not an absolute URL, `md5` is not 32 hexadecimal digits (`sha1` 40) or `size` is
-    ///   negative.
+    ///   nor `"false"`, `url` is not an absolute URL, `md5` is not 32 hexadecimal digits (`sha1` 40, `sha256` 64)
+    ///   or `size` is negative.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         func invalid(_ key: CodingKeys, _ why: String) -> DecodingError {
             .dataCorruptedError(forKey: key, in: container, debugDescription: why)
         }
         kind = ModelKind(rawValue: try container.decode(String.self, forKey: .type))
-        let isWhisper = kind == .whisper
+        let isAccurate = kind.isAccurate
         voskCode = try container.decode(String.self, forKey: .lang)
         languageName =
             try container.decodeIfPresent(String.self, forKey: .langText)
-            ?? (isWhisper ? (voskCode == "multi" ? "all languages" : voskCode) : container.decode(String.self, forKey: .langText))
+            ?? (isAccurate ? (voskCode == "multi" ? "all languages" : voskCode) : container.decode(String.self, forKey: .langText))
         name = try container.decode(String.self, forKey: .name)
         let address = try container.decode(String.self, forKey: .url)
         guard let url = URL(string: address), url.scheme != nil else { throw invalid(.url, "not an absolute URL") }
@@ -109,10 +121,10 @@ extension CatalogEntry: Decodable {
         guard size >= 0 else { throw invalid(.size, "a negative size") }
         sizeText =
             try container.decodeIfPresent(String.self, forKey: .sizeText)
-            ?? (isWhisper ? DownloadError.text(forByteCount: Int64(size)) : container.decode(String.self, forKey: .sizeText))
-        let sumKey: CodingKeys = isWhisper ? .sha1 : .md5
+            ?? (isAccurate ? DownloadError.text(forByteCount: Int64(size)) : container.decode(String.self, forKey: .sizeText))
+        let sumKey: CodingKeys = kind == .whisper ? .sha1 : kind.isSherpa ? .sha256 : .md5
         guard let checksum = Checksum(kind: sumKey.stringValue, hex: try container.decode(String.self, forKey: sumKey)) else {
-            throw invalid(sumKey, isWhisper ? "not a SHA-1 checksum" : "not an MD5 checksum")
+            throw invalid(sumKey, "not a checksum of the kind \(sumKey.stringValue) names")
         }
         self.checksum = checksum
         // A string in Vosk's list; a JSON boolean is taken too, should the list ever be cleaned up.
@@ -126,6 +138,6 @@ extension CatalogEntry: Decodable {
             }
         }
         version =
-            try isWhisper ? container.decodeIfPresent(String.self, forKey: .version) ?? "" : container.decode(String.self, forKey: .version)
+            try isAccurate ? container.decodeIfPresent(String.self, forKey: .version) ?? "" : container.decode(String.self, forKey: .version)
     }
 }

@@ -18,8 +18,8 @@ public struct InstalledModel: Sendable, Hashable {
         self.kind = kind ?? ModelFolderName(name)?.kind ?? .small
     }
 
-    /// Whether it can follow a recording live: a Vosk model.
-    public var isLive: Bool { kind != .whisper }
+    /// Whether it can follow a recording live: a Vosk model, not one of the accurate pass's.
+    public var isLive: Bool { !kind.isAccurate }
 }
 
 /// The Vosk models already on this machine, wherever Vosk's tools or Notula put them.
@@ -79,7 +79,8 @@ public enum InstalledModels {
         return ofLocale.first { $0.name == chosen } ?? ofLocale.first
     }
 
-    /// Every model directly in `place`, the preferred first for each locale; a Whisper model once per locale it serves.
+    /// Every model directly in `place`, the preferred first for each locale; a Whisper or sherpa-onnx model once per
+    /// locale it serves.
     ///
     /// A model is a folder, or a symbolic link to one, named as Vosk names models (see `ModelFolderName`) and
     /// holding `am/final.mdl` and `conf/model.conf`: the two files by which libvosk recognises a model's layout.
@@ -96,7 +97,14 @@ public enum InstalledModels {
             guard let model = WhisperModelName(file: file), isFile(atPath: place + "/" + file) else { return [InstalledModel]() }
             return model.locales.map { InstalledModel(locale: $0, path: place + "/" + file, name: model.name, kind: .whisper) }
         }
-        return vosk + whisper
+        // So is a sherpa-onnx model, a folder holding every file its recogniser opens.
+        let sherpa = names.sorted().flatMap { folder in
+            guard let model = SherpaModelName(folder), SherpaModelFiles.missing(in: place + "/" + folder, of: model.kind) == nil else {
+                return [InstalledModel]()
+            }
+            return model.locales.map { InstalledModel(locale: $0, path: place + "/" + folder, name: folder, kind: model.kind) }
+        }
+        return vosk + whisper + sherpa
     }
 
     /// Whether `path` is a file with something in it, links followed.

@@ -40,11 +40,9 @@ public final class ModelInstallation: Sendable {
     ///   a size over `maximumArchiveBytes`.
     public init(entry: CatalogEntry, modelsFolder: String, downloadsFolder: String) throws(InstallError) {
         let isWhisper = entry.kind == .whisper
-        guard isWhisper ? WhisperModelName(name: entry.name) != nil : ModelFolderName(entry.name) != nil, !entry.name.contains("/")
-        else {
-            throw .failed(
-                "The catalog's model '\(entry.name)' does not have the name of a \(isWhisper ? "ggml Whisper model" : "Vosk model folder")."
-            )
+        guard Self.isNamed(entry), !entry.name.contains("/") else {
+            let what = isWhisper ? "ggml Whisper model" : entry.kind.isSherpa ? "sherpa-onnx model folder" : "Vosk model folder"
+            throw .failed("The catalog's model '\(entry.name)' does not have the name of a \(what).")
         }
         let size = Int64(entry.size)
         let largest = Self.maximumArchiveBytes(of: entry.kind)
@@ -55,9 +53,18 @@ public final class ModelInstallation: Sendable {
         }
         self.entry = entry
         self.modelsFolder = modelsFolder
-        partialFile = downloadsFolder + "/" + entry.name + (isWhisper ? ".bin.part" : ".zip.part")
+        partialFile = downloadsFolder + "/" + entry.name + (isWhisper ? ".bin.part" : entry.kind.isSherpa ? ".tar.bz2.part" : ".zip.part")
         download = HTTPDownload(
             url: entry.url.absoluteString, partialFile: partialFile, maximumBytes: size, keepingFree: Self.keptFreeBytes)
+    }
+
+    /// Whether the entry's name is one of its kind's: a ggml file's, a Vosk folder's, or a folder of sherpa-onnx's
+    /// archives (`sherpa-onnx-` and letters, digits, `.`, `-`, `_`).
+    private static func isNamed(_ entry: CatalogEntry) -> Bool {
+        if entry.kind == .whisper { return WhisperModelName(name: entry.name) != nil }
+        guard entry.kind.isSherpa else { return ModelFolderName(entry.name) != nil }
+        return entry.name.hasPrefix("sherpa-onnx-") && entry.name != "sherpa-onnx-"
+            && entry.name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "-._".contains($0)) }
     }
 
     /// Installs the model and returns it.
@@ -133,10 +140,14 @@ public final class ModelInstallation: Sendable {
             throw .failed("The model for \(entry.languageName) could not be unpacked: \(error.message)")
         }
         let root = topLevel.count == 1 ? unpacking + "/" + topLevel[0] : unpacking
-        guard InstalledModels.isModel(atPath: root) else {
+        if entry.kind.isSherpa {
+            if let missing = SherpaModelFiles.missing(in: root, of: entry.kind) {
+                throw .failed("The archive of \(entry.name) holds no \(entry.kind) model: it lacks \(missing).")
+            }
+        } else if !InstalledModels.isModel(atPath: root) {
             throw .failed("The archive of \(entry.name) holds no Vosk model (no folder with am/final.mdl and conf/model.conf).")
         }
-        do throws(UnloadableModel) { try loads(root) } catch {
+        do throws(UnloadableModel) { try loads(root, entry.kind) } catch {
             throw .failed("The model for \(entry.languageName) was downloaded but does not load: \(error.message)")
         }
         guard !isCancelled else { throw .cancelled }
@@ -144,7 +155,7 @@ public final class ModelInstallation: Sendable {
             let reason = String(cString: strerror(errno))
             throw .failed("Cannot move the model into \(destination): \(reason).")
         }
-        return InstalledModel(locale: entry.locale ?? entry.voskCode, path: destination, name: entry.name)
+        return InstalledModel(locale: entry.locales.first ?? entry.voskCode, path: destination, name: entry.name, kind: entry.kind)
     }
 }
 

@@ -5,13 +5,15 @@ extension ModelStore {
     /// that the known catalog cannot serve waits for it.
     public func startRefresh() {
         guard !isFetchingCatalog else { return }
-        let (source, whisperSource) = (catalogs.source, catalogs.whisperSource)
+        let (source, accurateSources) = (catalogs.source, catalogs.accurateSources)
         catalogFetch = Task {
             let outcome: Result<ModelCatalog, CatalogError>
             do throws(CatalogError) { outcome = .success(try await source.fetch()) } catch { outcome = .failure(error) }
-            var whisper: ModelCatalog?
-            do throws(CatalogError) { whisper = try await whisperSource?.fetch() } catch { Log.warning(error.message) }
-            return fetched(outcome, whisper: whisper)
+            var accurate: [AccurateCatalog: ModelCatalog] = [:]
+            for (engine, source) in accurateSources {
+                do throws(CatalogError) { accurate[engine] = try await source.fetch() } catch { Log.warning(error.message) }
+            }
+            return fetched(outcome, accurate: accurate)
         }
     }
 
@@ -37,28 +39,26 @@ extension ModelStore {
         timeout.cancel()
     }
 
-    /// Takes what a fetch brought: Vosk's catalog, or why not, and the Whisper catalog when one was fetched.
-    private func fetched(_ outcome: Result<ModelCatalog, CatalogError>, whisper: ModelCatalog?) -> Result<Void, ModelError> {
+    /// Takes what a fetch brought: Vosk's catalog, or why not, and the accurate pass's catalogs that were fetched.
+    private func fetched(_ outcome: Result<ModelCatalog, CatalogError>, accurate: [AccurateCatalog: ModelCatalog]) -> Result<Void, ModelError> {
         catalogFetch = nil
-        if let whisper, whisper != catalogs.known.whisperCatalog {
-            catalogs.known.whisperCatalog = whisper
+        let supportedBefore = catalogs.known.supportedLocales
+        for (engine, catalog) in accurate where catalog != catalogs.known[engine] {
+            catalogs.known[engine] = catalog
             listener.modelsChanged(.catalogChanged)
         }
-        defer {
-            rescan()
-            // In the order they came, so that picks take effect in that order.
-            for waiter in catalogWaiters.keys.sorted() { catalogWaiters.removeValue(forKey: waiter)?.resume() }
-        }
-        switch outcome {
-        case .success(let fetched):
-            guard fetched != catalogs.known.catalog else { return .success(()) }
-            let before = catalogs.known.supportedLocales
+        if case .success(let fetched) = outcome, fetched != catalogs.known.catalog {
             catalogs.known.catalog = fetched
             listener.modelsChanged(.catalogChanged)
-            if catalogs.known.supportedLocales != before { listener.modelsChanged(.localesChanged(installed: false, supported: true)) }
-            return .success(())
-        case .failure(let error):
-            return .failure(.failed(error.message))
         }
+        switch outcome {
+        case .success: catalogs.voskFetch = .fetched
+        case .failure(let error): catalogs.voskFetch = .failed(error.message)
+        }
+        if catalogs.known.supportedLocales != supportedBefore { listener.modelsChanged(.localesChanged(installed: false, supported: true)) }
+        rescan()
+        // In the order they came, so that picks take effect in that order.
+        for waiter in catalogWaiters.keys.sorted() { catalogWaiters.removeValue(forKey: waiter)?.resume() }
+        return outcome.map { _ in () }.mapError { .failed($0.message) }
     }
 }

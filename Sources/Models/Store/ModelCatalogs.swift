@@ -1,11 +1,14 @@
-/// What can be installed and what is here: Vosk's and Whisper's catalogs, where fresh ones come from, and the models
-/// on disk. The `ModelStore` owns it, on its executor, and fetches the catalogs (`CatalogRefresh`).
+/// What can be installed and what is here: Vosk's, Whisper's and sherpa-onnx's catalogs, where fresh ones come from,
+/// and the models on disk. The `ModelStore` owns it, on its executor, and fetches the catalogs (`CatalogRefresh`).
 public struct ModelCatalogs: Sendable {
     /// The catalogs and the models on disk, as last read.
     var known: ModelStore.Known
     let source: CatalogSource
-    /// Where a Whisper catalog other than the built-in one is fetched from (`NOTULA_WHISPER_CATALOG`).
-    let whisperSource: CatalogSource?
+    /// Where catalogs of the accurate pass's models other than the built-in ones are fetched from
+    /// (`NOTULA_WHISPER_CATALOG`, `NOTULA_SHERPA_CATALOG`).
+    let accurateSources: [ModelStore.AccurateCatalog: CatalogSource]
+    /// How far Vosk's catalog is known: as the last fetch left it, or a copy cached by an earlier one.
+    var voskFetch: CatalogFetch
     /// How long a locale pick or an installation that the known catalog cannot serve waits for the fetch in flight,
     /// before it is answered from the known one.
     let wait: Duration
@@ -14,11 +17,15 @@ public struct ModelCatalogs: Sendable {
 
     /// - Parameters:
     ///   - known: The catalog cached by the last fetch, and the models on disk.
-    ///   - whisperSource: A Whisper catalog to fetch with Vosk's; nil to keep the one `known` has.
-    public init(known: ModelStore.Known, source: CatalogSource, whisperSource: CatalogSource? = nil, wait: Duration = .seconds(10)) {
+    ///   - accurateSources: Catalogs to fetch with Vosk's; the others stay as `known` has them.
+    public init(
+        known: ModelStore.Known, source: CatalogSource, accurateSources: [ModelStore.AccurateCatalog: CatalogSource] = [:],
+        wait: Duration = .seconds(10)
+    ) {
         self.known = known
         self.source = source
-        self.whisperSource = whisperSource
+        self.accurateSources = accurateSources
+        voskFetch = known.catalog.entries.isEmpty ? .notFetched : .fetched
         self.wait = wait
     }
 
@@ -48,12 +55,14 @@ public struct ModelCatalogs: Sendable {
         return size
     }
 
-    /// The locale `tag` names among `supported` (`ko_kr` names `ko-KR`).
-    /// - Throws: `unsupportedLocale` naming them when none is `tag`.
-    static func locale(_ tag: String, among supported: [String]) throws(ModelError) -> String {
+    /// The supported locale `tag` names (`ko_kr` names `ko-KR`).
+    /// - Parameter fetching: Vosk's catalog is being fetched.
+    /// - Throws: `unsupportedLocale` naming the supported ones when none is `tag`.
+    func locale(_ tag: String, fetching: Bool) throws(ModelError) -> String {
+        let supported = known.supportedLocales
         let wanted = tag.replacing("_", with: "-").lowercased()
         guard let match = supported.first(where: { $0.lowercased() == wanted }) else {
-            throw .unsupportedLocale(tag: tag, supported: supported)
+            throw .unsupportedLocale(tag: tag, supported: supported, catalog: fetching ? .fetching : voskFetch)
         }
         return match
     }
@@ -69,10 +78,13 @@ public struct ModelCatalogs: Sendable {
         return entry
     }
 
-    /// Vosk's catalog's model of the supported `locale`.
-    /// - Throws: `notInCatalog` when it has none.
-    func entry(forSupported locale: String) throws(ModelError) -> CatalogEntry {
-        guard let entry = known.catalog.model(for: locale), entry.locale == locale else { throw .notInCatalog(locale: locale) }
+    /// The model the supported `locale` brings (`RecommendedModels`): Vosk's where it has one, else an accurate one.
+    /// - Parameter fetching: Vosk's catalog is being fetched.
+    /// - Throws: `notInCatalog` when no catalog has one.
+    func recommended(for locale: String, fetching: Bool = false) throws(ModelError) -> CatalogEntry {
+        guard let entry = RecommendedModels.entry(for: locale, catalog: known.catalog, accurate: known.choosable) else {
+            throw .notInCatalog(locale: locale, catalog: fetching ? .fetching : voskFetch)
+        }
         return entry
     }
 
@@ -80,8 +92,8 @@ public struct ModelCatalogs: Sendable {
         known.installed.contains { $0.locale == locale && $0.name == name }
     }
 
-    /// Whether `name` is a Whisper model: the accurate pass's, not one that follows a recording.
-    func isWhisper(_ name: String) -> Bool {
-        known.choosable.contains { $0.name == name && $0.kind == .whisper } || known.installed.contains { $0.name == name && !$0.isLive }
+    /// Whether `name` is a model of the accurate pass (Whisper's, sherpa-onnx's), not one that follows a recording.
+    func isAccurate(_ name: String) -> Bool {
+        known.choosable.contains { $0.name == name && $0.kind.isAccurate } || known.installed.contains { $0.name == name && !$0.isLive }
     }
 }

@@ -1,9 +1,9 @@
 /// Why the model store refused a request; each message is meant for the user.
 public enum ModelError: Error, Sendable, Equatable {
-    /// No model on this machine nor in the catalog serves `tag`.
-    case unsupportedLocale(tag: String, supported: [String])
-    /// `locale` is supported only by a model on this machine: the catalog has none to download.
-    case notInCatalog(locale: String)
+    /// No model on this machine nor in a catalog serves `tag`; `catalog` says how far Vosk's catalog is known.
+    case unsupportedLocale(tag: String, supported: [String], catalog: CatalogFetch)
+    /// `locale` is supported only by a model on this machine: no catalog has one to download.
+    case notInCatalog(locale: String, catalog: CatalogFetch)
     /// No model of `tag` is installed.
     case notInstalled(tag: String, installed: [String])
     /// The model is outside Notula's own folder (Vosk's tools put it there), so Notula leaves it alone.
@@ -15,12 +15,23 @@ public enum ModelError: Error, Sendable, Equatable {
 
     public var message: String {
         switch self {
-        case .unsupportedLocale(let tag, let supported):
-            let choices =
-                supported.isEmpty
-                ? "none: no speech model is installed and Vosk's catalog could not be fetched yet" : supported.joined(separator: ", ")
-            return "No speech model serves '\(tag)'. Supported: \(choices)"
-        case .notInCatalog(let locale): return "Vosk's catalog has no model for \(locale) to install."
+        case .unsupportedLocale(let tag, let supported, let catalog):
+            let choices = supported.isEmpty ? "none" : supported.joined(separator: ", ")
+            let known =
+                switch catalog {
+                case .fetched: supported.isEmpty ? ": no catalog lists a model, and none is installed." : "."
+                case .fetching: ". Vosk's catalog is still on its way, so its models may be missing here: ask again in a moment."
+                case .notFetched: ". Vosk's catalog has not been fetched yet, so its models may be missing here."
+                case .failed(let reason): ". Vosk's catalog could not be fetched, so its models may be missing here: \(reason)"
+                }
+            return "No speech model serves '\(tag)'. Supported: \(choices)\(known)"
+        case .notInCatalog(let locale, let catalog):
+            switch catalog {
+            case .fetched: return "No catalog has a model for \(locale) to install."
+            case .fetching: return "Vosk's catalog is still on its way: a model for \(locale) can be installed once it is here."
+            case .notFetched: return "Vosk's catalog has not been fetched yet: a model for \(locale) can be installed once it is."
+            case .failed(let reason): return "No model for \(locale) can be chosen to install, as Vosk's catalog could not be fetched: \(reason)"
+            }
         case .notInstalled(let tag, let installed):
             return "No speech model for '\(tag)' is installed. Installed: \(installed.isEmpty ? "none" : installed.joined(separator: ", "))"
         case .notInstalledByNotula(let locale, let path):
@@ -30,4 +41,15 @@ public enum ModelError: Error, Sendable, Equatable {
         case .failed(let message): return message
         }
     }
+}
+
+/// How far Vosk's catalog is known, for a refusal to say.
+public enum CatalogFetch: Sendable, Equatable {
+    /// Never fetched, and no copy is cached.
+    case notFetched
+    case fetching
+    /// Fetched, now or by an earlier start whose copy is cached.
+    case fetched
+    /// The last fetch failed, for the reason given.
+    case failed(String)
 }

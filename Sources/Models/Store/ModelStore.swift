@@ -31,29 +31,40 @@ public actor ModelStore {
         public var catalog: ModelCatalog
         /// Whisper's models: `WhisperCatalog.builtIn`, or the one `NOTULA_WHISPER_CATALOG` names.
         public var whisperCatalog: ModelCatalog
+        /// sherpa-onnx's models: `SherpaCatalog.builtIn`, or the one `NOTULA_SHERPA_CATALOG` names.
+        public var sherpaCatalog: ModelCatalog
         /// Every model on disk, as `InstalledModels.all(places:)` gives them.
         public var installed: [InstalledModel]
 
-        public init(catalog: ModelCatalog, whisperCatalog: ModelCatalog = WhisperCatalog.builtIn, installed: [InstalledModel]) {
+        public init(
+            catalog: ModelCatalog, whisperCatalog: ModelCatalog = WhisperCatalog.builtIn, sherpaCatalog: ModelCatalog = SherpaCatalog.builtIn,
+            installed: [InstalledModel]
+        ) {
             self.catalog = catalog
             self.whisperCatalog = whisperCatalog
+            self.sherpaCatalog = sherpaCatalog
             self.installed = installed
         }
 
-        /// The locales a recording can be made in: Vosk's catalog's and those of the models on disk (a Whisper model's
-        /// follow a recording alone), sorted.
+        /// The catalog of the accurate pass's models of `engine`.
+        public subscript(engine: AccurateCatalog) -> ModelCatalog {
+            get { engine == .whisper ? whisperCatalog : sherpaCatalog }
+            set { if engine == .whisper { whisperCatalog = newValue } else { sherpaCatalog = newValue } }
+        }
+
+        /// The locales a recording can be made in: those any catalog's current model serves, and those of the models
+        /// on disk, sorted. Where no Vosk model follows a recording, the accurate pass's model writes it alone.
         public var supportedLocales: [String] {
-            Set(catalog.supportedLocales + installed.map(\.locale)).sorted()
+            Set(catalog.supportedLocales + installed.map(\.locale) + choosable.flatMap(\.locales)).sorted()
         }
 
-        /// The locales any model serves, on disk or in a catalog, Whisper's included: what a kept memo can be
-        /// transcribed in, and what models can be installed for.
-        public var servedLocales: [String] {
-            Set(supportedLocales + installed.map(\.locale) + whisperCatalog.choosable.flatMap(\.locales)).sorted()
-        }
+        /// Every current model a catalog lists.
+        var choosable: [CatalogEntry] { catalog.choosable + whisperCatalog.choosable + sherpaCatalog.choosable }
+    }
 
-        /// Every current model either catalog lists.
-        var choosable: [CatalogEntry] { catalog.choosable + whisperCatalog.choosable }
+    /// The catalogs besides Vosk's, of the models that decode utterances.
+    public enum AccurateCatalog: Sendable, CaseIterable {
+        case whisper, sherpa
     }
 
     /// - Parameters:
@@ -110,14 +121,8 @@ public actor ModelStore {
     /// The supported locale `tag` names (`ko_kr` names `ko-KR`): one a recording can be made in.
     /// - Throws: `unsupportedLocale` naming the supported locales when no model serves `tag`.
     public func supportedLocale(_ tag: String) throws(ModelError) -> String {
-        try ModelCatalogs.locale(tag, among: supportedLocales)
-    }
-
-    /// The locale `tag` names among those any model serves, Whisper's included.
-    /// - Throws: `unsupportedLocale` naming them when none is `tag`.
-    func servedLocale(_ tag: String) throws(ModelError) -> String {
         rescan()
-        return try ModelCatalogs.locale(tag, among: catalogs.known.servedLocales)
+        return try catalogs.locale(tag, fetching: isFetchingCatalog)
     }
 
     // MARK: Methods
@@ -137,39 +142,47 @@ public actor ModelStore {
         return locale
     }
 
-    /// `pick(_:choosing:)`, after the catalog fetch in flight when the known catalog does not serve `tag`: the
-    /// first pick after a start is not refused for want of a catalog that is on its way.
+    /// `pick(_:choosing:)`, after the catalog fetch in flight when no model of `tag` is on disk: the first pick after
+    /// a start is neither refused for want of a catalog that is on its way nor given another model than Vosk's.
     public func pickOnceFetched(_ tag: String, choosing choose: @Sendable (String) -> Void) async throws(ModelError) -> String {
-        if (try? supportedLocale(tag)) == nil { await catalogSettled() }
+        if !hasModel(of: tag) { await catalogSettled() }
         return try pick(tag, choosing: choose)
     }
 
-    /// Installs the model of `locale` when none is on this machine and the catalog has one.
+    /// Installs the model `locale` brings (`RecommendedModels`) when a catalog has one and it is missing: Vosk's
+    /// when no model follows the locale live (an accurate one may be there), else when no model of it is on disk.
     public func installIfMissing(_ locale: String) {
-        guard !installedLocales.contains(locale), catalogs.known.catalog.model(for: locale)?.locale == locale else { return }
+        guard (try? catalogs.recommended(for: locale)) != nil else { return }
         do throws(ModelError) { try install(locale) } catch {
             Log.warning("Cannot install a model for \(locale): \(error.message)")
         }
     }
 
-    /// `install(_:)`, after the catalog fetch in flight when the known catalog has no model of `tag`.
+    /// `install(_:)`, after the catalog fetch in flight when no model of `tag` is on disk: Vosk's catalog tells
+    /// which model it brings.
     public func installOnceFetched(_ tag: String) async throws(ModelError) {
-        if (try? catalogEntry(for: tag)) == nil { await catalogSettled() }
+        if !hasModel(of: tag) { await catalogSettled() }
         try install(tag)
     }
 
-    /// Starts installing the model of `tag` in the background, cancelling an installation of another locale.
-    /// Nothing happens when it is installed or being installed.
-    /// - Throws: `unsupportedLocale` for a tag no model serves, `notInCatalog` for one that only a model on disk
-    ///   serves, `failed` for a catalog entry that cannot be installed.
+    /// Whether a model of the locale `tag` names is on disk.
+    private func hasModel(of tag: String) -> Bool {
+        (try? supportedLocale(tag)).map { installedLocales.contains($0) } ?? false
+    }
+
+    /// Starts installing the model `tag` brings (`RecommendedModels`) in the background, cancelling an installation
+    /// of another locale. Nothing happens while it is being installed, nor when a model follows the locale live, nor,
+    /// where it brings an accurate model, when any model of it is on disk.
+    /// - Throws: `unsupportedLocale` for a tag no model serves, `notInCatalog` when no catalog known has its model,
+    ///   `failed` for a catalog entry that cannot be installed.
     public func install(_ tag: String) throws(ModelError) {
         let locale = try supportedLocale(tag)
-        // A Whisper model of the locale does not stop its Vosk model, which follows a recording live, from coming.
-        rescan()
-        guard !catalogs.known.installed.contains(where: { $0.locale == locale && $0.isLive }), installer.current?.locale != locale else {
-            return
-        }
-        try begin(try catalogEntry(for: locale), for: locale)
+        let onDisk = catalogs.known.installed.filter { $0.locale == locale }
+        guard !onDisk.contains(where: \.isLive), installer.current?.locale != locale else { return }
+        // An accurate model of the locale does not stop its Vosk model, which follows a recording live, from coming.
+        let entry = try catalogEntry(for: locale)
+        guard !entry.kind.isAccurate || onDisk.isEmpty else { return }
+        try begin(entry, for: locale)
     }
 
     /// Starts installing the catalog's model `name` of `tag` in the background, cancelling any other installation.
@@ -177,14 +190,14 @@ public actor ModelStore {
     /// - Throws: `unsupportedLocale` for a tag no model serves, `noSuchModel` when the catalog has no current model of
     ///   that name for the locale, `failed` for a catalog entry that cannot be installed.
     public func install(_ tag: String, model name: String) throws(ModelError) {
-        let locale = try servedLocale(tag)
+        let locale = try supportedLocale(tag)
         guard !catalogs.isInstalled(name, of: locale), installer.current?.model != name else { return }
         try begin(try catalogs.entry(for: locale, named: name), for: locale)
     }
 
     /// `install(_:model:)`, after the catalog fetch in flight when the known catalog lacks the model.
     public func installOnceFetched(_ tag: String, model name: String) async throws(ModelError) {
-        if (try? catalogs.entry(for: servedLocale(tag), named: name)) == nil { await catalogSettled() }
+        if (try? catalogs.entry(for: supportedLocale(tag), named: name)) == nil { await catalogSettled() }
         try install(tag, model: name)
     }
 
@@ -193,8 +206,8 @@ public actor ModelStore {
     /// - Throws: `unsupportedLocale`, `noSuchModel` when neither this machine nor the catalog has it, `failed` when its
     ///   installation cannot begin; nothing is chosen then.
     public func use(_ tag: String, model name: String) throws(ModelError) {
-        let locale = try servedLocale(tag)
-        let whisper = name.isEmpty || catalogs.isWhisper(name)
+        let locale = try supportedLocale(tag)
+        let whisper = name.isEmpty || catalogs.isAccurate(name)
         if !name.isEmpty, !catalogs.isInstalled(name, of: locale) { try install(locale, model: name) }
         guard selection.choose(name.isEmpty ? nil : name, for: locale, whisper: whisper) else { return }
         listener.modelsChanged(.inUseChanged)
@@ -208,7 +221,7 @@ public actor ModelStore {
     /// - Throws: `unsupportedLocale`, `noSuchModel` when neither this machine nor the catalog has it, `notInCatalog`
     ///   when no model is named and none is on disk or in the catalog, `failed` when its installation cannot begin.
     public func modelForTranscribing(_ tag: String, model name: String?) throws(ModelError) -> (locale: String, model: String) {
-        let locale = try servedLocale(tag)
+        let locale = try supportedLocale(tag)
         let chosen: String
         if let named = name ?? modelsInUse[locale] { chosen = named } else { chosen = try catalogEntry(for: locale).name }
         if !catalogs.isInstalled(chosen, of: locale) { try install(locale, model: chosen) }
@@ -261,7 +274,7 @@ public actor ModelStore {
     /// - Throws: `noSuchModel` when it is not on disk; `notInstalledByNotula` outside Notula's folder; `failed` when
     ///   it cannot be deleted.
     public func remove(_ tag: String, model name: String) throws(ModelError) {
-        let locale = try servedLocale(tag)
+        let locale = try supportedLocale(tag)
         let ofLocale = catalogs.known.installed.filter { $0.locale == locale }
         guard let model = ofLocale.first(where: { $0.name == name }) else {
             throw .noSuchModel(locale: locale, model: name, models: ofLocale.map(\.name))
@@ -296,9 +309,9 @@ public actor ModelStore {
         installer.stopWaiting(waiter)
     }
 
-    /// The catalog's model of the locale `tag` names.
+    /// The model the locale `tag` names brings.
     private func catalogEntry(for tag: String) throws(ModelError) -> CatalogEntry {
-        try catalogs.entry(forSupported: try supportedLocale(tag))
+        try catalogs.recommended(for: try supportedLocale(tag), fetching: isFetchingCatalog)
     }
 
     // MARK: Installation reports

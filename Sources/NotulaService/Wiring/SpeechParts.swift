@@ -15,7 +15,7 @@ struct SpeechParts {
     let accurateChoices: ModelChoices
     let memory: ModelMemory
     let catalogSource: CatalogSource
-    let whisperCatalogSource: CatalogSource?
+    let accurateCatalogSources: [ModelStore.AccurateCatalog: CatalogSource]
     let known: ModelStore.Known
     /// Whisper behind the engine door, decoding in one helper process for the accurate pass and memos transcribed
     /// again: one Whisper model in memory at most.
@@ -37,24 +37,25 @@ struct SpeechParts {
         ).map { WhisperHelper(executable: "/proc/self/exe", library: $0, idleRelease: settings.modelIdleRelease) }
         return SpeechParts(
             places: places, libraryCandidates: libraryCandidates, choices: choices, accurateChoices: accurateChoices, memory: memory,
-            catalogSource: catalogs.vosk, whisperCatalogSource: catalogs.whisper,
+            catalogSource: catalogs.vosk, accurateCatalogSources: catalogs.accurate,
             known: ModelStore.Known(
                 catalog: catalogs.vosk.cached() ?? ModelCatalog(entries: []),
-                whisperCatalog: catalogs.whisper.map { $0.cached() ?? ModelCatalog(entries: []) } ?? WhisperCatalog.builtIn,
+                whisperCatalog: catalogs.known(.whisper, builtIn: WhisperCatalog.builtIn),
+                sherpaCatalog: catalogs.known(.sherpa, builtIn: SherpaCatalog.builtIn),
                 installed: InstalledModels.all(places: places.all)),
             whisper: WhisperEngine(helper: whisperHelper, modelPlaces: places.all))
     }
 
     /// A catalog not fetched for a day: fetched again once the objects are there.
     var catalogIsStale: Bool {
-        [catalogSource, whisperCatalogSource].contains { $0?.isCacheFresh(maximumAge: .seconds(86_400)) == false }
+        ([catalogSource] + accurateCatalogSources.values).contains { !$0.isCacheFresh(maximumAge: .seconds(86_400)) }
     }
 
     /// Whether the model in `path` loads; without libvosk there is nothing to check it with, and it is taken on
     /// its folder's shape alone.
-    var loadCheck: @Sendable (String) throws(UnloadableModel) -> Void {
-        { [libraryCandidates] path throws(UnloadableModel) in
-            guard let library = try? VoskLibrary.load(searchingFrom: libraryCandidates) else { return }
+    var loadCheck: ModelLoadCheck {
+        { [libraryCandidates] path, kind throws(UnloadableModel) in
+            guard !kind.isAccurate, let library = try? VoskLibrary.load(searchingFrom: libraryCandidates) else { return }
             do throws(SpeechError) { _ = try SpeechModel(library: library, path: path) } catch { throw UnloadableModel(error.message) }
         }
     }
@@ -85,14 +86,23 @@ struct SpeechParts {
 /// never enter the service.
 private struct CatalogSources {
     let vosk: CatalogSource
-    /// The built-in list of Whisper's models, unless another is named (a mirror, a test's server).
-    let whisper: CatalogSource?
+    /// The accurate pass's catalogs named instead of the built-in lists (a mirror, a test's server):
+    /// `NOTULA_WHISPER_CATALOG`, `NOTULA_SHERPA_CATALOG`.
+    let accurate: [ModelStore.AccurateCatalog: CatalogSource]
 
     init(settings: Settings, paths: Paths, environment: [String: String]) {
         let address = environment["NOTULA_MODEL_CATALOG"].flatMap { $0.isEmpty ? nil : $0 } ?? settings.modelCatalog ?? ModelCatalog.address
         vosk = CatalogSource(address: address, cacheFolder: paths.cache, fetcher: .helper(executable: "/proc/self/exe"))
-        whisper = environment["NOTULA_WHISPER_CATALOG"].flatMap {
-            $0.isEmpty ? nil : CatalogSource(address: $0, cacheFolder: paths.cache, fetcher: .helper(executable: "/proc/self/exe"))
+        let variables: [ModelStore.AccurateCatalog: String] = [.whisper: "NOTULA_WHISPER_CATALOG", .sherpa: "NOTULA_SHERPA_CATALOG"]
+        accurate = variables.compactMapValues { variable in
+            environment[variable].flatMap {
+                $0.isEmpty ? nil : CatalogSource(address: $0, cacheFolder: paths.cache, fetcher: .helper(executable: "/proc/self/exe"))
+            }
         }
+    }
+
+    /// The catalog of `engine` known at start: the named one's cached copy (empty until fetched), else the built-in.
+    func known(_ engine: ModelStore.AccurateCatalog, builtIn: ModelCatalog) -> ModelCatalog {
+        accurate[engine].map { $0.cached() ?? ModelCatalog(entries: []) } ?? builtIn
     }
 }

@@ -23,7 +23,7 @@ struct Transcription {
         dictation.liveTyping.start(localeOf: { transcriber.locale(of: $0) })
         let models = ModelStore(
             isolation: bus,
-            catalogs: ModelCatalogs(known: speech.known, source: speech.catalogSource, whisperSource: speech.whisperCatalogSource),
+            catalogs: ModelCatalogs(known: speech.known, source: speech.catalogSource, accurateSources: speech.accurateCatalogSources),
             installer: ModelInstaller(places: speech.places, loads: speech.loadCheck),
             selection: ModelSelection(live: speech.choices, accurate: speech.accurateChoices), transcriber: transcriber,
             listener: ModelSignals(bus: bus, notifier: notifier))
