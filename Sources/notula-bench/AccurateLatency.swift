@@ -93,7 +93,7 @@ enum AccurateLatency {
         let pids = ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap { Int32($0) }
         for pid in pids {
             let command = String(decoding: FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") ?? Data(), as: UTF8.self)
-            guard command.contains("--whisper-helper"),
+            guard command.contains("--decoding-helper"),
                 let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
                 status.contains("PPid:\t\(service)\n"),
                 let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") })

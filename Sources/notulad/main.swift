@@ -28,8 +28,8 @@ signal(SIGPIPE, SIG_IGN)
 // glibc's moving threshold would keep such blocks in the heap, the peak growing by a message every few messages.
 _ = mallopt(mmapThreshold, 1 << 20)
 
-// notulad run again by itself to decode with libwhisper, whose assertions abort the process that runs them.
-if let status = WhisperHelperServer.serve(CommandLine.arguments) { exit(status) }
+// notulad run again by itself to decode with libwhisper and sherpa-onnx, which abort or end the process on some models.
+if let status = DecodingHelperServer.serve(CommandLine.arguments) { exit(status) }
 
 // notulad run again by itself to fetch a document, so that libcurl is loaded only in that short-lived child.
 if let status = await DocumentFetcher.serve(CommandLine.arguments) { exit(status) }

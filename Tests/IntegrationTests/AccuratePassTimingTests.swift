@@ -51,7 +51,7 @@ struct AccuratePassTimingTests {
         for await line in reader.lines where line.kind == "final" && !(line.words ?? []).isEmpty { break }
         // Its decoding begins the moment Vosk ends it, in the helper started for it.
         try await service.waitForLog("Started the Whisper helper")
-        let helper = try #require(service.children(running: "--whisper-helper").first, "the helper runs: \(service.log)")
+        let helper = try #require(service.children(running: "--decoding-helper").first, "the helper runs: \(service.log)")
         try await service.recorder(.discard)
         try await service.recorder(.start)
         #expect(try await service.property(.state) == .string("recording"), "the next recording starts at once")

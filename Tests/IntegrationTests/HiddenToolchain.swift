@@ -46,10 +46,10 @@ struct HiddenToolchain {
         try run(["/usr/bin/python3", "-c", "import ctypes, sys; ctypes.CDLL(sys.argv[1])", path])
     }
 
-    /// Runs `notulad`'s Whisper helper on `library` with nothing to decode: it exits 0 once it has loaded libwhisper
+    /// Runs `notulad`'s decoding helper on `library` with nothing to decode: it exits 0 once it has loaded libwhisper
     /// and found it 1.8.5, and says why it could not otherwise.
     func whisperHelper(_ notulad: String, library: String) throws -> CommandResult {
-        try run(["/bin/sh", "-c", "exec \"$0\" --whisper-helper \"$1\" </dev/null", notulad, library])
+        try run(["/bin/sh", "-c", "exec \"$0\" --decoding-helper \"$1\" '' </dev/null", notulad, library])
     }
 
     /// Runs `arguments` to its end in the namespace.

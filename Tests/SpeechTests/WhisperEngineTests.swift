@@ -21,12 +21,12 @@ private func englishSpeech(_ text: String) throws -> String {
 
 private let tinyEnglish = packageRoot.appendingPathComponent(".build/whisper/ggml-tiny.en.bin").path
 
-private func helper(idle: Duration = .seconds(30)) -> WhisperHelper {
+private func helper(idle: Duration = .seconds(30)) -> DecodingHelper {
     // A helper that died is written to as it goes: the write must fail, not end the test runner.
     signal(SIGPIPE, SIG_IGN)
-    return WhisperHelper(
+    return DecodingHelper(
         executable: binaryDirectory.appendingPathComponent("notulad").path,
-        library: binaryDirectory.appendingPathComponent("whisper/libwhisper.so.1").path, idleRelease: idle)
+        libraries: .init(whisper: binaryDirectory.appendingPathComponent("whisper/libwhisper.so.1").path), idleRelease: idle)
 }
 
 @Suite("libwhisper in a helper process: English text, crashes and cancellation", .serialized, .tags(.modelLoading))

@@ -6,7 +6,7 @@ import Speech
 import TestPasses
 import Testing
 
-/// The parent's side of the Whisper helper, with a stand-in helper: no libwhisper needed.
+/// The parent's side of the decoding helper, with a stand-in helper: no libwhisper needed.
 @Suite(.tags(.speech)) struct WhisperHelperTests {
     @Test func aHelperThatExitsIsNoticedThoughAProcessItStartedHoldsItsOutput() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("notula-helper-\(UUID().uuidString)")
@@ -17,7 +17,7 @@ import Testing
         try "#!/bin/sh\nsleep 60 &\necho $! > \"$2/sleeper\"\nexit 3\n".write(to: script, atomically: true, encoding: .utf8)
         try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: script.path)
         signal(SIGPIPE, SIG_IGN)
-        let helper = WhisperHelper(executable: script.path, library: folder.path, idleRelease: .seconds(30))
+        let helper = DecodingHelper(executable: script.path, libraries: .init(whisper: folder.path), idleRelease: .seconds(30))
 
         await #expect {
             _ = try await helper.transcribe(audio: [0, 0], model: "ggml-tiny.en.bin", language: "en", prompt: "")
@@ -42,7 +42,7 @@ import Testing
             .write(toFile: script, atomically: true, encoding: .utf8)
         chmod(script, 0o700)
         signal(SIGPIPE, SIG_IGN)
-        let helper = WhisperHelper(executable: script, library: folder.path, idleRelease: .seconds(30))
+        let helper = DecodingHelper(executable: script, libraries: .init(whisper: folder.path), idleRelease: .seconds(30))
 
         await #expect(throws: SpeechError.self) {
             _ = try await helper.transcribe(audio: [0, 0], model: "ggml-tiny.en.bin", language: "en", prompt: "")
@@ -55,13 +55,13 @@ import Testing
         #expect(descriptors == ["0", "1", "2", "3"], "\(descriptors), ours: \(leaked)")
     }
 
-    /// `notulad --whisper-helper` caps its address space before anything else, libwhisper not loaded yet.
+    /// `notulad --decoding-helper` caps its address space before anything else, no library loaded yet.
     @Test func theHelperCapsItsAddressSpaceFirstThing() async throws {
         var input: [Int32] = [-1, -1]
         #expect(ChildPipe.make(&input))
         let notulad = binaryDirectory.appendingPathComponent("notulad").path
         let started = HelperSpawn.start(
-            notulad, [WhisperHelperServer.argument, "/nonexistent/libwhisper.so.1"], input: input[0], output: STDERR_FILENO)
+            notulad, [DecodingHelperServer.argument, "/nonexistent/libwhisper.so.1", "/nonexistent/libsherpa-onnx-c-api.so"], input: input[0], output: STDERR_FILENO)
         close(input[0])
         let helper = try started.get()
         defer {
@@ -75,7 +75,7 @@ import Testing
             let line = limits.split(separator: "\n").first { $0.hasPrefix("Max address space") }
             return line?.split(separator: " ").dropFirst(3).first.flatMap { Int($0) }
         }
-        // 2 GiB: the runtime, libwhisper and ggml, before any model.
+        // 2 GiB: the runtimes and the engines' libraries, before any model.
         try await poll(within: .seconds(60), until: { softLimit() == 2 << 30 }) { LimitNotSet(seen: softLimit()) }
     }
 

@@ -32,9 +32,12 @@ struct SpeechParts {
         }
         let memory = ModelMemory()
         let catalogs = CatalogSources(settings: settings, paths: paths, environment: environment)
-        let whisperHelper = WhisperLibrary.firstPresent(
-            in: WhisperLibrary.defaultCandidates(environment: environment, executableDirectory: executableDirectory())
-        ).map { WhisperHelper(executable: "/proc/self/exe", library: $0, idleRelease: settings.modelIdleRelease) }
+        let helper = DecodingHelper(
+            executable: "/proc/self/exe",
+            libraries: DecodingHelper.Libraries(
+                whisper: WhisperLibrary.firstPresent(
+                    in: WhisperLibrary.defaultCandidates(environment: environment, executableDirectory: executableDirectory()))),
+            idleRelease: settings.modelIdleRelease)
         return SpeechParts(
             places: places, libraryCandidates: libraryCandidates, choices: choices, accurateChoices: accurateChoices, memory: memory,
             catalogSource: catalogs.vosk, accurateCatalogSources: catalogs.accurate,
@@ -43,7 +46,7 @@ struct SpeechParts {
                 whisperCatalog: catalogs.known(.whisper, builtIn: WhisperCatalog.builtIn),
                 sherpaCatalog: catalogs.known(.sherpa, builtIn: SherpaCatalog.builtIn),
                 installed: InstalledModels.all(places: places.all)),
-            whisper: WhisperEngine(helper: whisperHelper, modelPlaces: places.all))
+            whisper: WhisperEngine(helper: helper.libraries.whisper == nil ? nil : helper, modelPlaces: places.all))
     }
 
     /// A catalog not fetched for a day: fetched again once the objects are there.

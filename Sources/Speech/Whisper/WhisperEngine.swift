@@ -1,16 +1,16 @@
 import Models
 import Recording
 
-/// Whisper as a speech engine: ggml models decoded in the helper process (`WhisperHelper`), a whole file or one
+/// Whisper as a speech engine: ggml models decoded in the helper process (`DecodingHelper`), a whole file or one
 /// utterance at a time; it follows no stream, so the accurate pass feeds it Vosk's utterances, or `UtteranceCutter`'s.
 ///
 /// Nothing is loaded in notulad: the helper loads a model at its first decoding and ends once idle.
 public final class WhisperEngine: SpeechEngine, Sendable {
-    private let helper: WhisperHelper?
+    private let helper: DecodingHelper?
     private let modelPlaces: [String]
 
     /// - Parameter helper: the helper its models decode in; nil without libwhisper.
-    public init(helper: WhisperHelper?, modelPlaces: [String]) {
+    public init(helper: DecodingHelper?, modelPlaces: [String]) {
         self.helper = helper
         self.modelPlaces = modelPlaces
     }
@@ -44,7 +44,7 @@ struct LoadedWhisperModel: LoadedSpeechModel, UtteranceDecoding {
     let installed: InstalledModel
     /// Whisper's code of the language spoken: `en`, `de`.
     let language: String
-    let helper: WhisperHelper
+    let helper: DecodingHelper
 
     /// Waits for the helper; a cancellation reaches it within 50 ms.
     func transcribe(wavFile path: String, unless isCancelled: () -> Bool) throws(SpeechError) -> Transcript {

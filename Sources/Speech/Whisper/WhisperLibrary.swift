@@ -4,7 +4,7 @@ import Recording
 
 /// libwhisper 1.8.5, opened at run time (from the pywhispercpp wheel's folder, kept whole: it finds its ggml
 /// libraries through `$ORIGIN/pywhispercpp.libs`). Only 1.8.5 is taken: the structs passed by value are declared
-/// in `CWhisper.h` for that release alone. Loaded only in the helper process (`WhisperHelper`): a ggml assertion
+/// in `CWhisper.h` for that release alone. Loaded only in the helper process (`DecodingHelper`): a ggml assertion
 /// aborts the process that runs it.
 public struct WhisperLibrary: Sendable {
     /// The one release whose structs `CWhisper.h` declares.

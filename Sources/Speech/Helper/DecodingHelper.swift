@@ -5,15 +5,27 @@ import Glibc
 import Recording
 import Synchronization
 
-/// The parent's side of the Whisper helper: `notulad --whisper-helper`, started when a decoding is asked for, sent
-/// one request at a time, and ended (its standard input closed) after `idleRelease` unused, returning the model's
-/// memory. A helper that dies — a ggml assertion, a model file that crashes libwhisper — fails the decoding it was
-/// doing, with the reason, and the next decoding starts another.
-public final class WhisperHelper: Sendable {
+/// The parent's side of the decoding helper: `notulad --decoding-helper WHISPER SHERPA`, started when a decoding is
+/// asked for, sent one request at a time for either engine, and ended (its standard input closed) after `idleRelease`
+/// unused, returning the model's memory. A helper that dies — a ggml assertion, a model that crashes libwhisper, a
+/// model sherpa-onnx ends the process on or aborts in — fails the decoding it was doing, with the reason, and the
+/// next decoding starts another.
+public final class DecodingHelper: Sendable {
+    /// The engines' libraries the helper opens, each at its first request for it; nil for one not on this machine.
+    public struct Libraries: Sendable {
+        public let whisper: String?
+        public let sherpa: String?
+
+        public init(whisper: String? = nil, sherpa: String? = nil) {
+            self.whisper = whisper
+            self.sherpa = sherpa
+        }
+    }
+
     private let executable: String
-    private let library: String
+    public let libraries: Libraries
     private let idleRelease: Duration
-    private let queue = DispatchQueue(label: "org.notula.whisper")
+    private let queue = DispatchQueue(label: "org.notula.decoding")
     /// Only touched on `queue`.
     private let running = Mutex<Running?>(nil)
     /// The helper's process while it decodes a request, for a cancellation from another thread; 0 otherwise.
@@ -29,38 +41,16 @@ public final class WhisperHelper: Sendable {
 
     /// - Parameters:
     ///   - executable: notulad, run again as the helper: `/proc/self/exe`.
-    ///   - library: the libwhisper.so.1 the helper opens.
-    public init(executable: String, library: String, idleRelease: Duration) {
+    ///   - libraries: libwhisper.so.1 and libsherpa-onnx-c-api.so, for the helper to open.
+    public init(executable: String, libraries: Libraries, idleRelease: Duration) {
         self.executable = executable
-        self.library = library
+        self.libraries = libraries
         self.idleRelease = idleRelease
     }
 
-    /// Decodes the WAV `file` with the ggml model `model`, in the helper.
-    /// - Throws: `.cancelled` when the task is cancelled (the decoding stops within libwhisper's next step);
-    ///   `.recognitionFailed` saying why when the helper fails or dies; `.engineUnavailable`, `.modelUnavailable` as it says.
-    public func transcribe(file: String, model: String, language: String, prompt: String = "") async throws(SpeechError)
-        -> [WhisperModel.Segment]
-    {
-        try await ask(WhisperRequest(model: model, file: file, language: language, prompt: prompt))
-    }
-
-    /// Decodes an utterance's samples (16 kHz mono, 16-bit little-endian) with the ggml model `model`, in the helper;
-    /// the segments' times count from its first sample; with `fitted`, encoded at its own length first
-    /// (`FittedWindow`). Throws as `transcribe(file:model:language:prompt:)`.
-    public func transcribe(audio: [UInt8], model: String, language: String, prompt: String, fitted: Bool = false)
-        async throws(SpeechError) -> [WhisperModel.Segment]
-    {
-        try await ask(WhisperRequest(model: model, file: "", audio: Data(audio), language: language, prompt: prompt, fitted: fitted))
-    }
-
-    /// Decodes the WAV `file` with the ggml model `model`, in the helper, waiting on the calling thread: a speech
-    /// engine's queue (`WhisperEngine`). Throws as `transcribe(file:model:language:prompt:)`, `.cancelled` once
-    /// `isCancelled` says so.
-    public func transcribe(file: String, model: String, language: String, unless isCancelled: () -> Bool) throws(SpeechError)
-        -> [WhisperModel.Segment]
-    {
-        let request = WhisperRequest(model: model, file: file, language: language, prompt: "")
+    /// `request` answered by the helper, waiting on the calling thread: a speech engine's queue. Throws as
+    /// `answer(_:)`, `.cancelled` once `isCancelled` says so.
+    func answer(_ request: DecodingRequest, unless isCancelled: () -> Bool) throws(SpeechError) -> DecodingAnswer {
         let outcome = queue.sync { [self] in
             defer { scheduleRelease() }
             return Result { () throws(SpeechError) in try ask(request, unless: isCancelled) }
@@ -68,10 +58,14 @@ public final class WhisperHelper: Sendable {
         return try outcome.get()
     }
 
-    private func ask(_ request: WhisperRequest) async throws(SpeechError) -> [WhisperModel.Segment] {
+    /// `request` answered by the helper.
+    /// - Throws: `.cancelled` when the task is cancelled (the helper is told at once, and ended when it has not answered
+    ///   within `cancelGrace`: sherpa-onnx cannot be stopped inside a decoding); `.recognitionFailed` saying why when
+    ///   the helper fails or dies; `.engineUnavailable`, `.modelUnavailable` as it says.
+    func answer(_ request: DecodingRequest) async throws(SpeechError) -> DecodingAnswer {
         let cancelled = RequestCancellation()
         let outcome = await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Result<[WhisperModel.Segment], SpeechError>, Never>) in
+            await withCheckedContinuation { (continuation: CheckedContinuation<Result<DecodingAnswer, SpeechError>, Never>) in
                 queue.async { [self] in
                     continuation.resume(
                         returning: Result { () throws(SpeechError) in
@@ -93,7 +87,7 @@ public final class WhisperHelper: Sendable {
     public var isDecoding: Bool { decoding.load(ordering: .relaxed) != 0 }
 
     /// One request and its answer, on `queue`.
-    private func ask(_ request: WhisperRequest, unless isCancelled: () -> Bool) throws(SpeechError) -> [WhisperModel.Segment] {
+    private func ask(_ request: DecodingRequest, unless isCancelled: () -> Bool) throws(SpeechError) -> DecodingAnswer {
         var helper: Running
         if let current = running.withLock({ $0 }) { helper = current } else { helper = try start() }
         guard var line = try? JSONEncoder().encode(request).map({ $0 }) else {
@@ -106,22 +100,23 @@ public final class WhisperHelper: Sendable {
         let answer =
             Self.write(line, to: helper.input) ? Self.readLine(from: helper, pending: &helper.pending, unless: isCancelled) : nil
         if answer == nil, isCancelled() {
-            // libwhisper asks its abort callback only between its steps, a second apart while it encodes: past the
-            // grace, the helper goes, and the next decoding starts another.
+            // libwhisper asks its abort callback only between its steps, a second apart while it encodes, and sherpa-onnx
+            // never: past the grace, the helper goes, and the next decoding starts another.
             kill(helper.pid, SIGKILL)
             end(helper)
             throw .cancelled
         }
-        guard let answer, let reply = try? JSONDecoder().decode(WhisperAnswer.self, from: Data(answer)) else {
+        guard let answer, let reply = try? JSONDecoder().decode(DecodingAnswer.self, from: Data(answer)) else {
             let reason = end(helper)
             throw .recognitionFailed(
-                "The Whisper engine stopped while decoding \(request.file.isEmpty ? "an utterance" : request.file) (\(reason)); "
-                    + "the next decoding starts it again.")
+                "The \(request.engine.name) engine stopped while decoding \(request.file.isEmpty ? "an utterance" : request.file) "
+                    + "with \(request.modelName) (\(reason)): the model may be damaged, or one the engine cannot run; "
+                    + "the next decoding starts the engine again.")
         }
         running.withLock { $0 = helper }
         if reply.cancelled == true { throw .cancelled }
         if let error = reply.error { throw .recognitionFailed(error) }
-        return reply.segments ?? []
+        return reply
     }
 
     /// Starts the helper, its standard input and output pipes of ours, ggml told not to start a debugger on an assertion.
@@ -129,10 +124,10 @@ public final class WhisperHelper: Sendable {
         var input: [Int32] = [-1, -1]
         var output: [Int32] = [-1, -1]
         guard ChildPipe.make(&input), ChildPipe.make(&output) else {
-            throw .engineUnavailable("Cannot make the Whisper helper's pipes: \(String(cString: strerror(errno))).")
+            throw .engineUnavailable("Cannot make the decoding helper's pipes: \(String(cString: strerror(errno))).")
         }
         let started = HelperSpawn.start(
-            executable, [WhisperHelperServer.argument, library], input: input[0], output: output[1], environment: Self.environment)
+            executable, [DecodingHelperServer.argument, libraries.whisper ?? "", libraries.sherpa ?? ""], input: input[0], output: output[1], environment: Self.environment)
         close(input[0])
         close(output[1])
         let child: pid_t
@@ -141,9 +136,9 @@ public final class WhisperHelper: Sendable {
         case .failure(let error):
             close(input[1])
             close(output[0])
-            throw .engineUnavailable("Cannot start the Whisper helper \(executable): \(error.message).")
+            throw .engineUnavailable("Cannot start the decoding helper \(executable): \(error.message).")
         }
-        Log.info("Started the Whisper helper (process \(child))")
+        Log.info("Started the decoding helper (process \(child))")
         return Running(pid: child, input: input[1], output: output[0])
     }
 
@@ -170,7 +165,7 @@ public final class WhisperHelper: Sendable {
             case .exited(let status): "exit status \(status)"
             case .signalled(let signal): "killed by signal \(signal)"
             }
-        Log.info("The Whisper helper (process \(helper.pid)) ended: \(reason)")
+        Log.info("The decoding helper (process \(helper.pid)) ended: \(reason)")
         return reason
     }
 

@@ -1,0 +1,51 @@
+import FoundationEssentials
+import Glibc
+import Recording
+
+/// Whisper's decodings as requests to the decoding helper (`DecodingHelper`), and their answers in it.
+extension DecodingHelper {
+    /// Decodes the WAV `file` with the ggml model `model`, in the helper.
+    /// - Throws: `.cancelled` when the task is cancelled (the decoding stops within libwhisper's next step);
+    ///   `.recognitionFailed` saying why when the helper fails or dies; `.engineUnavailable`, `.modelUnavailable` as it says.
+    public func transcribe(file: String, model: String, language: String, prompt: String = "") async throws(SpeechError)
+        -> [WhisperModel.Segment]
+    {
+        try await answer(DecodingRequest(engine: .whisper, model: model, file: file, language: language, prompt: prompt)).segments ?? []
+    }
+
+    /// Decodes an utterance's samples (16 kHz mono, 16-bit little-endian) with the ggml model `model`, in the helper;
+    /// the segments' times count from its first sample; with `fitted`, encoded at its own length first
+    /// (`FittedWindow`). Throws as `transcribe(file:model:language:prompt:)`.
+    public func transcribe(audio: [UInt8], model: String, language: String, prompt: String, fitted: Bool = false)
+        async throws(SpeechError) -> [WhisperModel.Segment]
+    {
+        let request = DecodingRequest(
+            engine: .whisper, model: model, file: "", audio: Data(audio), language: language, prompt: prompt, fitted: fitted)
+        return try await answer(request).segments ?? []
+    }
+
+    /// Decodes the WAV `file` with the ggml model `model`, in the helper, waiting on the calling thread: a speech
+    /// engine's queue (`WhisperEngine`). Throws as `transcribe(file:model:language:prompt:)`, `.cancelled` once
+    /// `isCancelled` says so.
+    public func transcribe(file: String, model: String, language: String, unless isCancelled: () -> Bool) throws(SpeechError)
+        -> [WhisperModel.Segment]
+    {
+        try answer(DecodingRequest(engine: .whisper, model: model, file: file, language: language), unless: isCancelled).segments ?? []
+    }
+}
+
+extension WhisperModel {
+    /// The helper's answer to `request`, stopped by SIGUSR1 at libwhisper's next step.
+    func answer(_ request: DecodingRequest) throws(SpeechError) -> [Segment] {
+        let audio: [Float]
+        if let bytes = request.audio {
+            audio = DecodingHelperServer.samples(in: bytes)
+            // A test seam: a helper this many seconds slower per utterance, as on a slow machine or with a large model.
+            if let delay = DecodingHelperServer.testDelay("NOTULA_WHISPER_TEST_DELAY") { usleep(UInt32(delay * 1_000_000)) }
+        } else {
+            audio = try DecodingHelperServer.samples(of: request.file)
+        }
+        return try transcribe(
+            audio, language: request.language, prompt: request.prompt, fitted: request.fitted, isCancelled: DecodingHelperServer.isCancelled)
+    }
+}
