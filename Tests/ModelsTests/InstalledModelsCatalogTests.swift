@@ -305,3 +305,38 @@ struct WhisperFilesTests {
         #expect(catalog.supportedLocales.isEmpty, "a Whisper model alone records in no locale yet")
     }
 }
+
+@Suite("sherpa-onnx's model folders among the models, and the locales they serve")
+struct SherpaFoldersTests {
+    @Test func anArchiveFolderWithEveryFileIsListedPerLocaleButNeverFollowsARecording() throws {
+        let root = try ScratchTree()
+        defer { root.remove() }
+        try root.model("a/vosk-model-small-en-us-0.15")
+        let parakeet = ["encoder.int8.onnx", "decoder.int8.onnx", "joiner.int8.onnx", "tokens.txt"]
+        let moonshine = ["preprocess.onnx", "encode.int8.onnx", "uncached_decode.int8.onnx", "cached_decode.int8.onnx", "tokens.txt"]
+        for (folder, files) in [
+            ("sherpa-onnx-nemo-parakeet-tdt-0.6b-v2-int8", parakeet), ("sherpa-onnx-nemo-parakeet-tdt-0.6b-v3-int8", parakeet),
+            ("sherpa-onnx-moonshine-tiny-en-int8", moonshine),
+            // Not a name of sherpa-onnx's archives Notula runs; an archive without its tokens.
+            ("sherpa-onnx-nemo-parakeet-tdt-0.6b-v9-int8", parakeet), ("sherpa-onnx-moonshine-base-en-int8", Array(moonshine.dropLast())),
+        ] {
+            for file in files { try root.file("a/\(folder)/\(file)") }
+        }
+
+        let all = InstalledModels.all(places: [root.path("a")])
+
+        #expect(
+            all.filter { $0.locale == "en-US" }.map(\.name) == [
+                "vosk-model-small-en-us-0.15", "sherpa-onnx-moonshine-tiny-en-int8", "sherpa-onnx-nemo-parakeet-tdt-0.6b-v2-int8",
+                "sherpa-onnx-nemo-parakeet-tdt-0.6b-v3-int8",
+            ])
+        #expect(all.filter { $0.name.hasPrefix("sherpa-onnx-nemo") }.allSatisfy { $0.kind == .parakeet })
+        #expect(all.first { $0.name == "sherpa-onnx-moonshine-tiny-en-int8" }?.kind == .moonshine)
+        #expect(Set(all.filter { $0.name == "sherpa-onnx-nemo-parakeet-tdt-0.6b-v2-int8" }.map(\.locale)) == ["en-US", "en-GB", "en-IN"])
+        let european = Set(all.filter { $0.name == "sherpa-onnx-nemo-parakeet-tdt-0.6b-v3-int8" }.map(\.locale))
+        #expect(european.isSuperset(of: ["nl-NL", "de-DE", "hr-HR", "mt-MT", "uk-UA", "en-GB", "pt-BR"]) && european.count == 27, "\(european)")
+        #expect(all.first { $0.name == "sherpa-onnx-moonshine-tiny-en-int8" }.map { $0.path.hasSuffix("a/sherpa-onnx-moonshine-tiny-en-int8") } == true)
+        #expect(InstalledModels.scan(places: [root.path("a")]).map(\.name) == ["vosk-model-small-en-us-0.15"])
+        #expect(InstalledModels.inUse(for: "nl-NL", among: all, chosen: "sherpa-onnx-nemo-parakeet-tdt-0.6b-v3-int8") == nil)
+    }
+}

@@ -6,20 +6,14 @@ struct SherpaModelName {
     /// The languages as a sherpa-onnx catalog entry's `lang` lists them: `en`, or Parakeet v3's 25.
     let languages: String
 
-    /// Reads a folder name; nil for one that is not a Parakeet or Moonshine model's.
+    /// Reads a folder name; nil for one not of the four archives whose files and languages Notula knows.
     init?(_ name: String) {
-        guard name.hasPrefix("sherpa-onnx-") else { return nil }
-        let parts = name.split(separator: "-")
-        if parts.contains("parakeet") {
-            kind = .parakeet
-            // v2 is English only; v3 (and later, so far) speaks the 25 European languages.
-            languages = parts.contains("v2") || parts.contains("en") ? "en" : SherpaCatalog.europeanLanguages
-        } else if parts.contains("moonshine") {
-            // sherpa-onnx publishes Moonshine v1 in English alone.
-            kind = .moonshine
-            languages = "en"
-        } else {
-            return nil
+        switch name {
+        case "sherpa-onnx-nemo-parakeet-tdt-0.6b-v2-int8": (kind, languages) = (.parakeet, "en")
+        case "sherpa-onnx-nemo-parakeet-tdt-0.6b-v3-int8": (kind, languages) = (.parakeet, SherpaCatalog.europeanLanguages)
+        // sherpa-onnx publishes Moonshine v1 in English alone.
+        case "sherpa-onnx-moonshine-tiny-en-int8", "sherpa-onnx-moonshine-base-en-int8": (kind, languages) = (.moonshine, "en")
+        default: return nil
         }
         self.name = name
     }

@@ -41,7 +41,7 @@ public final class ModelInstallation: Sendable {
     public init(entry: CatalogEntry, modelsFolder: String, downloadsFolder: String) throws(InstallError) {
         let isWhisper = entry.kind == .whisper
         guard Self.isNamed(entry), !entry.name.contains("/") else {
-            let what = isWhisper ? "ggml Whisper model" : entry.kind.isSherpa ? "sherpa-onnx model folder" : "Vosk model folder"
+            let what = isWhisper ? "ggml Whisper model" : entry.kind.isSherpa ? "sherpa-onnx archive Notula runs" : "Vosk model folder"
             throw .failed("The catalog's model '\(entry.name)' does not have the name of a \(what).")
         }
         let size = Int64(entry.size)
@@ -58,13 +58,12 @@ public final class ModelInstallation: Sendable {
             url: entry.url.absoluteString, partialFile: partialFile, maximumBytes: size, keepingFree: Self.keptFreeBytes)
     }
 
-    /// Whether the entry's name is one of its kind's: a ggml file's, a Vosk folder's, or a folder of sherpa-onnx's
-    /// archives (`sherpa-onnx-` and letters, digits, `.`, `-`, `_`).
+    /// Whether the entry's name is one of its kind's: a ggml file's, a Vosk folder's, or one of the sherpa-onnx archives
+    /// Notula knows the files of (once unpacked, no other folder would count as a model).
     private static func isNamed(_ entry: CatalogEntry) -> Bool {
         if entry.kind == .whisper { return WhisperModelName(name: entry.name) != nil }
         guard entry.kind.isSherpa else { return ModelFolderName(entry.name) != nil }
-        return entry.name.hasPrefix("sherpa-onnx-") && entry.name != "sherpa-onnx-"
-            && entry.name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "-._".contains($0)) }
+        return SherpaModelName(entry.name)?.kind == entry.kind
     }
 
     /// Installs the model and returns it.

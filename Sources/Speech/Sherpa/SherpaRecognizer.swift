@@ -1,5 +1,6 @@
 import CSherpa
 import Glibc
+import Models
 import Recording
 
 /// One sherpa-onnx offline recogniser holding one model, from the folder of its archive as sherpa-onnx publishes it:
@@ -9,13 +10,11 @@ final class SherpaRecognizer {
     enum Family: String, Sendable, CaseIterable {
         case parakeet, moonshine
 
-        /// The files the recogniser opens, besides `tokens.txt`.
-        var files: [String] {
-            switch self {
-            case .parakeet: ["encoder.int8.onnx", "decoder.int8.onnx", "joiner.int8.onnx"]
-            case .moonshine: ["preprocess.onnx", "encode.int8.onnx", "uncached_decode.int8.onnx", "cached_decode.int8.onnx"]
-            }
-        }
+        /// The family of a model of `kind`; nil for a kind sherpa-onnx does not run here.
+        init?(kind: ModelKind) { self.init(rawValue: kind.rawValue) }
+
+        /// The files the recogniser opens, `tokens.txt` last.
+        var files: [String] { SherpaModelFiles.files(of: self == .parakeet ? .parakeet : .moonshine) }
     }
 
     private let library: SherpaLibrary
@@ -25,13 +24,13 @@ final class SherpaRecognizer {
     /// - Throws: `.modelUnavailable` naming a missing file; `.recognitionFailed` when sherpa-onnx refuses the model
     ///   (a truncated file: it says why on standard error, which the helper keeps).
     init(library: SherpaLibrary, family: Family, folder: String, threads: Int) throws(SpeechError) {
-        let paths = (family.files + ["tokens.txt"]).map { folder + "/" + $0 }
+        let paths = family.files.map { folder + "/" + $0 }
         if let missing = paths.first(where: { access($0, R_OK) != 0 }) {
             throw .modelUnavailable("The \(family.rawValue) model in \(folder) has no readable \(missing.split(separator: "/").last ?? "").")
         }
         self.library = library
         let created = (paths + ["cpu", "greedy_search", "nemo_transducer"]).withCStrings { names in
-            let named = family.files.count
+            let named = family.files.count - 1
             var config = notula_sherpa_recognizer_config()
             config.feat_config = notula_sherpa_feature_config(sample_rate: 16_000, feature_dim: 80)
             config.model_config.tokens = names[named]
