@@ -15,7 +15,8 @@ import Testing
     "sherpa-onnx in the decoding helper", .serialized, .tags(.speech),
     .enabled(if: SherpaFiles.present, "needs sherpa-onnx and the made models: scripts/install-sherpa BIN --test makes them"))
 struct SherpaHelperTests {
-    private let sentence = (try? String(contentsOfFile: SherpaFiles.models + "/SENTENCE", encoding: .utf8))?
+    private let sentence =
+        (try? String(contentsOfFile: SherpaFiles.models + "/SENTENCE", encoding: .utf8))?
         .trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
 
     /// A helper of the test binaries' notulad; `delay` seconds more for each sherpa-onnx decoding, deaf to a cancel.
@@ -25,7 +26,8 @@ struct SherpaHelperTests {
         var executable = binaryDirectory.appendingPathComponent("notulad").path
         if let delay {
             let script = folder.file("slow-notulad")
-            try "#!/bin/sh\nNOTULA_SHERPA_TEST_DELAY=\(delay) exec '\(executable)' \"$@\"\n".write(toFile: script, atomically: true, encoding: .utf8)
+            try "#!/bin/sh\nNOTULA_SHERPA_TEST_DELAY=\(delay) exec '\(executable)' \"$@\"\n".write(
+                toFile: script, atomically: true, encoding: .utf8)
             chmod(script, 0o700)
             executable = script
         }
@@ -52,6 +54,29 @@ struct SherpaHelperTests {
 
         #expect(heard.text == sentence && heard.words.map(\.word) == sentence.split(separator: " ").map(String.init), "\(heard)")
         #expect(quiet.text.isEmpty && quiet.words.isEmpty)
+    }
+
+    /// A memo's file: an utterance at each stretch of speech, the words placed in the file.
+    @Test func theEngineDecodesAFileUtteranceByUtterance() throws {
+        let folder = TemporaryFolder()
+        let place = TemporaryFolder()
+        try FileManager.default.createSymbolicLink(
+            atPath: place.file("sherpa-onnx-moonshine-tiny-en-int8"), withDestinationPath: SherpaFiles.models + "/moonshine")
+        let engine = SherpaEngine(helper: try helper(in: folder), modelPlaces: [place.path])
+        let installed = try #require(InstalledModels.models(in: place.path).first)
+        #expect(engine.loads(installed) && engine.cost.memory == .inHelper && installed.locale == "en-US")
+        let pause = try silence(seconds: 1.5)
+        let said = folder.file("said.wav")
+        try output(
+            of: "sox", try speech("The patient reports mild chest pain.", voice: "en-us"), "-r", "16000", "-c", "1", "-b", "16", said)
+        let file = folder.file("memo.wav")
+        try output(of: "sox", pause, said, pause, said, file)
+
+        let transcript = try engine.model(for: "en-US", named: nil).transcribe(wavFile: file, unless: { false })
+
+        #expect(transcript.text == sentence + " " + sentence && transcript.model == "sherpa-onnx-moonshine-tiny-en-int8", "\(transcript)")
+        let secondStart = try #require(transcript.words.dropFirst(3).first?.start)
+        #expect(transcript.words.first.map { $0.start > 1.0 } == true && secondStart > 3.0, "\(transcript.words)")
     }
 
     /// Each broken model costs its decoding alone, with a reason a person can act on; the next decoding, in the same
@@ -85,7 +110,8 @@ struct SherpaHelperTests {
         let failed = try await decoding.transcribe(
             utterance: audio, family: .moonshine, folder: SherpaFiles.models + "/broken/moonshine-runtime-failure")
         #expect(failed.text.isEmpty)
-        #expect(try await decoding.transcribe(utterance: audio, family: .moonshine, folder: SherpaFiles.models + "/moonshine").text == sentence)
+        #expect(
+            try await decoding.transcribe(utterance: audio, family: .moonshine, folder: SherpaFiles.models + "/moonshine").text == sentence)
     }
 
     /// sherpa-onnx cannot be stopped inside a decoding: a helper that has not answered half a second after the cancel
@@ -116,15 +142,17 @@ struct SherpaHelperTests {
         let decoding = try helper(in: folder)
         let said = try speech("Notula hears what you say", voice: "en-us")
         let audio = try bytes(of: said)
-        let samples = stride(from: 0, to: audio.count - 1, by: 2).map { Float(Int16(bitPattern: UInt16(audio[$0]) | UInt16(audio[$0 + 1]) << 8)) / 32_768 }
+        let samples = stride(from: 0, to: audio.count - 1, by: 2).map {
+            Float(Int16(bitPattern: UInt16(audio[$0]) | UInt16(audio[$0 + 1]) << 8)) / 32_768
+        }
         let library = try SherpaLibrary.load(searchingFrom: [SherpaFiles.library])
         let seconds = Double(samples.count) / 16_000
         for family in SherpaRecognizer.Family.allCases {
             let model = SherpaFiles.models + "/" + family.rawValue
             let recognizer = try SherpaRecognizer(library: library, family: family, folder: model, threads: SherpaRecognizer.threads)
             // Loaded and warm in both.
-            _ = recognizer.decode(samples)
-            _ = try await decoding.transcribe(utterance: audio, family: family, folder: model)
+            #expect(recognizer.decode(samples).text == sentence)
+            #expect(try await decoding.transcribe(utterance: audio, family: family, folder: model).text == sentence)
             let rounds = 20
             var start = ContinuousClock.now
             for _ in 0..<rounds { _ = recognizer.decode(samples) }
@@ -132,7 +160,9 @@ struct SherpaHelperTests {
             start = ContinuousClock.now
             for _ in 0..<rounds { _ = try await decoding.transcribe(utterance: audio, family: family, folder: model) }
             let inHelper = (ContinuousClock.now - start) / rounds
-            print("sherpa-onnx \(family.rawValue), a \(String(format: "%.2f", seconds)) s utterance on the made model: \(inProcess) in process, \(inHelper) in the helper")
+            print(
+                "sherpa-onnx \(family.rawValue), a \(String(format: "%.2f", seconds)) s utterance on the made model: \(inProcess) in process, \(inHelper) in the helper"
+            )
             #expect(inHelper - inProcess < .milliseconds(100), "the helper adds \(inHelper - inProcess) an utterance")
         }
     }

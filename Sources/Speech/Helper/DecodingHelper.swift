@@ -127,7 +127,8 @@ public final class DecodingHelper: Sendable {
             throw .engineUnavailable("Cannot make the decoding helper's pipes: \(String(cString: strerror(errno))).")
         }
         let started = HelperSpawn.start(
-            executable, [DecodingHelperServer.argument, libraries.whisper ?? "", libraries.sherpa ?? ""], input: input[0], output: output[1], environment: Self.environment)
+            executable, [DecodingHelperServer.argument, libraries.whisper ?? "", libraries.sherpa ?? ""], input: input[0],
+            output: output[1], environment: Self.environment)
         close(input[0])
         close(output[1])
         let child: pid_t

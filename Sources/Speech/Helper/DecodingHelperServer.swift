@@ -12,6 +12,14 @@ struct DecodingRequest: Codable {
 
         /// As a message names it.
         var name: String { self == .whisper ? "Whisper" : "sherpa-onnx" }
+
+        /// What is said when the engine's library was not found, and how to install it.
+        var missingLibrary: String {
+            switch self {
+            case .whisper: "libwhisper was not found: run `make`, or point NOTULA_WHISPER_LIBRARY at its libwhisper.so.1."
+            case .sherpa: "sherpa-onnx was not found: run `make`, or point NOTULA_SHERPA_LIBRARY at its libsherpa-onnx-c-api.so."
+            }
+        }
     }
 
     let engine: Engine
@@ -177,7 +185,8 @@ struct HelperEngines {
                 loaded = nil
                 let files = (family.files + ["tokens.txt"]).map { request.model + "/" + $0 }
                 ChildSpawn.limitAddressSpace(to: DecodingHelperServer.addressSpace(holding: files))
-                recognizer = try SherpaRecognizer(library: library, family: family, folder: request.model, threads: SherpaRecognizer.threads)
+                recognizer = try SherpaRecognizer(
+                    library: library, family: family, folder: request.model, threads: SherpaRecognizer.threads)
             }
             loaded = .sherpa(recognizer, folder: request.model)
             let transcript = try recognizer.answer(request)

@@ -5,18 +5,13 @@ import Recording
 /// utterance at a time; it follows no stream, so the accurate pass feeds it Vosk's utterances, or `UtteranceCutter`'s.
 ///
 /// Nothing is loaded in notulad: the helper loads a model at its first decoding and ends once idle.
-public final class WhisperEngine: SpeechEngine, Sendable {
-    private let helper: DecodingHelper?
-    private let modelPlaces: [String]
+public final class WhisperEngine: HelperEngine {
+    public let models: HelperModels
 
     /// - Parameter helper: the helper its models decode in; nil without libwhisper.
     public init(helper: DecodingHelper?, modelPlaces: [String]) {
-        self.helper = helper
-        self.modelPlaces = modelPlaces
+        models = HelperModels(helper: helper, places: modelPlaces, engine: .whisper)
     }
-
-    /// Whether libwhisper was found: without it, no model of its decodes.
-    public var isAvailable: Bool { helper != nil }
 
     public func loads(_ model: InstalledModel) -> Bool { model.kind == .whisper }
 
@@ -24,19 +19,9 @@ public final class WhisperEngine: SpeechEngine, Sendable {
 
     /// The model `named`, else the locale's first Whisper model on disk; the helper loads it at its first decoding.
     public func model(for locale: String, named: String?) throws(RecordingError) -> any LoadedSpeechModel {
-        guard let helper else {
-            throw .engineUnavailable("libwhisper was not found: run `make`, or point NOTULA_WHISPER_LIBRARY at its libwhisper.so.1.")
-        }
-        let ofLocale = InstalledModels.all(places: modelPlaces).filter { $0.locale == locale && loads($0) }
-        guard let model = named.map({ name in ofLocale.first { $0.name == name } }) ?? ofLocale.first else {
-            let what = named.map { "The Whisper model \($0) of \(locale) is not" } ?? "No Whisper model for \(locale) is"
-            throw .modelUnavailable("\(what) on this machine (looked in \(modelPlaces.joined(separator: ", "))).")
-        }
+        let (helper, model) = try models.model(for: locale, named: named, loadedBy: loads)
         return LoadedWhisperModel(installed: model, language: WhisperLanguages.code(forTag: locale) ?? "auto", helper: helper)
     }
-
-    /// The helper ends by itself once idle.
-    public func release() {}
 }
 
 /// A Whisper model as the engine hands it out: its decodings are requests to the helper.

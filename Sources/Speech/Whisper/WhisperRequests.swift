@@ -46,6 +46,7 @@ extension WhisperModel {
             audio = try DecodingHelperServer.samples(of: request.file)
         }
         return try transcribe(
-            audio, language: request.language, prompt: request.prompt, fitted: request.fitted, isCancelled: DecodingHelperServer.isCancelled)
+            audio, language: request.language, prompt: request.prompt, fitted: request.fitted, isCancelled: DecodingHelperServer.isCancelled
+        )
     }
 }
