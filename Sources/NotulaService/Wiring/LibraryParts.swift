@@ -24,7 +24,7 @@ struct LibraryParts {
                     again: Retranscriber(
                         engines: [
                             VoskEngine(libraryCandidates: speech.libraryCandidates, modelPlaces: speech.places.all, memory: speech.memory),
-                            speech.whisper,
+                            speech.whisper, speech.sherpa,
                         ], modelPlaces: speech.places.all),
                     writing: dictation.writing), models: transcription.models, playback: PulsePlayback(),
                 repair: RecordingRepair.repair)

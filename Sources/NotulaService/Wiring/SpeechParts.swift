@@ -17,9 +17,15 @@ struct SpeechParts {
     let catalogSource: CatalogSource
     let accurateCatalogSources: [ModelStore.AccurateCatalog: CatalogSource]
     let known: ModelStore.Known
-    /// Whisper behind the engine door, decoding in one helper process for the accurate pass and memos transcribed
-    /// again: one Whisper model in memory at most.
+    /// Whisper and sherpa-onnx behind the engine door, decoding in one helper process for the accurate pass and memos
+    /// transcribed again: one of their models in memory at most.
     let whisper: WhisperEngine
+    let sherpa: SherpaEngine
+
+    /// The engines whose models the accurate pass may be chosen from: those whose library is on this machine.
+    var accurateEngines: [any SpeechEngine & Sendable] {
+        (whisper.isAvailable ? [whisper] : []) + (sherpa.isAvailable ? [sherpa] : [])
+    }
 
     static func make(settings: Settings, paths: Paths, environment: [String: String]) -> SpeechParts {
         let places = ModelPlaces(
@@ -36,7 +42,9 @@ struct SpeechParts {
             executable: "/proc/self/exe",
             libraries: DecodingHelper.Libraries(
                 whisper: WhisperLibrary.firstPresent(
-                    in: WhisperLibrary.defaultCandidates(environment: environment, executableDirectory: executableDirectory()))),
+                    in: WhisperLibrary.defaultCandidates(environment: environment, executableDirectory: executableDirectory())),
+                sherpa: SherpaLibrary.firstPresent(
+                    in: SherpaLibrary.defaultCandidates(environment: environment, executableDirectory: executableDirectory()))),
             idleRelease: settings.modelIdleRelease)
         return SpeechParts(
             places: places, libraryCandidates: libraryCandidates, choices: choices, accurateChoices: accurateChoices, memory: memory,
@@ -46,7 +54,8 @@ struct SpeechParts {
                 whisperCatalog: catalogs.known(.whisper, builtIn: WhisperCatalog.builtIn),
                 sherpaCatalog: catalogs.known(.sherpa, builtIn: SherpaCatalog.builtIn),
                 installed: InstalledModels.all(places: places.all)),
-            whisper: WhisperEngine(helper: helper.libraries.whisper == nil ? nil : helper, modelPlaces: places.all))
+            whisper: WhisperEngine(helper: helper.libraries.whisper == nil ? nil : helper, modelPlaces: places.all),
+            sherpa: SherpaEngine(helper: helper.libraries.sherpa == nil ? nil : helper, modelPlaces: places.all))
     }
 
     /// A catalog not fetched for a day: fetched again once the objects are there.

@@ -19,7 +19,7 @@ struct Transcription {
                 memory: speech.memory),
             idleRelease: settings.modelIdleRelease, currentLocale: { locale.current },
             liveText: LiveTextListeners(listeners: [dictation.liveText, dictation.liveTyping]),
-            accurate: speech.whisper.isAvailable ? AccurateModels(choices: speech.accurateChoices, engine: speech.whisper) : nil)
+            accurate: AccurateModels(choices: speech.accurateChoices, engines: speech.accurateEngines))
         dictation.liveTyping.start(localeOf: { transcriber.locale(of: $0) })
         let models = ModelStore(
             isolation: bus,

@@ -2,20 +2,22 @@ import Dispatch
 import Models
 import Recording
 
-/// Which recordings get the accurate pass: those in a locale the user chose a model for (`UseModel` of a Whisper
-/// model), when it is on disk and its engine — one that decodes utterances — is there.
+/// Which recordings get the accurate pass: those in a locale the user chose a model for (`UseModel` of a Whisper or
+/// sherpa-onnx model), when it is on disk and its engine — one that decodes utterances — is there.
 public struct AccurateModels: Sendable {
     /// The accurate pass's model chosen per locale.
     private let choices: ModelChoices
-    private let engine: any SpeechEngine & Sendable
+    /// The engines that load the chosen models, tried in order.
+    private let engines: [any SpeechEngine & Sendable]
     /// How long Send waits for the utterances still queued before Vosk's text stands in for them until Whisper's
     /// comes: three times what the last utterance takes with tiny.en on 2 cores.
     let finishLimit: Duration
 
-    /// - Parameter engine: loads the chosen models: `WhisperEngine`.
-    public init(choices: ModelChoices, engine: any SpeechEngine & Sendable, finishLimit: Duration = .seconds(3)) {
+    /// - Parameter engines: load the chosen models: `WhisperEngine`, `SherpaEngine`; with none, the pass never runs.
+    public init?(choices: ModelChoices, engines: [any SpeechEngine & Sendable], finishLimit: Duration = .seconds(3)) {
+        guard !engines.isEmpty else { return nil }
         self.choices = choices
-        self.engine = engine
+        self.engines = engines
         self.finishLimit = finishLimit
     }
 
@@ -49,17 +51,19 @@ public struct AccurateModels: Sendable {
         return try outcome.get()
     }
 
-    /// The locale's chosen model; with `alone`, any of its models on disk when none is chosen.
+    /// The locale's chosen model, from the first engine that has it; with `alone`, any of its models on disk when none
+    /// is chosen.
     private func loaded(for locale: String, alone: Bool) -> (any LoadedSpeechModel)? {
         let chosen = choices[locale]
         guard chosen != nil || alone else { return nil }
-        do throws(RecordingError) {
-            return try engine.model(for: locale, named: chosen)
-        } catch {
-            if let chosen {
-                Log.warning("The accurate pass for \(locale) needs \(chosen), which cannot be used (\(error)): Vosk's text stands")
-            }
-            return nil
+        var failures: [String] = []
+        for engine in engines {
+            do throws(RecordingError) { return try engine.model(for: locale, named: chosen) } catch { failures.append("\(error)") }
         }
+        if let chosen {
+            Log.warning(
+                "The accurate pass for \(locale) needs \(chosen), which cannot be used (\(failures.joined(separator: "; "))): Vosk's text stands")
+        }
+        return nil
     }
 }

@@ -33,6 +33,9 @@ public struct SherpaLibrary: Sendable {
             executableDirectory: executableDirectory)
     }
 
+    /// The first of `candidates` that is a file, resolved: the library the helper is given.
+    public static func firstPresent(in candidates: [String]) -> String? { VoskLibrary.firstPresent(in: candidates) }
+
     /// Opens the first of `candidates` that loads and checks its release.
     /// - Throws: `.engineUnavailable` saying where it looked, or which release it found, or which function it lacks.
     public static func load(searchingFrom candidates: [String]) throws(SpeechError) -> SherpaLibrary {

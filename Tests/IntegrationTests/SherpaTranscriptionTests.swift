@@ -1,0 +1,128 @@
+import DBus
+import Foundation
+import NotulaContract
+import NotulaTestSupport
+import TestPasses
+import Testing
+
+/// The models `scripts/install-sherpa BIN --test` makes, and the library it puts beside notulad.
+private enum MadeSherpaModels {
+    static let folder = packageRoot.appendingPathComponent(".build/sherpa")
+    static var present: Bool {
+        FileManager.default.fileExists(atPath: binaryDirectory.appendingPathComponent("sherpa/libsherpa-onnx-c-api.so").path)
+            && FileManager.default.fileExists(atPath: folder.appendingPathComponent("SENTENCE").path)
+    }
+    /// What the made models write for any stretch of speech: "notula heard you".
+    static var sentence: String {
+        ((try? String(contentsOf: folder.appendingPathComponent("SENTENCE"), encoding: .utf8)) ?? "")
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    static let parakeet = "sherpa-onnx-nemo-parakeet-tdt-0.6b-v2-int8"
+    static let europeanParakeet = "sherpa-onnx-nemo-parakeet-tdt-0.6b-v3-int8"
+    static let moonshine = "sherpa-onnx-moonshine-tiny-en-int8"
+
+    /// Links the made model `made` (`parakeet`, `broken/truncated`…) into `place` under the archive's name `name`.
+    static func link(_ made: String, as name: String, in place: URL) throws {
+        try FileManager.default.createSymbolicLink(
+            at: place.appendingPathComponent(name), withDestinationURL: folder.appendingPathComponent(made))
+    }
+}
+
+/// Memos written by sherpa-onnx's recognisers through the real notulad, on the made models (they hear loudness, not
+/// words: any stretch of speech is their sentence), in the decoding helper.
+@Suite(
+    "sherpa-onnx's models write memos and utterances", .serialized, .timeLimit(.minutes(5)), .tags(.modelLoading),
+    .enabled(if: MadeSherpaModels.present, "needs sherpa-onnx and the made models: scripts/install-sherpa BIN --test makes them"))
+struct SherpaTranscriptionTests {
+    /// Waits for the memo's transcription again to end; its status then.
+    private func transcribe(_ memo: ObjectPath, with model: String, in service: ServiceUnderTest) async throws -> String {
+        let changes = try await service.signals(of: memo, interface: NotulaBus.memoInterface)
+        try await service.memo(.transcribe, of: memo, [.string("en-US"), .string(model)])
+        for await message in changes {
+            let status = try? message.argument(1, as: [String: Variant].self)["Status"]?.get(String.self)
+            if let status, status == "done" || status == "failed" { return status }
+        }
+        return ""
+    }
+
+    @Test func aMemoTranscribedAgainWithParakeetOrMoonshineIsTheirSentence() async throws {
+        let place = try modelPlace()
+        defer { try? FileManager.default.removeItem(at: place) }
+        try MadeSherpaModels.link("parakeet", as: MadeSherpaModels.parakeet, in: place)
+        try MadeSherpaModels.link("moonshine", as: MadeSherpaModels.moonshine, in: place)
+        let service = try await ServiceUnderTest.start(environment: ["VOSK_MODEL_PATH": place.path], settings: [#""locale": "ko-KR""#])
+        let available = try [DBusStruct<String, String, String, UInt64, Bool>](
+            dbusValue: try await service.modelsProperty(.availableModels))
+        #expect(available.contains { $0.fields.0 == "en-US" && $0.fields.1 == MadeSherpaModels.parakeet && $0.fields.2 == "parakeet" })
+        #expect(available.contains { $0.fields.0 == "en-GB" && $0.fields.1 == MadeSherpaModels.moonshine && $0.fields.2 == "moonshine" })
+
+        let signals = try await service.recorderSignals()
+        try await service.recorder(.start)
+        try await service.sink?.play(try speech("The patient reports mild chest pain.", voice: "en-us"))
+        let memo = try await service.recorder(.process).argument(0, as: ObjectPath.self)
+        for await signal in signals where signal.isSignal(.processed) || signal.isSignal(.failed) { break }
+
+        for model in [MadeSherpaModels.parakeet, MadeSherpaModels.moonshine] {
+            let status = try await transcribe(memo, with: model, in: service)
+            let failure = try await service.property(.failure, of: memo)
+            #expect(status == "done", "\(failure)")
+            #expect(try await service.memo(.getTranscript, of: memo).argument(0, as: String.self) == MadeSherpaModels.sentence)
+            #expect(try await service.property(.model, of: memo) == .string(model))
+            #expect(service.log.contains("with \(model), in its helper process"), "sherpa-onnx decodes it, in the helper")
+        }
+    }
+
+    /// Vosk ends each utterance (the Korean model under an English name), Parakeet writes it again: a `revised` line
+    /// each, the memo Parakeet's.
+    @Test func theAccuratePassWritesEachUtteranceWithParakeet() async throws {
+        let place = try englishModelPlace()
+        defer { try? FileManager.default.removeItem(at: place) }
+        try MadeSherpaModels.link("parakeet", as: MadeSherpaModels.parakeet, in: place)
+        let service = try await ServiceUnderTest.start(environment: ["VOSK_MODEL_PATH": place.path], settings: [#""locale": "en-US""#])
+        try await service.models(.useModel, [.string("en-US"), .string(MadeSherpaModels.parakeet)])
+        let sentences = Array(WordErrorRate.exactSentences.prefix(2))
+
+        let (memo, lines) = try await recordAndSend(sentences, to: service)
+
+        let finals = lines.filter { $0.kind == "final" && $0.text?.isEmpty == false }
+        let revised = lines.filter { $0.kind == "revised" }
+        #expect(!finals.isEmpty && revised.count == finals.count, "\(lines)")
+        #expect(revised.allSatisfy { $0.text == MadeSherpaModels.sentence }, "\(revised)")
+        #expect(try await service.property(.status, of: memo) == .string("done"))
+        let text = try await service.memo(.getTranscript, of: memo).argument(0, as: String.self)
+        #expect(text == Array(repeating: MadeSherpaModels.sentence, count: revised.count).joined(separator: " "), "\(text)")
+        #expect(try await service.property(.model, of: memo) == .string(MadeSherpaModels.parakeet))
+    }
+
+    /// A model that makes sherpa-onnx abort costs the accurate pass its utterances (Vosk's text stands, the memo ends),
+    /// a truncated one fails its memo's transcription with a reason; notulad goes on, and the next decoding works.
+    @Test func brokenModelsFailTheirDecodingsAloneAndTheNextOneWorks() async throws {
+        let place = try englishModelPlace()
+        defer { try? FileManager.default.removeItem(at: place) }
+        try MadeSherpaModels.link("broken/parakeet-runtime-failure", as: MadeSherpaModels.parakeet, in: place)
+        try MadeSherpaModels.link("broken/truncated", as: MadeSherpaModels.europeanParakeet, in: place)
+        try MadeSherpaModels.link("moonshine", as: MadeSherpaModels.moonshine, in: place)
+        let service = try await ServiceUnderTest.start(environment: ["VOSK_MODEL_PATH": place.path], settings: [#""locale": "en-US""#])
+        try await service.models(.useModel, [.string("en-US"), .string(MadeSherpaModels.parakeet)])
+
+        let (memo, lines) = try await recordAndSend(Array(WordErrorRate.exactSentences.prefix(2)), to: service)
+
+        #expect(try await service.property(.status, of: memo) == .string("done"))
+        #expect(try await service.property(.model, of: memo) == .string("vosk-model-small-en-us-0.15"))
+        #expect(!lines.contains { $0.kind == "revised" })
+        let voskText = lines.filter { $0.kind == "final" }.compactMap(\.text).filter { !$0.isEmpty }.joined(separator: " ")
+        #expect(try await service.memo(.getTranscript, of: memo).argument(0, as: String.self) == voskText && !voskText.isEmpty)
+        #expect(service.log.contains("killed by signal 6") && service.log.contains("left utterance 1 to Vosk"), "\(service.log)")
+
+        #expect(try await transcribe(memo, with: MadeSherpaModels.europeanParakeet, in: service) == "failed")
+        let failure = try await service.property(.failure, of: memo)
+        #expect("\(failure)".contains("sherpa-onnx could not load the parakeet model"), "\(failure)")
+        #expect(try await service.memo(.getTranscript, of: memo).argument(0, as: String.self) == voskText, "the old text stays")
+
+        #expect(try await transcribe(memo, with: MadeSherpaModels.moonshine, in: service) == "done")
+        let text = try await service.memo(.getTranscript, of: memo).argument(0, as: String.self)
+        #expect(text.hasPrefix(MadeSherpaModels.sentence), "\(text)")
+        #expect(service.stop() == 0, "notulad was alive to the end and stops cleanly")
+    }
+}
