@@ -125,4 +125,58 @@ struct SherpaTranscriptionTests {
         #expect(text.hasPrefix(MadeSherpaModels.sentence), "\(text)")
         #expect(service.stop() == 0, "notulad was alive to the end and stops cleanly")
     }
+
+    /// Dutch, which the Vosk catalog lacks: its pick brings Parakeet v3 from sherpa-onnx's catalog (a made model in the
+    /// archive's form), which then writes its memos alone. A notulad without sherpa-onnx's library offers none of it.
+    @Test func aLocaleVoskLacksBringsParakeetWhichWritesItsMemos() async throws {
+        let bench = try Workbench()
+        let name = MadeSherpaModels.europeanParakeet
+        let archive = bench.folder.appendingPathComponent("\(name).tar.bz2")
+        try output(of: "tar", "-C", MadeSherpaModels.folder.path, "-cjf", archive.path, "--transform", "s,^parakeet,\(name),", "parakeet")
+        let server = try TestHTTPServer(routes: ["/\(name).tar.bz2": .file(archive.path)])
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: archive.path)[.size] as? Int)
+        let sherpaCatalog = bench.folder.appendingPathComponent("sherpa-models.json")
+        try JSONSerialization.data(withJSONObject: [[
+            "lang": "nl,de", "name": name, "url": server.url(for: "/\(name).tar.bz2"), "size": size, "type": "parakeet",
+            "obsolete": "false", "sha256": String(try output(of: "sha256sum", archive.path).prefix(64)),
+        ]]).write(to: sherpaCatalog)
+        let voskCatalog = bench.folder.appendingPathComponent("vosk-models.json")
+        try Data(
+            #"[{"lang": "ko", "lang_text": "Korean", "name": "vosk-model-small-ko-0.22", "obsolete": "false", "type": "small", "url": "http://127.0.0.1:9/ko.zip", "size": 10, "size_text": "0MiB", "md5": "00000000000000000000000000000000", "version": "0.22"}]"#
+                .utf8
+        ).write(to: voskCatalog)
+        let environment = ["NOTULA_MODEL_CATALOG": voskCatalog.path, "NOTULA_SHERPA_CATALOG": sherpaCatalog.path]
+
+        // Without the library beside it, nor named: the catalog is not offered, and Dutch is no locale.
+        let alone = bench.folder.appendingPathComponent("alone")
+        try FileManager.default.createDirectory(at: alone, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: binaryDirectory.appendingPathComponent("notulad"), to: alone.appendingPathComponent("notulad"))
+        let without = try await ServiceUnderTest.start(
+            environment: environment.merging(["NOTULA_SHERPA_LIBRARY": ""]) { $1 }, executable: alone.appendingPathComponent("notulad"))
+        try await without.models(.refresh)
+        let refused = await #expect(throws: BusError.self) { try await setLocale(without, "nl-NL") }
+        #expect(refused?.message.contains("nl-NL") == true, "\(refused?.message ?? "")")
+        let offered = try [DBusStruct<String, String, String, UInt64, Bool>](dbusValue: try await without.modelsProperty(.availableModels))
+        #expect(offered.allSatisfy { $0.fields.2 != "parakeet" }, "\(offered)")
+        _ = without.stop()
+
+        let service = try await ServiceUnderTest.start(environment: environment)
+        try await service.models(.refresh)
+        let downloads = try await service.signals(of: NotulaBus.modelsPath, interface: NotulaBus.modelsInterface)
+        try await setLocale(service, "nl-NL")
+        for await message in downloads where ["DownloadFinished", "DownloadFailed"].contains(message.member ?? "") {
+            #expect(message.member == "DownloadFinished", "\(message)")
+            break
+        }
+        #expect(service.modelsFolderEntries == [name])
+
+        let signals = try await service.recorderSignals()
+        try await service.recorder(.start)
+        try await service.sink?.play(try speech("De patiënt heeft lichte pijn op de borst.", voice: "nl"))
+        let memo = try await service.recorder(.process).argument(0, as: ObjectPath.self)
+        for await signal in signals where signal.isSignal(.processed) || signal.isSignal(.failed) { break }
+        #expect(try await service.property(.status, of: memo) == .string("done"))
+        #expect(try await service.memo(.getTranscript, of: memo).argument(0, as: String.self) == MadeSherpaModels.sentence)
+        #expect(try await service.property(.model, of: memo) == .string(name))
+    }
 }

@@ -37,15 +37,16 @@ struct SpeechParts {
             Settings.update(at: paths.settingsFile) { $0.accurateModels = chosen }
         }
         let memory = ModelMemory()
-        let catalogs = CatalogSources(settings: settings, paths: paths, environment: environment)
-        let helper = DecodingHelper(
-            executable: "/proc/self/exe",
-            libraries: DecodingHelper.Libraries(
-                whisper: WhisperLibrary.firstPresent(
-                    in: WhisperLibrary.defaultCandidates(environment: environment, executableDirectory: executableDirectory())),
-                sherpa: SherpaLibrary.firstPresent(
-                    in: SherpaLibrary.defaultCandidates(environment: environment, executableDirectory: executableDirectory()))),
-            idleRelease: settings.modelIdleRelease)
+        let libraries = DecodingHelper.Libraries(
+            whisper: WhisperLibrary.firstPresent(
+                in: WhisperLibrary.defaultCandidates(environment: environment, executableDirectory: executableDirectory())),
+            sherpa: SherpaLibrary.firstPresent(
+                in: SherpaLibrary.defaultCandidates(environment: environment, executableDirectory: executableDirectory())))
+        // A catalog is offered only where its engine's library is: a model downloaded for none would never run.
+        let engines = Set<ModelStore.AccurateCatalog>(
+            (libraries.whisper == nil ? [] : [.whisper]) + (libraries.sherpa == nil ? [] : [.sherpa]))
+        let catalogs = CatalogSources(settings: settings, paths: paths, environment: environment, engines: engines)
+        let helper = DecodingHelper(executable: "/proc/self/exe", libraries: libraries, idleRelease: settings.modelIdleRelease)
         return SpeechParts(
             places: places, libraryCandidates: libraryCandidates, choices: choices, accurateChoices: accurateChoices, memory: memory,
             catalogSource: catalogs.vosk, accurateCatalogSources: catalogs.accurate,
@@ -102,19 +103,25 @@ private struct CatalogSources {
     /// `NOTULA_WHISPER_CATALOG`, `NOTULA_SHERPA_CATALOG`.
     let accurate: [ModelStore.AccurateCatalog: CatalogSource]
 
-    init(settings: Settings, paths: Paths, environment: [String: String]) {
+    /// The accurate engines whose library is on this machine: the others' catalogs are empty.
+    let engines: Set<ModelStore.AccurateCatalog>
+
+    init(settings: Settings, paths: Paths, environment: [String: String], engines: Set<ModelStore.AccurateCatalog>) {
+        self.engines = engines
         let address = environment["NOTULA_MODEL_CATALOG"].flatMap { $0.isEmpty ? nil : $0 } ?? settings.modelCatalog ?? ModelCatalog.address
         vosk = CatalogSource(address: address, cacheFolder: paths.cache, fetcher: .helper(executable: "/proc/self/exe"))
         let variables: [ModelStore.AccurateCatalog: String] = [.whisper: "NOTULA_WHISPER_CATALOG", .sherpa: "NOTULA_SHERPA_CATALOG"]
-        accurate = variables.compactMapValues { variable in
+        accurate = variables.filter { engines.contains($0.key) }.compactMapValues { variable in
             environment[variable].flatMap {
                 $0.isEmpty ? nil : CatalogSource(address: $0, cacheFolder: paths.cache, fetcher: .helper(executable: "/proc/self/exe"))
             }
         }
     }
 
-    /// The catalog of `engine` known at start: the named one's cached copy (empty until fetched), else the built-in.
+    /// The catalog of `engine` known at start: the named one's cached copy (empty until fetched), else the built-in;
+    /// empty without the engine's library.
     func known(_ engine: ModelStore.AccurateCatalog, builtIn: ModelCatalog) -> ModelCatalog {
-        accurate[engine].map { $0.cached() ?? ModelCatalog(entries: []) } ?? builtIn
+        guard engines.contains(engine) else { return ModelCatalog(entries: []) }
+        return accurate[engine].map { $0.cached() ?? ModelCatalog(entries: []) } ?? builtIn
     }
 }
