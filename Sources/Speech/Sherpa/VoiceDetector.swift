@@ -12,6 +12,10 @@ final class VoiceDetector {
 
     private let library: SherpaLibrary
     private let detector: OpaquePointer
+    /// Silero's window: sherpa-onnx judges each call's samples as one, so they are handed on a window at a time.
+    private static let window = 512
+    /// The samples of a window not yet full.
+    private var pending: [Float] = []
 
     /// - Parameters:
     ///   - model: Silero's ONNX file (the silero-vad wheel's `silero_vad.onnx` or `silero_vad_16k_op15.onnx`: sherpa
@@ -27,7 +31,7 @@ final class VoiceDetector {
                 var config = notula_sherpa_vad_config()
                 config.silero_vad = notula_sherpa_silero_config(
                     model: path, threshold: 0.5, min_silence_duration: Float(shortestSilence), min_speech_duration: 0.25,
-                    window_size: 512, max_speech_duration: Float(longestSpeech))
+                    window_size: Int32(Self.window), max_speech_duration: Float(longestSpeech))
                 config.sample_rate = 16_000
                 config.num_threads = 1
                 config.provider = provider
@@ -43,14 +47,23 @@ final class VoiceDetector {
 
     /// Hears the next samples (16 kHz, -1…1); returns the utterances that ended in them.
     func append(_ samples: [Float]) -> [Segment] {
-        samples.withUnsafeBufferPointer { library.detectorAccept(detector, $0.baseAddress, Int32(clamping: $0.count)) }
+        pending += samples
+        let whole = pending.count - pending.count % Self.window
+        pending.withUnsafeBufferPointer { buffer in
+            for start in stride(from: 0, to: whole, by: Self.window) {
+                library.detectorAccept(detector, buffer.baseAddress! + start, Int32(Self.window))
+            }
+        }
+        pending.removeFirst(whole)
         return ended()
     }
 
     /// The stream has ended: the utterance under way, if any, ends with it.
     func finish() -> [Segment] {
+        // The last samples' window, filled with quiet.
+        let last = pending.isEmpty ? [] : append([Float](repeating: 0, count: Self.window - pending.count))
         library.detectorFlush(detector)
-        return ended()
+        return last + ended()
     }
 
     private func ended() -> [Segment] {
