@@ -10,6 +10,18 @@ public enum ChildPipe {
     public static func make(_ ends: inout [Int32]) -> Bool {
         pipe2(&ends, O_CLOEXEC) == 0
     }
+
+    /// Writes all of `bytes` to `descriptor`; false when it cannot (the other end closed, or a non-blocking pipe full).
+    public static func write(_ bytes: [UInt8], to descriptor: Int32) -> Bool {
+        var written = 0
+        while written < bytes.count {
+            let result = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress! + written, bytes.count - written) }
+            if result < 0 && errno == EINTR { continue }
+            guard result > 0 else { return false }
+            written += result
+        }
+        return true
+    }
 }
 
 /// The one way notulad starts another program — its own helpers, the typing tools, `xdg-open`: `posix_spawn` with the

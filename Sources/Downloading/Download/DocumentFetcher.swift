@@ -57,13 +57,6 @@ public enum DocumentFetcher: Sendable {
 
     /// Writes all of `bytes` on standard output, as a helper answers its parent; false when it cannot.
     public static func writeStandardOutput(_ bytes: [UInt8]) -> Bool {
-        var written = 0
-        while written < bytes.count {
-            let result = bytes.withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress! + written, bytes.count - written) }
-            if result < 0 && errno == EINTR { continue }
-            guard result > 0 else { return false }
-            written += result
-        }
-        return true
+        ChildPipe.write(bytes, to: STDOUT_FILENO)
     }
 }

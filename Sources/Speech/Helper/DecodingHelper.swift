@@ -98,7 +98,7 @@ public final class DecodingHelper: Sendable {
         defer { decoding.store(0, ordering: .sequentiallyConsistent) }
         if isCancelled() { throw .cancelled }
         let answer =
-            Self.write(line, to: helper.input) ? Self.readLine(from: helper, pending: &helper.pending, unless: isCancelled) : nil
+            ChildPipe.write(line, to: helper.input) ? Self.readLine(from: helper, pending: &helper.pending, unless: isCancelled) : nil
         if answer == nil, isCancelled() {
             // libwhisper asks its abort callback only between its steps, a second apart while it encodes, and sherpa-onnx
             // never: past the grace, the helper goes, and the next decoding starts another.
@@ -177,17 +177,6 @@ public final class DecodingHelper: Sendable {
             guard uses.load(ordering: .relaxed) == use, let helper = running.withLock({ $0 }) else { return }
             end(helper)
         }
-    }
-
-    private static func write(_ bytes: [UInt8], to descriptor: Int32) -> Bool {
-        var written = 0
-        while written < bytes.count {
-            let result = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress! + written, bytes.count - written) }
-            if result < 0 && errno == EINTR { continue }
-            guard result > 0 else { return false }
-            written += result
-        }
-        return true
     }
 
     /// How long a cancelled decoding may take to answer before its helper is killed.
