@@ -31,6 +31,9 @@ _ = mallopt(mmapThreshold, 1 << 20)
 // notulad run again by itself to decode with libwhisper and sherpa-onnx, which abort or end the process on some models.
 if let status = DecodingHelperServer.serve(CommandLine.arguments) { exit(status) }
 
+// notulad run again by itself to hear where utterances end with Silero's detector, beside the decodings.
+if let status = VoiceHelperServer.serve(CommandLine.arguments) { exit(status) }
+
 // notulad run again by itself to fetch a document, so that libcurl is loaded only in that short-lived child.
 if let status = await DocumentFetcher.serve(CommandLine.arguments) { exit(status) }
 

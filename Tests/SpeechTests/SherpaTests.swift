@@ -20,8 +20,8 @@ struct SherpaTests {
         let recognizer = try SherpaRecognizer(library: library, family: family, folder: SherpaFiles.models + "/" + family.rawValue, threads: 1)
         let sentence = try String(contentsOfFile: SherpaFiles.models + "/SENTENCE", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
 
-        let heard = recognizer.decode(try samples(of: speech("Notula hears what you say", voice: "en-us")))
-        let quiet = recognizer.decode(try samples(of: silence(seconds: 1.5)))
+        let heard = recognizer.decode(try speechSamples(of: speech("Notula hears what you say", voice: "en-us")))
+        let quiet = recognizer.decode(try speechSamples(of: silence(seconds: 1.5)))
 
         #expect(heard.text == sentence)
         #expect(heard.words.map(\.word) == sentence.split(separator: " ").map(String.init))
@@ -43,8 +43,8 @@ struct SherpaTests {
     @Test func sileroEndsAnUtteranceAtEachPause() throws {
         let detector = try VoiceDetector(library: library, model: SherpaFiles.models + "/silero_vad.onnx", shortestSilence: 0.25)
         let pause = [Float](repeating: 0, count: 16_000)
-        let first = try samples(of: speech("The patient reports mild chest pain.", voice: "en-us"))
-        let second = try samples(of: speech("Please call the pharmacy.", voice: "en-us"))
+        let first = try speechSamples(of: speech("The patient reports mild chest pain.", voice: "en-us"))
+        let second = try speechSamples(of: speech("Please call the pharmacy.", voice: "en-us"))
         let stream = first + pause + second + pause
         let sounds = [soundSpan(first, from: 0), soundSpan(second, from: first.count + pause.count)]
 
@@ -83,21 +83,6 @@ struct SherpaTests {
             ])
         #expect(result.status == 0, "\(result.errorOutput)")
     }
-
-    /// A WAV file's samples at 16 kHz mono, -1…1 (sox converts espeak-ng's 22 kHz).
-    private func samples(of file: String) throws -> [Float] {
-        let folder = TemporaryFolder()
-        let raw = folder.file("samples.raw")
-        try output(of: "sox", file, "-r", "16000", "-c", "1", "-b", "16", "-e", "signed-integer", "-t", "raw", raw)
-        let bytes = try withExtendedLifetime(folder) { try Data(contentsOf: URL(fileURLWithPath: raw)) }
-        return stride(from: 0, to: bytes.count - 1, by: 2).map { Float(Int16(bitPattern: UInt16(bytes[$0]) | UInt16(bytes[$0 + 1]) << 8)) / 32_768 }
-    }
-
-    /// Where `samples` is louder than -40 dBFS, in seconds, placed `offset` samples into the stream.
-    private func soundSpan(_ samples: [Float], from offset: Int) -> (start: Double, end: Double) {
-        let loud = samples.indices.filter { abs(samples[$0]) > 0.01 }
-        return (Double(offset + (loud.first ?? 0)) / 16_000, Double(offset + (loud.last ?? 0)) / 16_000)
-    }
 }
 
 /// The library `make test-models` puts beside the test binaries, and the models it makes.
@@ -107,4 +92,19 @@ enum SherpaFiles {
     static var present: Bool {
         FileManager.default.fileExists(atPath: library) && FileManager.default.fileExists(atPath: models + "/SENTENCE")
     }
+}
+
+/// A WAV file's samples at 16 kHz mono, -1…1 (sox converts espeak-ng's 22 kHz).
+func speechSamples(of file: String) throws -> [Float] {
+    let folder = TemporaryFolder()
+    let raw = folder.file("samples.raw")
+    try output(of: "sox", file, "-r", "16000", "-c", "1", "-b", "16", "-e", "signed-integer", "-t", "raw", raw)
+    let bytes = try withExtendedLifetime(folder) { try Data(contentsOf: URL(fileURLWithPath: raw)) }
+    return stride(from: 0, to: bytes.count - 1, by: 2).map { Float(Int16(bitPattern: UInt16(bytes[$0]) | UInt16(bytes[$0 + 1]) << 8)) / 32_768 }
+}
+
+/// Where `samples` is louder than -40 dBFS, in seconds, placed `offset` samples into the stream.
+func soundSpan(_ samples: [Float], from offset: Int) -> (start: Double, end: Double) {
+    let loud = samples.indices.filter { abs(samples[$0]) > 0.01 }
+    return (Double(offset + (loud.first ?? 0)) / 16_000, Double(offset + (loud.last ?? 0)) / 16_000)
 }

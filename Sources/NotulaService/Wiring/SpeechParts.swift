@@ -21,6 +21,8 @@ struct SpeechParts {
     /// transcribed again: one of their models in memory at most.
     let whisper: WhisperEngine
     let sherpa: SherpaEngine
+    /// Silero's detector beside sherpa-onnx, which ends the utterances of a recording no Vosk model follows.
+    let voiceDetection: VoiceDetection?
 
     /// The engines whose models the accurate pass may be chosen from: those whose library is on this machine.
     var accurateEngines: [any SpeechEngine & Sendable] {
@@ -56,7 +58,8 @@ struct SpeechParts {
                 sherpaCatalog: catalogs.known(.sherpa, builtIn: SherpaCatalog.builtIn),
                 installed: InstalledModels.all(places: places.all)),
             whisper: WhisperEngine(helper: helper.libraries.whisper == nil ? nil : helper, modelPlaces: places.all),
-            sherpa: SherpaEngine(helper: helper.libraries.sherpa == nil ? nil : helper, modelPlaces: places.all))
+            sherpa: SherpaEngine(helper: helper.libraries.sherpa == nil ? nil : helper, modelPlaces: places.all),
+            voiceDetection: VoiceDetection(executable: "/proc/self/exe", library: libraries.sherpa))
     }
 
     /// A catalog not fetched for a day: fetched again once the objects are there.

@@ -12,13 +12,25 @@ public struct AccurateModels: Sendable {
     /// How long Send waits for the utterances still queued before Vosk's text stands in for them until Whisper's
     /// comes: three times what the last utterance takes with tiny.en on 2 cores.
     let finishLimit: Duration
+    /// Silero's detector, which ends utterances where the pass's model follows a recording alone; the level meter
+    /// does without it.
+    private let voiceDetection: VoiceDetection?
 
     /// - Parameter engines: load the chosen models: `WhisperEngine`, `SherpaEngine`; with none, the pass never runs.
-    public init?(choices: ModelChoices, engines: [any SpeechEngine & Sendable], finishLimit: Duration = .seconds(3)) {
+    public init?(
+        choices: ModelChoices, engines: [any SpeechEngine & Sendable], voiceDetection: VoiceDetection? = nil,
+        finishLimit: Duration = .seconds(3)
+    ) {
         guard !engines.isEmpty else { return nil }
         self.choices = choices
         self.engines = engines
+        self.voiceDetection = voiceDetection
         self.finishLimit = finishLimit
+    }
+
+    /// Where the utterances of a recording the pass follows alone end.
+    func utteranceEnding() -> any UtteranceEnding {
+        voiceDetection.map { VoiceCutter($0) } ?? UtteranceCutter()
     }
 
     /// The pass for a recording in `locale`, or nil when none is chosen or its model is missing.

@@ -1,8 +1,9 @@
 import Recording
 
-/// Where utterances end when no Vosk model follows the recording: after `silenceSeconds` of frames below
-/// `level` that follow speech, or when one has lasted `longestSeconds` (a Whisper window is 30 s).
-struct UtteranceCutter {
+/// Where utterances end by the level meter: after `silenceSeconds` of frames below `level` that follow speech, or
+/// when one has lasted `longestSeconds` (a Whisper window is 30 s). Where Silero's detector is not installed, or
+/// while it cannot hear.
+public struct UtteranceCutter: UtteranceEnding {
     /// dBFS: quieter frames are silence.
     static let level = -45.0
     static let silenceSeconds = 0.6
@@ -17,8 +18,10 @@ struct UtteranceCutter {
     /// The sample after its last frame of speech.
     private var speechEnd = 0
 
+    public init() {}
+
     /// Takes the next samples (16-bit little-endian); the utterances they end, in seconds of the recording.
-    mutating func take(_ bytes: [UInt8]) -> [(start: Double, end: Double)] {
+    public mutating func take(_ bytes: [UInt8]) -> [(start: Double, end: Double)] {
         var ended: [(start: Double, end: Double)] = []
         bytes.withUnsafeBytes { samples in
             samples.forEachSample { sample in
@@ -41,8 +44,8 @@ struct UtteranceCutter {
     }
 
     /// The utterance under way when the recording ends, if speech began one.
-    mutating func rest() -> (start: Double, end: Double)? {
+    public mutating func rest() -> [(start: Double, end: Double)] {
         defer { speechStart = nil }
-        return speechStart.map { (Double($0) / Self.sampleRate, Double(speechEnd) / Self.sampleRate) }
+        return speechStart.map { [(Double($0) / Self.sampleRate, Double(speechEnd) / Self.sampleRate)] } ?? []
     }
 }

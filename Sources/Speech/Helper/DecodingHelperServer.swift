@@ -183,13 +183,15 @@ struct HelperEngines {
                 recognizer = current
             } else {
                 loaded = nil
-                let files = (family.files + ["tokens.txt"]).map { request.model + "/" + $0 }
+                let files = family.files.map { request.model + "/" + $0 }
                 ChildSpawn.limitAddressSpace(to: DecodingHelperServer.addressSpace(holding: files))
                 recognizer = try SherpaRecognizer(
                     library: library, family: family, folder: request.model, threads: SherpaRecognizer.threads)
             }
             loaded = .sherpa(recognizer, folder: request.model)
-            let transcript = try recognizer.answer(request)
+            // A memo's file is cut where Silero hears speech end, when it is installed beside the library.
+            let detector = VoiceDetection.model(besides: sherpaPath).flatMap { try? VoiceDetector(library: library, model: $0) }
+            let transcript = try recognizer.answer(request, cutting: detector)
             return DecodingAnswer(text: transcript.text, words: transcript.words)
         }
     }

@@ -33,10 +33,10 @@ extension SherpaRecognizer {
     /// The threads a decoding uses: the two cores notulad is built for (`SherpaEngine.cost`).
     static let threads = 2
 
-    /// The helper's answer to `request`: an utterance decoded whole, or a file cut into utterances where it falls quiet
-    /// (`UtteranceCutter`: Parakeet and Moonshine are made for utterances, not a memo's minutes), stopped by SIGUSR1
-    /// between them.
-    func answer(_ request: DecodingRequest) throws(SpeechError) -> Transcript {
+    /// The helper's answer to `request`: an utterance decoded whole, or a file cut into utterances (Parakeet and
+    /// Moonshine are made for utterances, not a memo's minutes) where `detector` hears speech end, else where the level
+    /// falls (`UtteranceCutter`), stopped by SIGUSR1 between them.
+    func answer(_ request: DecodingRequest, cutting detector: VoiceDetector? = nil) throws(SpeechError) -> Transcript {
         // A test seam: each decoding this many seconds longer, and as deaf to SIGUSR1 as sherpa-onnx's own.
         let delay = DecodingHelperServer.testDelay("NOTULA_SHERPA_TEST_DELAY")
         func decoded(_ samples: ArraySlice<Float>) -> Transcript {
@@ -48,6 +48,28 @@ extension SherpaRecognizer {
         }
         if let bytes = request.audio { return decoded(DecodingHelperServer.samples(in: bytes)[...]) }
         let samples = try DecodingHelperServer.samples(of: request.file)
+        let spans = detector.map { Self.utterances(in: samples, by: $0) } ?? Self.utterancesByLevel(in: samples)
+        var transcript = Transcript()
+        for span in spans {
+            if DecodingHelperServer.isCancelled() { throw .cancelled }
+            // A little of the quiet around it, as the accurate pass pads Vosk's utterances.
+            let first = max(0, Int((span.start - 0.2) * 16_000))
+            let last = min(samples.count, Int((span.end + 0.3) * 16_000))
+            guard first < last else { continue }
+            transcript.append(decoded(samples[first..<last]).shifted(by: Double(first) / 16_000))
+        }
+        return transcript
+    }
+
+    private static func utterances(in samples: [Float], by detector: VoiceDetector) -> [(start: Double, end: Double)] {
+        // A second at a time, as a recording comes: the detector's buffer holds one utterance, not a memo.
+        let ended = stride(from: 0, to: samples.count, by: 16_000).flatMap { start in
+            detector.append(Array(samples[start..<min(start + 16_000, samples.count)]))
+        }
+        return (ended + detector.finish()).map { ($0.start, $0.start + $0.duration) }
+    }
+
+    private static func utterancesByLevel(in samples: [Float]) -> [(start: Double, end: Double)] {
         var cutter = UtteranceCutter()
         let bytes = samples.withUnsafeBufferPointer { floats in
             [UInt8](unsafeUninitializedCapacity: floats.count * 2) { buffer, count in
@@ -59,16 +81,6 @@ extension SherpaRecognizer {
                 count = floats.count * 2
             }
         }
-        let spans = cutter.take(bytes) + [cutter.rest()].compactMap { $0 }
-        var transcript = Transcript()
-        for span in spans {
-            if DecodingHelperServer.isCancelled() { throw .cancelled }
-            // A little of the quiet around it, as the accurate pass pads Vosk's utterances.
-            let first = max(0, Int((span.start - 0.2) * 16_000))
-            let last = min(samples.count, Int((span.end + 0.3) * 16_000))
-            guard first < last else { continue }
-            transcript.append(decoded(samples[first..<last]).shifted(by: Double(first) / 16_000))
-        }
-        return transcript
+        return cutter.take(bytes) + cutter.rest()
     }
 }

@@ -10,8 +10,8 @@ struct LiveTranscription {
     var recognition: (any SpeechStream)?
     /// The Whisper pass over each utterance, and the audio it takes them from; nil without one.
     var accurate: (pass: AccuratePass, audio: UtteranceAudio)?
-    /// Where utterances end when Whisper follows the recording alone (no Vosk model serves its locale).
-    var cutter: UtteranceCutter?
+    /// Where utterances end when the accurate pass's model follows the recording alone (no Vosk model serves its locale).
+    var cutter: (any UtteranceEnding)?
 
     /// Decodes the next samples (16-bit little-endian bytes); a decoding failure leaves the recording to its file.
     mutating func append(_ bytes: [UInt8]) {
@@ -38,7 +38,7 @@ struct LiveTranscription {
     mutating func finish() -> Streamed? {
         accurate?.pass.sent()
         if let (pass, audio) = accurate, cutter != nil {
-            if let last = cutter?.rest() { pass.add(Transcript(), from: last.start, to: last.end, of: audio) }
+            for last in cutter?.rest() ?? [] { pass.add(Transcript(), from: last.start, to: last.end, of: audio) }
             return Streamed(transcript: Transcript(model: pass.model.installed.name), accurate: pass)
         }
         guard var transcript = try? recognition?.finish() else {

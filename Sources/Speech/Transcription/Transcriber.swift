@@ -247,7 +247,7 @@ public final class Transcriber: CapturedAudioListener, ModelPreparing {
                 liveText?.heard(.accuratePass(model: pass.model.installed.name), of: recording)
                 var live = LiveTranscription(recording: recording, locale: locale, model: pass.model.installed.name, recognition: nil)
                 live.accurate = (pass, UtteranceAudio())
-                live.cutter = UtteranceCutter()
+                live.cutter = accurate?.utteranceEnding()
                 return live
             }
             Log.info("Recording \(recording) is transcribed from its file once sent: \(error)")
