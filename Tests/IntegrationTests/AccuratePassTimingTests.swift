@@ -50,7 +50,7 @@ struct AccuratePassTimingTests {
         try await service.sink?.play(long)
         for await line in reader.lines where line.kind == "final" && !(line.words ?? []).isEmpty { break }
         // Its decoding begins the moment Vosk ends it, in the helper started for it.
-        try await service.waitForLog("Started the Whisper helper")
+        try await service.waitForLog("Started the decoding helper")
         let helper = try #require(service.children(running: "--decoding-helper").first, "the helper runs: \(service.log)")
         try await service.recorder(.discard)
         try await service.recorder(.start)
