@@ -32,6 +32,7 @@ build: deps
 	$(SWIFT) build $(RELEASE) --product notula
 	@scripts/install-vosk "$$($(SWIFT) build -c release --show-bin-path)"
 	@scripts/install-whisper "$$($(SWIFT) build -c release --show-bin-path)"
+	@scripts/install-sherpa "$$($(SWIFT) build -c release --show-bin-path)"
 
 # The service on the session bus; a private bus and PulseAudio where this machine has none.
 run: build
@@ -109,6 +110,7 @@ bench: test-deps
 	$(SWIFT) build $(RELEASE) --product notula-bench
 	@scripts/install-vosk "$(RELEASE_BIN)" --test
 	@scripts/install-whisper "$(RELEASE_BIN)" --test
+	@scripts/install-sherpa "$(RELEASE_BIN)" --test
 	PATH="$(CURDIR)/.build/venv/bin:$$PATH" NOTULA_TEST_MODEL="$(TEST_MODEL)" \
 		scripts/private-session "$(RELEASE_BIN)/notula-bench" "$(RELEASE_BIN)/notulad"
 
@@ -128,6 +130,9 @@ bindir = $(PREFIX)/bin
 vosklibdir = $(PREFIX)/lib/notula
 # The pywhispercpp wheel's folder, kept whole: libwhisper.so.1 finds its ggml libraries in pywhispercpp.libs beside it.
 whisperlibdir = $(vosklibdir)/whisper
+# The sherpa-onnx-core wheel's C API and the onnxruntime it finds beside it, with Silero's voice detector.
+sherpalibdir = $(vosklibdir)/sherpa
+SHERPA_FILES = libsherpa-onnx-c-api.so libonnxruntime.so silero_vad.onnx
 datadir = $(PREFIX)/share
 userunitdir = $(PREFIX)/lib/systemd/user
 mandir = $(datadir)/man
@@ -157,12 +162,16 @@ install: $(if $(BIN_DIR),,build)
 		{ echo "make install: no libvosk.so in $(INSTALL_BIN) (scripts/install-vosk puts it there)" >&2; exit 1; }
 	@[ -f "$(INSTALL_BIN)/whisper/libwhisper.so.1" ] || \
 		{ echo "make install: no whisper/libwhisper.so.1 in $(INSTALL_BIN) (scripts/install-whisper puts it there)" >&2; exit 1; }
+	@for file in $(SHERPA_FILES); do [ -f "$(INSTALL_BIN)/sherpa/$$file" ] || \
+		{ echo "make install: no sherpa/$$file in $(INSTALL_BIN) (scripts/install-sherpa puts it there)" >&2; exit 1; }; done
 	install -D -m 755 "$(INSTALL_BIN)/notulad" "$(DESTDIR)$(bindir)/notulad"
 	install -D -m 755 "$(INSTALL_BIN)/notula" "$(DESTDIR)$(bindir)/notula"
 	install -D -m 644 "$(INSTALL_BIN)/libvosk.so" "$(DESTDIR)$(vosklibdir)/libvosk.so"
 	install -D -m 644 "$(INSTALL_BIN)/whisper/libwhisper.so.1" "$(DESTDIR)$(whisperlibdir)/libwhisper.so.1"
 	install -d "$(DESTDIR)$(whisperlibdir)/pywhispercpp.libs"
 	install -m 644 "$(INSTALL_BIN)"/whisper/pywhispercpp.libs/* "$(DESTDIR)$(whisperlibdir)/pywhispercpp.libs/"
+	install -d "$(DESTDIR)$(sherpalibdir)"
+	install -m 644 $(addprefix "$(INSTALL_BIN)"/sherpa/,$(SHERPA_FILES)) "$(DESTDIR)$(sherpalibdir)/"
 	install -d "$(DESTDIR)$(datadir)/dbus-1/interfaces" "$(DESTDIR)$(datadir)/dbus-1/services" "$(DESTDIR)$(userunitdir)" \
 		"$(DESTDIR)$(datadir)/applications" "$(DESTDIR)$(datadir)/icons/hicolor/scalable/apps"
 	install -m 644 $(addprefix dbus/,$(INTERFACES)) "$(DESTDIR)$(datadir)/dbus-1/interfaces/"
@@ -183,7 +192,7 @@ install: $(if $(BIN_DIR),,build)
 
 uninstall:
 	rm -f $(addprefix "$(DESTDIR),$(addsuffix ",$(INSTALLED)))
-	rm -rf "$(DESTDIR)$(whisperlibdir)"
+	rm -rf "$(DESTDIR)$(whisperlibdir)" "$(DESTDIR)$(sherpalibdir)"
 	rmdir "$(DESTDIR)$(vosklibdir)" "$(DESTDIR)$(extensiondir)" 2>/dev/null || true
 
 # The Debian package, .build/notula_VERSION_ARCH.deb: what `make install PREFIX=/usr` installs, with libvosk.so,
@@ -195,7 +204,7 @@ DEB = .build/notula_$(DEB_VERSION)_$(shell dpkg --print-architecture).deb
 deb: $(if $(BIN_DIR),,build)
 	@$(MAKE) -s "$(DEB)" BIN_DIR="$(INSTALL_BIN)"
 ifneq ($(BIN_DIR),)
-$(DEB): $(addprefix $(BIN_DIR)/,notulad notula libvosk.so whisper/libwhisper.so.1) $(wildcard $(filter-out Sources/% Tests/%,$(shell git ls-files 2>/dev/null)))
+$(DEB): $(addprefix $(BIN_DIR)/,notulad notula libvosk.so whisper/libwhisper.so.1 $(addprefix sherpa/,$(SHERPA_FILES))) $(wildcard $(filter-out Sources/% Tests/%,$(shell git ls-files 2>/dev/null)))
 	rm -f .build/notula_*.deb
 	scripts/build-deb "$(BIN_DIR)" "$(DEB_VERSION)" "$@"
 endif

@@ -68,6 +68,10 @@ struct DebianPackageTests {
         #expect(voskLoads.status == 0, "\(voskLoads)")
         let whisper = try toolchain.whisperHelper("/usr/bin/notulad", library: "/usr/lib/notula/whisper/libwhisper.so.1")
         #expect(whisper.status == 0 && whisper.output.isEmpty, "\(whisper)")
+        let voice = try toolchain.voiceHelper(
+            "/usr/bin/notulad", library: "/usr/lib/notula/sherpa/libsherpa-onnx-c-api.so", model: "/usr/lib/notula/sherpa/silero_vad.onnx",
+            scratch: scratch)
+        #expect(voice.status == 0 && voice.output.split(separator: "\n").count == 1, "one utterance heard: \(voice)")
         #expect(!service.mappedFiles.contains { $0.hasPrefix(toolchain.folder + "/") }, "\(service.mappedFiles)")
 
         let removal = try run("apt-get", remove, environment: environment)

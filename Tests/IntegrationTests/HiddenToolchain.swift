@@ -52,6 +52,16 @@ struct HiddenToolchain {
         try run(["/bin/sh", "-c", "exec \"$0\" --decoding-helper \"$1\" '' </dev/null", notulad, library])
     }
 
+    /// notulad's voice helper (Silero through sherpa-onnx) hearing espeak-ng say a sentence: a line per utterance.
+    /// - Parameter scratch: where the samples are written.
+    func voiceHelper(_ notulad: String, library: String, model: String, scratch: URL) throws -> CommandResult {
+        let samples = scratch.appendingPathComponent("spoken.raw").path
+        let spoken = try speech("The patient reports mild chest pain.")
+        defer { try? FileManager.default.removeItem(atPath: spoken) }
+        _ = try NotulaTestSupport.run("sox", [spoken, "-r", "16000", "-c", "1", "-b", "16", "-e", "signed-integer", "-t", "raw", samples])
+        return try run(["/bin/sh", "-c", "exec \"$0\" --voice-helper \"$1\" \"$2\" < \"$3\"", notulad, library, model, samples])
+    }
+
     /// Runs `arguments` to its end in the namespace.
     func run(_ arguments: [String], environment: [String: String]? = nil) throws -> CommandResult {
         let command = command(arguments)

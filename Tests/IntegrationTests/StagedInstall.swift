@@ -21,7 +21,8 @@ final class StagedInstall {
 
     /// The files whose names do not change with a build.
     private static let fixedFiles = [
-        "bin/notula", "bin/notulad", "lib/notula/libvosk.so", "lib/systemd/user/notula.service",
+        "bin/notula", "bin/notulad", "lib/notula/libvosk.so", "lib/notula/sherpa/libonnxruntime.so",
+        "lib/notula/sherpa/libsherpa-onnx-c-api.so", "lib/notula/sherpa/silero_vad.onnx", "lib/systemd/user/notula.service",
         "share/applications/org.notula.Notula.desktop", "share/bash-completion/completions/notula",
         "share/dbus-1/interfaces/org.notula.Notula1.FocusReport.xml", "share/dbus-1/interfaces/org.notula.Notula1.FocusedWindow.xml",
         "share/dbus-1/interfaces/org.notula.Notula1.Library.xml",

@@ -51,6 +51,10 @@ struct StandaloneInstallTests {
         let whisper = try toolchain.whisperHelper(
             install.path("bin/notulad").path, library: install.path("lib/notula/whisper/libwhisper.so.1").path)
         #expect(whisper.status == 0 && whisper.output.isEmpty, "\(whisper)")
+        let voice = try toolchain.voiceHelper(
+            install.path("bin/notulad").path, library: install.path("lib/notula/sherpa/libsherpa-onnx-c-api.so").path,
+            model: install.path("lib/notula/sherpa/silero_vad.onnx").path, scratch: install.root)
+        #expect(voice.status == 0 && voice.output.split(separator: "\n").count == 1, "one utterance heard: \(voice)")
         #expect(!service.mappedFiles.contains { $0.hasPrefix(toolchain.folder + "/") }, "\(service.mappedFiles)")
     }
 }
