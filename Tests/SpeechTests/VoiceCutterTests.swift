@@ -56,6 +56,8 @@ struct VoiceCutterTests {
     }
 
     @Test func aDetectorThatCannotHearLeavesTheLevelMetersUtterances() throws {
+        // Its helper dies and is written to as notulad would: the write must fail, not end the test runner.
+        signal(SIGPIPE, SIG_IGN)
         let (bytes, _) = try twoSentences()
         let folder = TemporaryFolder()
         let notAModel = folder.file("silero_vad.onnx")

@@ -33,6 +33,8 @@ public struct VoiceDetection: Sendable {
 /// helper cannot start, falls 30 s behind or dies: no utterance is lost, none sent twice.
 final class VoiceCutter: UtteranceEnding {
     private var level = UtteranceCutter()
+    /// What the level meter ended while Silero was heard: given in its stead, past Silero's last end, if it stops.
+    private var levelBacklog: [(start: Double, end: Double)] = []
     private var helper: VoiceHelperProcess?
     /// The end of the last utterance given, in seconds of the recording.
     private var lastEnd = 0.0
@@ -49,22 +51,28 @@ final class VoiceCutter: UtteranceEnding {
     deinit { helper?.end() }
 
     func take(_ bytes: [UInt8]) -> [(start: Double, end: Double)] {
-        let levelEnds = level.take(bytes)
+        levelBacklog += level.take(bytes)
         if let running = helper {
             if let ended = running.send(bytes) { return accepted(ended) }
             stopHearing("stopped hearing")
         }
-        return accepted(levelEnds)
+        return levelsInstead()
     }
 
     func rest() -> [(start: Double, end: Double)] {
-        let levelRest = level.rest()
+        levelBacklog += level.rest()
         if let running = helper {
             helper = nil
             if let ended = running.finish() { return accepted(ended) }
             Log.warning("Silero's voice detector did not end the recording's last utterance: the level meter did")
         }
-        return accepted(levelRest)
+        return levelsInstead()
+    }
+
+    /// The level meter's utterances past the last end given.
+    private func levelsInstead() -> [(start: Double, end: Double)] {
+        defer { levelBacklog = [] }
+        return accepted(levelBacklog)
     }
 
     private func stopHearing(_ reason: String) {
@@ -75,10 +83,13 @@ final class VoiceCutter: UtteranceEnding {
 
     /// The spans that end past the last one given, starting no earlier than its end.
     private func accepted(_ spans: [(start: Double, end: Double)]) -> [(start: Double, end: Double)] {
-        spans.compactMap { span in
+        let given = spans.compactMap { span -> (start: Double, end: Double)? in
             guard span.end > lastEnd else { return nil }
             defer { lastEnd = span.end }
             return (max(span.start, lastEnd), span.end)
         }
+        // What overlaps an utterance given was heard in it.
+        levelBacklog.removeAll { $0.start < lastEnd }
+        return given
     }
 }
