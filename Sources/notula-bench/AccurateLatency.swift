@@ -88,7 +88,7 @@ enum AccurateLatency {
             """
     }
 
-    /// The Whisper helper's peak resident memory, while it still runs.
+    /// The decoding helper's peak resident memory, while it still runs.
     private static func helperPeakBytes(of service: pid_t) -> Int? {
         let pids = ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap { Int32($0) }
         for pid in pids {

@@ -134,36 +134,4 @@ struct SherpaHelperTests {
         print("sherpa-onnx: a cancelled decoding returned after \(took)")
         #expect(try await decoding.transcribe(utterance: audio, family: .parakeet, folder: model).text == sentence)
     }
-
-    /// What the helper adds to a decoding: the request, the answer and the JSON each way, against the same decoding in
-    /// this process; printed for docs/BENCHMARKS.md.
-    @Test func theHelpersOverheadPerUtterance() async throws {
-        let folder = TemporaryFolder()
-        let decoding = try helper(in: folder)
-        let said = try speech("Notula hears what you say", voice: "en-us")
-        let audio = try bytes(of: said)
-        let samples = stride(from: 0, to: audio.count - 1, by: 2).map {
-            Float(Int16(bitPattern: UInt16(audio[$0]) | UInt16(audio[$0 + 1]) << 8)) / 32_768
-        }
-        let library = try SherpaLibrary.load(searchingFrom: [SherpaFiles.library])
-        let seconds = Double(samples.count) / 16_000
-        for family in SherpaRecognizer.Family.allCases {
-            let model = SherpaFiles.models + "/" + family.rawValue
-            let recognizer = try SherpaRecognizer(library: library, family: family, folder: model, threads: SherpaRecognizer.threads)
-            // Loaded and warm in both.
-            #expect(recognizer.decode(samples).text == sentence)
-            #expect(try await decoding.transcribe(utterance: audio, family: family, folder: model).text == sentence)
-            let rounds = 20
-            var start = ContinuousClock.now
-            for _ in 0..<rounds { _ = recognizer.decode(samples) }
-            let inProcess = (ContinuousClock.now - start) / rounds
-            start = ContinuousClock.now
-            for _ in 0..<rounds { _ = try await decoding.transcribe(utterance: audio, family: family, folder: model) }
-            let inHelper = (ContinuousClock.now - start) / rounds
-            print(
-                "sherpa-onnx \(family.rawValue), a \(String(format: "%.2f", seconds)) s utterance on the made model: \(inProcess) in process, \(inHelper) in the helper"
-            )
-            #expect(inHelper - inProcess < .milliseconds(100), "the helper adds \(inHelper - inProcess) an utterance")
-        }
-    }
 }
