@@ -131,21 +131,8 @@ struct SherpaTranscriptionTests {
     @Test func aLocaleVoskLacksBringsParakeetWhichWritesItsMemos() async throws {
         let bench = try Workbench()
         let name = MadeSherpaModels.europeanParakeet
-        let archive = bench.folder.appendingPathComponent("\(name).tar.bz2")
-        try output(of: "tar", "-C", MadeSherpaModels.folder.path, "-cjf", archive.path, "--transform", "s,^parakeet,\(name),", "parakeet")
-        let server = try TestHTTPServer(routes: ["/\(name).tar.bz2": .file(archive.path)])
-        let size = try #require(try FileManager.default.attributesOfItem(atPath: archive.path)[.size] as? Int)
-        let sherpaCatalog = bench.folder.appendingPathComponent("sherpa-models.json")
-        try JSONSerialization.data(withJSONObject: [[
-            "lang": "nl,de", "name": name, "url": server.url(for: "/\(name).tar.bz2"), "size": size, "type": "parakeet",
-            "obsolete": "false", "sha256": String(try output(of: "sha256sum", archive.path).prefix(64)),
-        ]]).write(to: sherpaCatalog)
-        let voskCatalog = bench.folder.appendingPathComponent("vosk-models.json")
-        try Data(
-            #"[{"lang": "ko", "lang_text": "Korean", "name": "vosk-model-small-ko-0.22", "obsolete": "false", "type": "small", "url": "http://127.0.0.1:9/ko.zip", "size": 10, "size_text": "0MiB", "md5": "00000000000000000000000000000000", "version": "0.22"}]"#
-                .utf8
-        ).write(to: voskCatalog)
-        let environment = ["NOTULA_MODEL_CATALOG": voskCatalog.path, "NOTULA_SHERPA_CATALOG": sherpaCatalog.path]
+        let shop = try DutchParakeetShop(selling: "parakeet", in: bench)
+        let environment = shop.environment
 
         // Without the library beside it, nor named: the catalog is not offered, and Dutch is no locale.
         let alone = bench.folder.appendingPathComponent("alone")
@@ -178,5 +165,53 @@ struct SherpaTranscriptionTests {
         #expect(try await service.property(.status, of: memo) == .string("done"))
         #expect(try await service.memo(.getTranscript, of: memo).argument(0, as: String.self) == MadeSherpaModels.sentence)
         #expect(try await service.property(.model, of: memo) == .string(name))
+    }
+
+    /// An archive sherpa-onnx cannot load (a truncated encoder, as a broken download checked by its digest alone would
+    /// be) is refused after it is unpacked, saying why, and leaves nothing behind.
+    @Test func anArchiveSherpaCannotLoadIsNotInstalled() async throws {
+        let bench = try Workbench()
+        let shop = try DutchParakeetShop(selling: "broken/truncated", in: bench)
+        let service = try await ServiceUnderTest.start(environment: shop.environment)
+        try await service.models(.refresh)
+        let downloads = try await service.signals(of: NotulaBus.modelsPath, interface: NotulaBus.modelsInterface)
+        try await setLocale(service, "nl-NL")
+        for await message in downloads where ["DownloadFinished", "DownloadFailed"].contains(message.member ?? "") {
+            #expect(message.member == "DownloadFailed", "\(message)")
+            let reason = (try? message.argument(1, as: String.self)) ?? ""
+            #expect(reason.contains("could not load the parakeet model"), "\(reason)")
+            break
+        }
+        #expect(service.modelsFolderEntries.isEmpty)
+    }
+}
+
+/// sherpa-onnx's catalog served from loopback with one archive, a made model packed as sherpa-onnx packs Parakeet v3,
+/// and a Vosk catalog that lacks Dutch.
+private struct DutchParakeetShop {
+    let server: TestHTTPServer
+    let environment: [String: String]
+
+    /// - Parameter made: the made model's folder under `.build/sherpa`: `parakeet`, `broken/truncated`.
+    init(selling made: String, in bench: Workbench) throws {
+        let name = MadeSherpaModels.europeanParakeet
+        let archive = bench.folder.appendingPathComponent("\(name).tar.bz2")
+        let folder = MadeSherpaModels.folder.appendingPathComponent(made)
+        try output(
+            of: "tar", "-C", folder.deletingLastPathComponent().path, "-cjf", archive.path, "--transform",
+            "s,^\(folder.lastPathComponent),\(name),", folder.lastPathComponent)
+        server = try TestHTTPServer(routes: ["/\(name).tar.bz2": .file(archive.path)])
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: archive.path)[.size] as? Int)
+        let sherpaCatalog = bench.folder.appendingPathComponent("sherpa-models.json")
+        try JSONSerialization.data(withJSONObject: [[
+            "lang": "nl,de", "name": name, "url": server.url(for: "/\(name).tar.bz2"), "size": size, "type": "parakeet",
+            "obsolete": "false", "sha256": String(try output(of: "sha256sum", archive.path).prefix(64)),
+        ]]).write(to: sherpaCatalog)
+        let voskCatalog = bench.folder.appendingPathComponent("vosk-models.json")
+        try Data(
+            #"[{"lang": "ko", "lang_text": "Korean", "name": "vosk-model-small-ko-0.22", "obsolete": "false", "type": "small", "url": "http://127.0.0.1:9/ko.zip", "size": 10, "size_text": "0MiB", "md5": "00000000000000000000000000000000", "version": "0.22"}]"#
+                .utf8
+        ).write(to: voskCatalog)
+        environment = ["NOTULA_MODEL_CATALOG": voskCatalog.path, "NOTULA_SHERPA_CATALOG": sherpaCatalog.path]
     }
 }

@@ -67,10 +67,15 @@ struct SpeechParts {
         ([catalogSource] + accurateCatalogSources.values).contains { !$0.isCacheFresh(maximumAge: .seconds(86_400)) }
     }
 
-    /// Whether the model in `path` loads; without libvosk there is nothing to check it with, and it is taken on
-    /// its folder's shape alone.
+    /// Whether the model in `path` loads: a Vosk model in libvosk, a sherpa-onnx one in the decoding helper. Without
+    /// the engine's library there is nothing to check it with, and it is taken on its files alone, as a Whisper
+    /// model is (its SHA-1 and magic checked).
     var loadCheck: ModelLoadCheck {
-        { [libraryCandidates] path, kind throws(UnloadableModel) in
+        { [libraryCandidates, sherpa] path, kind throws(UnloadableModel) in
+            if kind.isSherpa {
+                do throws(SpeechError) { try sherpa.checkLoads(folder: path, kind: kind) } catch { throw UnloadableModel(error.message) }
+                return
+            }
             guard !kind.isAccurate, let library = try? VoskLibrary.load(searchingFrom: libraryCandidates) else { return }
             do throws(SpeechError) { _ = try SpeechModel(library: library, path: path) } catch { throw UnloadableModel(error.message) }
         }

@@ -19,6 +19,14 @@ public final class SherpaEngine: HelperEngine {
 
     public var cost: EngineCost { EngineCost(memory: .inHelper, cores: SherpaRecognizer.threads) }
 
+    /// Checks, in the helper, that sherpa-onnx loads the model of `kind` in `folder` and decodes half a second of quiet
+    /// with it: an installation's last step. Without the library there is nothing to check with.
+    /// - Throws: `.recognitionFailed` saying why it does not load, or that it ended the helper.
+    public func checkLoads(folder: String, kind: ModelKind) throws(SpeechError) {
+        guard let helper = models.helper, let family = SherpaRecognizer.Family(kind: kind) else { return }
+        _ = try helper.transcribe(quiet: 0.5, family: family, folder: folder)
+    }
+
     /// The model `named`, else the locale's first sherpa-onnx model on disk; the helper loads it at its first decoding.
     public func model(for locale: String, named: String?) throws(RecordingError) -> any LoadedSpeechModel {
         let (helper, model) = try models.model(for: locale, named: named, loadedBy: loads)

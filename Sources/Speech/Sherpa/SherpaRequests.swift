@@ -14,6 +14,14 @@ extension DecodingHelper {
         return Transcript(try await answer(request))
     }
 
+    /// Decodes `seconds` of quiet with the model of `family` in `folder`, in the helper, waiting on the calling thread:
+    /// whether the model loads and runs. Throws as `transcribe(utterance:family:folder:)`.
+    func transcribe(quiet seconds: Double, family: SherpaRecognizer.Family, folder: String) throws(SpeechError) -> Transcript {
+        let audio = Data(count: 2 * Int(seconds * 16_000))
+        return Transcript(
+            try answer(DecodingRequest(engine: .sherpa, model: folder, family: family.rawValue, file: "", audio: audio), unless: { false }))
+    }
+
     /// Decodes the WAV `file` with the model of `family` in `folder`, in the helper, utterance by utterance, waiting on
     /// the calling thread. Throws as `transcribe(utterance:family:folder:)`, `.cancelled` once `isCancelled` says so.
     func transcribe(file: String, family: SherpaRecognizer.Family, folder: String, unless isCancelled: () -> Bool) throws(SpeechError)
