@@ -158,6 +158,13 @@ public actor ModelStore {
         }
     }
 
+    /// At start, for the locale recordings are made in: `installIfMissing(_:)` when it brings Vosk's model. An accurate
+    /// model (half a gigabyte for Parakeet) waits for the user to pick the locale.
+    public func installLiveModelIfMissing(_ locale: String) {
+        guard let entry = try? catalogs.recommended(for: locale), !entry.kind.isAccurate else { return }
+        installIfMissing(locale)
+    }
+
     /// `install(_:)`, after the catalog fetch in flight when no model of `tag` is on disk: Vosk's catalog tells
     /// which model it brings.
     public func installOnceFetched(_ tag: String) async throws(ModelError) {

@@ -23,7 +23,7 @@ enum NameClaim {
             if catalogIsStale {
                 do throws(ModelError) { try await models.refresh() } catch { Log.warning(error.message) }
             }
-            await models.installIfMissing(locale.current)
+            await models.installLiveModelIfMissing(locale.current)
         }
     }
 }
