@@ -55,6 +55,17 @@ func members(of interface: String, in xml: String) throws -> [String] {
 
 @Suite("The service's interfaces match their contracts in dbus/", .serialized)
 struct InterfaceContractTests {
+    /// What a binding generator reads must parse: a `--` in a comment (a command-line option named there) is not XML.
+    @Test func everyContractIsWellFormedXML() throws {
+        let folder = packageRoot.appendingPathComponent("dbus")
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".xml") }
+            .map { folder.appendingPathComponent($0).path }
+        #expect(files.count == 6)
+        let parsed = try run(
+            "/usr/bin/python3", ["-c", "import sys, xml.dom.minidom\nfor f in sys.argv[1:]: xml.dom.minidom.parse(f)"] + files)
+        #expect(parsed.status == 0, "\(parsed.errorOutput)")
+    }
+
     @Test func introspectionEqualsTheXMLFile() async throws {
         let service = try await ServiceUnderTest.start()
         let xml = try await service.call(NotulaBus.recorderPath, "org.freedesktop.DBus.Introspectable", "Introspect").argument(
