@@ -1,4 +1,5 @@
 import Recording
+import Speech
 import Synchronization
 
 /// The recordings' audio for the clients that asked (`OpenAudio`), as it is captured, each on a pipe of its own in the
@@ -14,18 +15,23 @@ public final class AudioReaders: CapturedAudioListener {
     public static let silenceRange: ClosedRange<Double> = 0.1...30
 
     private let readers: PipeReaders<AudioForm>
-    private let stretches: Mutex<VoiceStretches>
+    private let stretches: Mutex<any VoiceStretching>
 
     /// - Parameters:
-    ///   - threshold: louder than this is speech in `vad` (dBFS, from `thresholdRange`).
+    ///   - threshold: louder than this is speech in `vad` (dBFS, from `thresholdRange`), when Silero does not hear it.
     ///   - silenceSeconds: the quiet that ends a stretch in `vad` (from `silenceRange`).
+    ///   - voiceDetection: Silero's detector, which hears the speech in `vad` instead of the level; nil for the level.
     ///   - changes: told when a reader comes or goes.
     public init(
         threshold: Double = AudioReaders.defaultThreshold, silenceSeconds: Double = AudioReaders.defaultSilenceSeconds,
-        changes: ListenerChanges? = nil
+        voiceDetection: VoiceDetection? = nil, changes: ListenerChanges? = nil
     ) {
         readers = PipeReaders(of: .audio, mostReaders: Self.mostReaders, changes: changes)
-        stretches = Mutex(VoiceStretches(threshold: threshold, silenceSeconds: silenceSeconds))
+        if let voiceDetection {
+            stretches = Mutex(SileroStretches(voiceDetection.endingAfter(silence: silenceSeconds)))
+        } else {
+            stretches = Mutex(VoiceStretches(threshold: threshold, silenceSeconds: silenceSeconds))
+        }
     }
 
     /// Who reads the live audio now.
@@ -48,7 +54,7 @@ public final class AudioReaders: CapturedAudioListener {
                 stretches.skip(samples.count / 2)
                 return [UInt8]()
             }
-            return stretches.take(samples).flatMap(\.encoded)
+            return stretches.stretches(in: samples).flatMap(\.encoded)
         }
         guard !forms.isEmpty else { return }
         // Each form made once, however many read it.
@@ -59,12 +65,12 @@ public final class AudioReaders: CapturedAudioListener {
     }
 
     public func captureEnded(_ recording: RecordingID) {
-        let last = stretches.withLock { $0.finish() }
-        if let last { readers.send { $0 == .vad ? last.encoded : nil } }
+        let last = stretches.withLock { $0.ended() }.flatMap(\.encoded)
+        if !last.isEmpty { readers.send { $0 == .vad ? last : nil } }
     }
 
     public func captureDropped(_ recording: RecordingID) {
-        let marker = stretches.withLock { $0.drop() }.encoded
+        let marker = stretches.withLock { $0.dropped() }.encoded
         readers.send { $0 == .vad ? marker : nil }
     }
 

@@ -1,6 +1,7 @@
 import Delivering
 import Dictating
 import Recording
+import Speech
 
 /// Keeps the dictation settings the user changes in settings.json.
 struct DictationSettingsFile: DictationSettingsListener {
@@ -42,9 +43,12 @@ extension SilenceEnding {
 }
 
 extension AudioReaders {
-    convenience init(_ settings: Settings, changes: ListenerChanges) {
+    /// Silero hears the speech in `vad` where it is installed, unless the user set the level that is speech
+    /// (`vadSilenceThreshold`): that asks for the level meter.
+    convenience init(_ settings: Settings, voiceDetection: VoiceDetection?, changes: ListenerChanges) {
         self.init(
             threshold: settings.vadSilenceThreshold ?? AudioReaders.defaultThreshold,
-            silenceSeconds: settings.vadSilenceSeconds ?? AudioReaders.defaultSilenceSeconds, changes: changes)
+            silenceSeconds: settings.vadSilenceSeconds ?? AudioReaders.defaultSilenceSeconds,
+            voiceDetection: settings.vadSilenceThreshold == nil ? voiceDetection : nil, changes: changes)
     }
 }

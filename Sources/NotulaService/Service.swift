@@ -34,7 +34,7 @@ public enum Service {
                 speech: speech, transcription: transcription, dictation: dictation, gate: gate, controls: controls, paths: paths,
                 environment: environment, on: bus)
             let capture = CaptureParts.make(
-                options: options, settings: settings, paths: paths, transcription: transcription, library: library,
+                options: options, settings: settings, paths: paths, speech: speech, transcription: transcription, library: library,
                 dictation: dictation, controls: controls, bus: bus.bus)
             let panels = Panels.make(
                 settings: settings, paths: paths, environment: environment, bus: bus, controls: controls,

@@ -72,7 +72,33 @@ struct LiveAudioTests {
         }
         let voiced = stretches.map(\.samples.count).reduce(0, +)
         #expect(voiced < samples.count - 16_000, "a second of quiet trimmed: \(voiced) of \(samples.count) samples")
+        if Self.sileroInstalled {
+            #expect(service.log.contains("Silero's voice detector hears speech end"), "Silero found them: \(service.log)")
+        } else {
+            print("Silero is not beside the test binaries (scripts/install-sherpa BIN --test): the level found the stretches")
+        }
         for reader in [s16, f32, vad] { close(reader.descriptor) }
+    }
+
+    private static var sileroInstalled: Bool {
+        FileManager.default.fileExists(atPath: binaryDirectory.appendingPathComponent("sherpa/silero_vad.onnx").path)
+    }
+
+    /// A level set in the settings asks for the level meter: no detector is started, and the stretches still come.
+    @Test func aLevelSetInTheSettingsFindsTheStretchesByTheLevel() async throws {
+        let service = try await ServiceUnderTest.start(settings: [#""vadSilenceThreshold": -40"#])
+        var vad = try await open("vad", service)
+        try await service.recorder(.start)
+        try await service.sink?.play(try speech("one two three"))
+        try await service.sink?.play(try silence(seconds: 1.5))
+        try await service.sink?.play(try speech("four five"))
+        _ = try await send(service)
+        try await service.recorder(.start)
+        try await service.recorder(.discard)
+
+        #expect(await vad.framesUntilDiscard().count >= 2)
+        #expect(!service.log.contains("Silero"), "\(service.log)")
+        close(vad.descriptor)
     }
 
     @Test func aReaderThatStopsReadingIsCutOffAndTheRecordingAndTheOthersGoOn() async throws {

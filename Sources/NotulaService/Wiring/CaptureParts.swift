@@ -12,12 +12,12 @@ struct CaptureParts {
     let audio: AudioReaders
 
     static func make(
-        options: ServiceOptions, settings: Settings, paths: Paths, transcription: Transcription, library: LibraryParts,
-        dictation: DictationParts, controls: RecorderLink, bus: Bus
+        options: ServiceOptions, settings: Settings, paths: Paths, speech: SpeechParts, transcription: Transcription,
+        library: LibraryParts, dictation: DictationParts, controls: RecorderLink, bus: Bus
     ) -> CaptureParts {
         let silence = SilenceEnding(
             settings, settingsFile: paths.settingsFile, listener: SilenceSending(controls: controls, bus: bus))
-        let audio = AudioReaders(settings, changes: dictation.listenerChanges)
+        let audio = AudioReaders(settings, voiceDetection: speech.voiceDetection, changes: dictation.listenerChanges)
         let capture = PulseCapture(
             recordingsDirectory: paths.recordings, source: options.source ?? settings.source, isolation: bus,
             listener: CaptureListeners([transcription.transcriber, library.memos, silence, audio]),

@@ -1,5 +1,5 @@
 /// Where utterances end in a recording no Vosk model follows: each span in seconds of the recording.
-protocol UtteranceEnding {
+public protocol UtteranceEnding {
     /// Takes the next samples (16-bit little-endian); the utterances they end.
     mutating func take(_ bytes: [UInt8]) -> [(start: Double, end: Double)]
 

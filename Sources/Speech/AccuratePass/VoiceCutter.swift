@@ -6,6 +6,8 @@ public struct VoiceDetection: Sendable {
     let executable: String
     let library: String
     let model: String
+    /// The quiet that ends an utterance, in seconds.
+    public private(set) var silence = VoiceDetector.utteranceSilence
 
     /// The detector `silero_vad.onnx` beside `library` (libsherpa-onnx-c-api.so, where `make` puts both); nil when
     /// either is missing.
@@ -20,6 +22,13 @@ public struct VoiceDetection: Sendable {
         self.model = model
     }
 
+    /// The same detector, an utterance ending after `seconds` of quiet.
+    public func endingAfter(silence seconds: Double) -> VoiceDetection {
+        var detection = self
+        detection.silence = seconds
+        return detection
+    }
+
     /// `silero_vad.onnx` in the folder of `library`, when it is there.
     static func model(besides library: String) -> String? {
         guard let slash = library.lastIndex(of: "/") else { return nil }
@@ -31,7 +40,7 @@ public struct VoiceDetection: Sendable {
 /// Where utterances end when no Vosk model follows the recording: where Silero's detector hears speech end, in its
 /// helper process. The level meter hears the same samples and takes over from the last end Silero gave when the
 /// helper cannot start, falls 30 s behind or dies: no utterance is lost, none sent twice.
-final class VoiceCutter: UtteranceEnding {
+public final class VoiceCutter: UtteranceEnding {
     private var level = UtteranceCutter()
     /// What the level meter ended while Silero was heard: given in its stead, past Silero's last end, if it stops.
     private var levelBacklog: [(start: Double, end: Double)] = []
@@ -39,7 +48,7 @@ final class VoiceCutter: UtteranceEnding {
     /// The end of the last utterance given, in seconds of the recording.
     private var lastEnd = 0.0
 
-    init(_ detection: VoiceDetection) {
+    public init(_ detection: VoiceDetection) {
         helper = VoiceHelperProcess(detection)
         if let helper {
             Log.info("Utterances end where Silero's voice detector hears speech end (voice helper, process \(helper.pid))")
@@ -50,7 +59,7 @@ final class VoiceCutter: UtteranceEnding {
 
     deinit { helper?.end() }
 
-    func take(_ bytes: [UInt8]) -> [(start: Double, end: Double)] {
+    public func take(_ bytes: [UInt8]) -> [(start: Double, end: Double)] {
         levelBacklog += level.take(bytes)
         if let running = helper {
             if let ended = running.send(bytes) { return accepted(ended) }
@@ -59,7 +68,7 @@ final class VoiceCutter: UtteranceEnding {
         return levelsInstead()
     }
 
-    func rest() -> [(start: Double, end: Double)] {
+    public func rest() -> [(start: Double, end: Double)] {
         levelBacklog += level.rest()
         if let running = helper {
             helper = nil

@@ -27,7 +27,8 @@ final class VoiceHelperProcess {
             return nil
         }
         let started = HelperSpawn.start(
-            detection.executable, [VoiceHelperServer.argument, detection.library, detection.model], input: toHelper[0],
+            detection.executable, [VoiceHelperServer.argument, detection.library, detection.model, String(detection.silence)],
+            input: toHelper[0],
             output: fromHelper[1])
         close(toHelper[0])
         close(fromHelper[1])

@@ -10,6 +10,10 @@ final class VoiceDetector {
         let duration: Double
     }
 
+    /// The quiet that ends an utterance of a recording: 0.3 s, as a reader pauses between sentences (a LibriVox
+    /// reading's 0.4–0.6 s pauses made 0.5 s one utterance of 24 s; 0.3 s, the five its transcript marks).
+    static let utteranceSilence = 0.3
+
     private let library: SherpaLibrary
     private let detector: OpaquePointer
     /// Silero's window: sherpa-onnx judges each call's samples as one, so they are handed on a window at a time.
@@ -20,11 +24,10 @@ final class VoiceDetector {
     /// - Parameters:
     ///   - model: Silero's ONNX file (the silero-vad wheel's `silero_vad.onnx` or `silero_vad_16k_op15.onnx`: sherpa
     ///     2.0.1 ends the process on the others).
-    ///   - shortestSilence: the quiet that ends an utterance: 0.3 s, as a reader pauses between sentences (a LibriVox
-    ///     reading's 0.4–0.6 s pauses made 0.5 s one utterance of 24 s; 0.3 s, the five its transcript marks).
+    ///   - shortestSilence: the quiet that ends an utterance.
     ///   - longestSpeech: where an utterance is cut when nobody pauses.
     /// - Throws: `.modelUnavailable` when the file is not there; `.recognitionFailed` when sherpa-onnx refuses it.
-    init(library: SherpaLibrary, model: String, shortestSilence: Double = 0.3, longestSpeech: Double = 20) throws(SpeechError) {
+    init(library: SherpaLibrary, model: String, shortestSilence: Double = utteranceSilence, longestSpeech: Double = 20) throws(SpeechError) {
         guard access(model, R_OK) == 0 else { throw .modelUnavailable("Silero's voice detector is not at \(model).") }
         self.library = library
         let created = model.withCString { path in
