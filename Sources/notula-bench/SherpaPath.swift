@@ -41,7 +41,7 @@ enum SherpaPath {
         report += ["", try await sendToText(notulad: notulad, home: home, bus: bus, modelPath: modelPath, place: place)]
         let detector = VoiceHelperRun(notulad: notulad, library: library, model: binaries + "/sherpa/silero_vad.onnx")
         report += ["", try sileroCost(detector, speech: try SpeechCorpus(in: home.appendingPathComponent("english"), script: .english))]
-        report += ["", try await cutsOnRealSpeech(detector, whisper: whisper)]
+        report += ["", try await realReadings(detector, whisper: whisper)]
         return report.joined(separator: "\n")
     }
 
@@ -128,23 +128,31 @@ enum SherpaPath {
             """
     }
 
-    /// Where Silero and the level meter end utterances in each real reading of `.build/real-speech` (10 s or more),
-    /// against the sentence ends Whisper tiny.en's punctuation places in it.
-    private static func cutsOnRealSpeech(_ detector: VoiceHelperRun, whisper: WhisperEngine) async throws -> String {
+    /// Whisper tiny.en's words wrong in each real reading of `.build/real-speech`, and where Silero and the level meter
+    /// end utterances in those of 10 s or more, against the sentence ends Whisper's punctuation places in them.
+    private static func realReadings(_ detector: VoiceHelperRun, whisper: WhisperEngine) async throws -> String {
         let folder = root + "/.build/real-speech"
         let recordings = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasSuffix(".wav") }.sorted()
-        guard !recordings.isEmpty else { return "Cuts on real speech: skipped, no recordings in \(folder) (`scripts/install-real-speech`)." }
+        guard !recordings.isEmpty else { return "Real readings: skipped, no recordings in \(folder) (`scripts/install-real-speech`)." }
         let model = try whisper.model(for: "en-US", named: "ggml-tiny.en")
         var rows: [String] = []
+        var accuracy: [String] = []
+        var totals = (wrong: 0, said: 0, seconds: 0.0, took: 0.0)
         for name in recordings {
             let path = folder + "/" + name
-            progress("where utterances end in \(name)")
+            progress("\(name): Whisper tiny.en's words, and where utterances end")
             let bytes = try rawSamples(of: path)
             let seconds = Double(bytes.count) / 32_000
+            let (transcript, took) = try timed { try model.transcribe(wavFile: path, unless: { false }) }
+            let said = WordErrorRate.words(try String(contentsOfFile: path.replacingOccurrences(of: ".wav", with: ".txt"), encoding: .utf8))
+            let wrong = WordErrorRate.errors(WordErrorRate.words(transcript.text), against: said)
+            totals = (totals.wrong + wrong, totals.said + said.count, totals.seconds + seconds, totals.took + took.seconds)
+            accuracy.append(
+                "| \(name) | \(fixed(seconds, 1)) s | \(wrong) of \(said.count) (\(fixed(100 * Double(wrong) / Double(max(1, said.count)), 1)) %) | "
+                    + "\(fixed(took.seconds, 2)) s | \(transcript.text) |")
             // A phrase or two is no test of where utterances end.
             guard seconds >= 10 else { continue }
-            let sentenceEnds = try model.transcribe(wavFile: path, unless: { false }).words
-                .filter { $0.word.last.map { ".!?;:".contains($0) } == true }.map(\.end)
+            let sentenceEnds = transcript.words.filter { $0.word.last.map { ".!?;:".contains($0) } == true }.map(\.end)
             var level = UtteranceCutter()
             let levelSpans = level.take(bytes) + level.rest()
             let sileroSpans = try detector.run(on: bytes).spans
@@ -160,7 +168,17 @@ enum SherpaPath {
             rows.append("| \(name) (\(fixed(seconds, 1)) s) | Silero | \(scored(sileroSpans)) |")
             rows.append("| | level meter | \(scored(levelSpans)) |")
         }
+        let pooled = 100 * Double(totals.wrong) / Double(max(1, totals.said))
         return """
+            Words wrong on real people's readings, each file decoded whole by Whisper tiny.en in the decoding helper \
+            (loaded, 2 threads), against its package's transcript (lower case, punctuation and hyphens dropped; a numeral \
+            and its word differ): **\(totals.wrong) of \(totals.said) words wrong, \(fixed(pooled, 1)) %**, \(fixed(totals.took, 1)) s \
+            for \(fixed(totals.seconds, 1)) s of speech (\(fixed(totals.took / totals.seconds, 3)) of real time).
+
+            | recording | length | words wrong | decoded in | Whisper tiny.en's text |
+            |---|---:|---:|---:|---|
+            \(accuracy.joined(separator: "\n"))
+
             Where utterances end in real people's readings: the cuts (the quiet between two utterances, ±0.5 s) holding a \
             sentence end (where Whisper tiny.en's next segment starts after a full stop, colon, semicolon, question or \
             exclamation mark), the sentence ends (but the last) in a cut, and the longest utterance:
