@@ -108,7 +108,7 @@ public enum InstalledModels {
     }
 
     /// Whether `path` is a file with something in it, links followed.
-    private static func isFile(atPath path: String) -> Bool {
+    static func isFile(atPath path: String) -> Bool {
         var isDirectory = false
         // The size is a UInt: `as? Int` found it only while Foundation, linked, bridged the two through NSNumber.
         return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && !isDirectory

@@ -1,5 +1,3 @@
-import FoundationEssentials
-
 /// The files of a sherpa-onnx model's folder, as its published archive unpacks: what the recogniser opens, by kind.
 public enum SherpaModelFiles {
     /// The files a model of `kind` is opened from, `tokens.txt` last; none for a kind sherpa-onnx does not decode.
@@ -13,10 +11,6 @@ public enum SherpaModelFiles {
 
     /// The first of `kind`'s files that `folder` lacks, or is not a file with something in it; nil when it has them all.
     public static func missing(in folder: String, of kind: ModelKind) -> String? {
-        files(of: kind).first { file in
-            var isDirectory = false
-            return !FileManager.default.fileExists(atPath: folder + "/" + file, isDirectory: &isDirectory) || isDirectory
-                || ((try? FileManager.default.attributesOfItem(atPath: folder + "/" + file)[.size] as? UInt) ?? 0) == 0
-        }
+        files(of: kind).first { !InstalledModels.isFile(atPath: folder + "/" + $0) }
     }
 }
