@@ -189,8 +189,11 @@ struct HelperEngines {
                     library: library, family: family, folder: request.model, threads: SherpaRecognizer.threads)
             }
             loaded = .sherpa(recognizer, folder: request.model)
-            // A memo's file is cut where Silero hears speech end, when it is installed beside the library.
-            let detector = VoiceDetection.model(besides: sherpaPath).flatMap { try? VoiceDetector(library: library, model: $0) }
+            // A memo's file is cut where Silero hears speech end, when it is installed beside the library; an utterance
+            // is decoded whole, and needs no detector loaded.
+            let detector =
+                request.audio != nil ? nil
+                : VoiceDetection.model(besides: sherpaPath).flatMap { try? VoiceDetector(library: library, model: $0) }
             let transcript = try recognizer.answer(request, cutting: detector)
             return DecodingAnswer(text: transcript.text, words: transcript.words)
         }
