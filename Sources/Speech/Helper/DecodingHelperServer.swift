@@ -113,9 +113,8 @@ public enum DecodingHelperServer {
 
     /// 16-bit little-endian samples as the engines take them: floats in −1…1.
     static func samples(in audio: Data) -> [Float] {
-        stride(from: 0, to: audio.count - 1, by: 2).map { offset in
-            Float(Int16(bitPattern: UInt16(audio[audio.startIndex + offset]) | UInt16(audio[audio.startIndex + offset + 1]) << 8)) / 32_768
-        }
+        var samples = LittleEndianSamples()
+        return samples.floats(of: audio)
     }
 
     /// The file's samples as the engines take them: floats in −1…1.

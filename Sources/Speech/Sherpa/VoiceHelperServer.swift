@@ -30,7 +30,7 @@ public enum VoiceHelperServer {
             Log.error("The voice helper cannot hear: \(error.message)")
             return 1
         }
-        var samples = VoiceSamples()
+        var samples = LittleEndianSamples()
         var block = [UInt8](repeating: 0, count: 3_200)
         while true {
             let count = block.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
@@ -52,25 +52,5 @@ public enum VoiceHelperServer {
         let milliseconds = Int((seconds * 1000).rounded())
         let fraction = String(milliseconds % 1000)
         return "\(milliseconds / 1000).\(String(repeating: "0", count: 3 - fraction.count))\(fraction)"
-    }
-}
-
-/// 16-bit little-endian bytes read in blocks of any length, as floats in −1…1: a sample split between two reads is
-/// kept until its second byte comes.
-struct VoiceSamples {
-    private var odd: UInt8?
-
-    mutating func floats(of bytes: ArraySlice<UInt8>) -> [Float] {
-        var floats: [Float] = []
-        floats.reserveCapacity(bytes.count / 2 + 1)
-        for byte in bytes {
-            if let low = odd {
-                floats.append(Float(Int16(bitPattern: UInt16(low) | UInt16(byte) << 8)) / 32_768)
-                odd = nil
-            } else {
-                odd = byte
-            }
-        }
-        return floats
     }
 }
