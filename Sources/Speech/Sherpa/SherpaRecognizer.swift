@@ -13,8 +13,11 @@ final class SherpaRecognizer {
         /// The family of a model of `kind`; nil for a kind sherpa-onnx does not run here.
         init?(kind: ModelKind) { self.init(rawValue: kind.rawValue) }
 
+        /// The kind of model the family's recogniser opens.
+        var kind: ModelKind { ModelKind(rawValue: rawValue) }
+
         /// The files the recogniser opens, `tokens.txt` last.
-        var files: [String] { SherpaModelFiles.files(of: self == .parakeet ? .parakeet : .moonshine) }
+        var files: [String] { SherpaModelFiles.files(of: kind) }
     }
 
     private let library: SherpaLibrary
