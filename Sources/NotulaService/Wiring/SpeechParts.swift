@@ -32,7 +32,8 @@ struct SpeechParts {
     static func make(settings: Settings, paths: Paths, environment: [String: String]) -> SpeechParts {
         let places = ModelPlaces(
             all: InstalledModels.defaultPlaces(environment: environment), notula: paths.models, downloads: paths.downloads)
-        let libraryCandidates = VoskLibrary.defaultCandidates(environment: environment, executableDirectory: executableDirectory())
+        let directory = executableDirectory()
+        let libraryCandidates = VoskLibrary.defaultCandidates(environment: environment, executableDirectory: directory)
         reportEngine(libraryCandidates)
         let choices = ModelChoices(settings.models ?? [:]) { chosen in Settings.update(at: paths.settingsFile) { $0.models = chosen } }
         let accurateChoices = ModelChoices(settings.accurateModels ?? [:]) { chosen in
@@ -41,9 +42,9 @@ struct SpeechParts {
         let memory = ModelMemory()
         let libraries = DecodingHelper.Libraries(
             whisper: WhisperLibrary.firstPresent(
-                in: WhisperLibrary.defaultCandidates(environment: environment, executableDirectory: executableDirectory())),
+                in: WhisperLibrary.defaultCandidates(environment: environment, executableDirectory: directory)),
             sherpa: SherpaLibrary.firstPresent(
-                in: SherpaLibrary.defaultCandidates(environment: environment, executableDirectory: executableDirectory())))
+                in: SherpaLibrary.defaultCandidates(environment: environment, executableDirectory: directory)))
         // A catalog is offered only where its engine's library is: a model downloaded for none would never run.
         let engines = Set<ModelStore.AccurateCatalog>(
             (libraries.whisper == nil ? [] : [.whisper]) + (libraries.sherpa == nil ? [] : [.sherpa]))
