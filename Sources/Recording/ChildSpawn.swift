@@ -182,6 +182,42 @@ private enum Reaper {
     }
 }
 
+/// A child whose standard input and output are pipes of its parent's: the parent's ends.
+public struct PipedChild: Sendable {
+    public let pid: pid_t
+    /// The write end of the child's standard input.
+    public let input: Int32
+    /// The read end of its standard output.
+    public let output: Int32
+}
+
+extension ChildSpawn {
+    /// `start` with the child's standard input and output on pipes, its error output this process's; the child's ends
+    /// are closed here, and every descriptor made when it cannot start.
+    /// - Returns: the parent's ends, or the error number of the pipe or the spawn that failed.
+    public static func startPiped(_ program: String, _ arguments: [String], environment: [String]) -> Result<PipedChild, SpawnError> {
+        var input: [Int32] = [-1, -1]
+        var output: [Int32] = [-1, -1]
+        guard ChildPipe.make(&input) else { return .failure(SpawnError(code: errno)) }
+        guard ChildPipe.make(&output) else {
+            let code = errno
+            input.forEach { close($0) }
+            return .failure(SpawnError(code: code))
+        }
+        let started = start(program, arguments, standard: [input[0], output[1], STDERR_FILENO], environment: environment)
+        close(input[0])
+        close(output[1])
+        switch started {
+        case .success(let pid):
+            return .success(PipedChild(pid: pid, input: input[1], output: output[0]))
+        case .failure(let error):
+            close(input[1])
+            close(output[0])
+            return .failure(error)
+        }
+    }
+}
+
 /// An error number, as `posix_spawn` returns it.
 public struct SpawnError: Error, Sendable, Equatable {
     public let code: Int32

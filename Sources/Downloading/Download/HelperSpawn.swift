@@ -15,6 +15,13 @@ public enum HelperSpawn {
         ChildSpawn.start(executable, arguments, standard: [input, output, STDERR_FILENO], environment: environment ?? helperEnvironment)
     }
 
+    /// Starts `executable` with `arguments`, its standard input and output pipes whose other ends are returned.
+    /// - Parameter environment: `NAME=value` entries; `helperEnvironment` when nil.
+    /// - Returns: the pipes' ends and its process id, or the error number of what failed.
+    public static func startPiped(_ executable: String, _ arguments: [String], environment: [String]? = nil) -> Result<PipedChild, SpawnError> {
+        ChildSpawn.startPiped(executable, arguments, environment: environment ?? helperEnvironment)
+    }
+
     /// This process's environment, only what a fetch or a decoding reads: the locale, the time zone, proxies and
     /// certificates for libcurl, the library path, ggml's, OpenMP's and Notula's own settings. Not the session bus's
     /// address, the display's or the runtime folder: a helper has no business with the desktop's other programs.

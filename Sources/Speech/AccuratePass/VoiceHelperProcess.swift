@@ -19,27 +19,11 @@ final class VoiceHelperProcess {
 
     /// Starts the helper; nil when it cannot.
     init?(_ detection: VoiceDetection) {
-        var toHelper: [Int32] = [-1, -1]
-        var fromHelper: [Int32] = [-1, -1]
-        guard ChildPipe.make(&toHelper) else { return nil }
-        guard ChildPipe.make(&fromHelper) else {
-            toHelper.forEach { close($0) }
-            return nil
-        }
-        let started = HelperSpawn.start(
-            detection.executable, [VoiceHelperServer.argument, detection.library, detection.model, String(detection.silence)],
-            input: toHelper[0],
-            output: fromHelper[1])
-        close(toHelper[0])
-        close(fromHelper[1])
-        guard case .success(let child) = started else {
-            close(toHelper[1])
-            close(fromHelper[0])
-            return nil
-        }
-        pid = child
-        input = toHelper[1]
-        output = fromHelper[0]
+        let arguments = [VoiceHelperServer.argument, detection.library, detection.model, String(detection.silence)]
+        guard case .success(let child) = HelperSpawn.startPiped(detection.executable, arguments) else { return nil }
+        pid = child.pid
+        input = child.input
+        output = child.output
         _ = fcntl(input, 1031 /* F_SETPIPE_SZ */, Self.pipeBytes)
         _ = fcntl(input, F_SETFL, fcntl(input, F_GETFL) | O_NONBLOCK)
         _ = fcntl(output, F_SETFL, fcntl(output, F_GETFL) | O_NONBLOCK)

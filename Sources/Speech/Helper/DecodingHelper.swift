@@ -121,26 +121,14 @@ public final class DecodingHelper: Sendable {
 
     /// Starts the helper, its standard input and output pipes of ours, ggml told not to start a debugger on an assertion.
     private func start() throws(SpeechError) -> Running {
-        var input: [Int32] = [-1, -1]
-        var output: [Int32] = [-1, -1]
-        guard ChildPipe.make(&input), ChildPipe.make(&output) else {
-            throw .engineUnavailable("Cannot make the decoding helper's pipes: \(String(cString: strerror(errno))).")
-        }
-        let started = HelperSpawn.start(
-            executable, [DecodingHelperServer.argument, libraries.whisper ?? "", libraries.sherpa ?? ""], input: input[0],
-            output: output[1], environment: Self.environment)
-        close(input[0])
-        close(output[1])
-        let child: pid_t
-        switch started {
-        case .success(let pid): child = pid
+        let arguments = [DecodingHelperServer.argument, libraries.whisper ?? "", libraries.sherpa ?? ""]
+        switch HelperSpawn.startPiped(executable, arguments, environment: Self.environment) {
+        case .success(let child):
+            Log.info("Started the decoding helper (process \(child.pid))")
+            return Running(pid: child.pid, input: child.input, output: child.output)
         case .failure(let error):
-            close(input[1])
-            close(output[0])
             throw .engineUnavailable("Cannot start the decoding helper \(executable): \(error.message).")
         }
-        Log.info("Started the decoding helper (process \(child))")
-        return Running(pid: child, input: input[1], output: output[0])
     }
 
     /// A helper's environment (`HelperSpawn.helperEnvironment`), with ggml's assertion kept from starting gdb (it hung
