@@ -55,6 +55,11 @@ public actor Notifier {
     private var asking: Set<String> = []
     /// Requests on screen, by id: the app each asks for.
     private var requests: [UInt32: String] = [:]
+    /// Whether a Notify call awaits its id: a button pressed on that notification can reach us before the id does.
+    private var notifying = false
+    /// Buttons pressed on ids not known yet, kept while a Notify call awaits its id (bounded: KDE sends everyone's).
+    private var earlyActions: [(id: UInt32, key: String)] = []
+    private static let earlyActionLimit = 16
 
     /// Follows the server (its signals and its owner) and posts from the first turn of its chain.
     /// - Parameters:
@@ -204,6 +209,9 @@ public actor Notifier {
                 }
             } else if key == DesktopNotification.defaultAction, let recording = results[id] {
                 answers.open(recording)
+            } else if notifying {
+                earlyActions.append((id, key))
+                if earlyActions.count > Self.earlyActionLimit { earlyActions.removeFirst() }
             }
         case .closed(let id, _):
             // Closed by the user (or expired): the recording goes on, and the next transition posts it again.
@@ -273,10 +281,11 @@ public actor Notifier {
         let wanted = DesktopNotification.live(live, texts: texts, capabilities: capabilities).escaped(for: capabilities)
         guard wanted != shownLive || liveID == nil else { return }
         do throws(BusError) {
-            let id = try await server.notify(wanted, replacing: liveID ?? 0)
-            guard generation == serverGeneration else { return }
-            liveID = id
-            shownLive = wanted
+            try await notify(wanted, replacing: liveID ?? 0) { id in
+                guard generation == serverGeneration else { return }
+                liveID = id
+                shownLive = wanted
+            }
         } catch {
             failedToPost(error)
         }
@@ -286,8 +295,9 @@ public actor Notifier {
         guard let capabilities, let notification = make(capabilities)?.escaped(for: capabilities) else { return }
         let generation = serverGeneration
         do throws(BusError) {
-            let id = try await server.notify(notification, replacing: 0)
-            if let recording, generation == serverGeneration, !notification.actions.isEmpty { results[id] = recording }
+            try await notify(notification, replacing: 0) { id in
+                if let recording, generation == serverGeneration, !notification.actions.isEmpty { results[id] = recording }
+            }
         } catch {
             failedToPost(error)
         }
@@ -301,13 +311,28 @@ public actor Notifier {
         let generation = serverGeneration
         let request = DesktopNotification.permissionRequest(app, texts: texts, capabilities: capabilities).escaped(for: capabilities)
         do throws(BusError) {
-            let id = try await server.notify(request, replacing: 0)
-            // A server that left meanwhile took the request with it, and `forgetServer` the app's turn.
-            if generation == serverGeneration { requests[id] = app }
+            try await notify(request, replacing: 0) { id in
+                // A server that left meanwhile took the request with it, and `forgetServer` the app's turn.
+                if generation == serverGeneration { requests[id] = app }
+            }
         } catch {
             asking.remove(app)
             failedToPost(error)
         }
+    }
+
+    /// Posts `notification`; `file` keeps its id before a button pressed on it while the call was on its way counts.
+    private func notify(
+        _ notification: DesktopNotification, replacing id: UInt32, file: (UInt32) -> Void
+    ) async throws(BusError) {
+        notifying = true
+        defer {
+            notifying = false
+            earlyActions = []
+        }
+        let given = try await server.notify(notification, replacing: id)
+        file(given)
+        for early in earlyActions where early.id == given { handle(.actionInvoked(id: early.id, key: early.key)) }
     }
 
     /// One line per server: a server that fails every call must not fill the journal.

@@ -17,6 +17,10 @@ actor NotificationServerDouble: NotificationServer {
     var offered: Set<String>?
     var failsNotify = false
     private var nextID: UInt32 = 1
+    /// Set while Notify calls are held before they answer, as a slow server's reply is.
+    private var holding = false
+    private var held: [CheckedContinuation<Void, Never>] = []
+    private var heldWaiters: [CheckedContinuation<Void, Never>] = []
     nonisolated let told: AsyncStream<NotificationServerEvent>
     private let tell: AsyncStream<NotificationServerEvent>.Continuation
 
@@ -28,6 +32,22 @@ actor NotificationServerDouble: NotificationServer {
     func offer(_ capabilities: Set<String>?) { offered = capabilities }
     func failNotify() { failsNotify = true }
     func forgetCalls() { calls = [] }
+
+    /// Notify calls from now on wait for `answerHeld` before they return their id.
+    func holdNotifies() { holding = true }
+
+    /// Returns once a Notify call is held.
+    func untilHeld() async {
+        if !held.isEmpty { return }
+        await withCheckedContinuation { heldWaiters.append($0) }
+    }
+
+    /// The held Notify calls return, and the next ones answer at once.
+    func answerHeld() {
+        holding = false
+        held.forEach { $0.resume() }
+        held = []
+    }
 
     /// What was posted, in order.
     var notified: [(DesktopNotification, replacing: UInt32)] {
@@ -45,6 +65,13 @@ actor NotificationServerDouble: NotificationServer {
     func notify(_ notification: DesktopNotification, replacing id: UInt32) async throws(BusError) -> UInt32 {
         calls.append(.notify(notification, replacing: id))
         if failsNotify { throw BusError(.failed, "refused") }
+        if holding {
+            await withCheckedContinuation {
+                held.append($0)
+                heldWaiters.forEach { $0.resume() }
+                heldWaiters = []
+            }
+        }
         if id != 0 { return id }
         defer { nextID += 1 }
         return nextID

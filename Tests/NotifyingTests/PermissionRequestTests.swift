@@ -27,6 +27,26 @@ struct PermissionRequestTests {
         #expect(sent.actions == ["allow org.example.Spy", "deny org.example.Other"], "an answered request answers once")
     }
 
+    /// The server's signal with the answer can overtake its reply with the id (seen in CI): the answer still counts.
+    @Test func anAnswerArrivingBeforeTheRequestsIdCounts() async {
+        let server = NotificationServerDouble()
+        let (notifier, sent) = await startedNotifier(server)
+        await server.holdNotifies()
+        await notifier.askPermission(for: "org.example.Spy")
+        await server.untilHeld()
+        await notifier.handle(.actionInvoked(id: 1, key: "deny"))
+        await notifier.handle(.actionInvoked(id: 9, key: "allow"))
+        #expect(sent.actions.isEmpty, "not answered before the id is known")
+        await server.answerHeld()
+        await notifier.settle()
+        #expect(sent.actions == ["deny org.example.Spy"], "another id's answer is not taken for it")
+
+        await notifier.askPermission(for: "org.example.Other")
+        await notifier.settle()
+        await notifier.handle(.actionInvoked(id: 9, key: "allow"))
+        #expect(sent.actions == ["deny org.example.Spy"], "an early press is forgotten once its call answered")
+    }
+
     @Test func aDismissedRequestIsAskedAgainAtTheNextCall() async {
         let server = NotificationServerDouble()
         let (notifier, _) = await startedNotifier(server)
