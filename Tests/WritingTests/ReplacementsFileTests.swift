@@ -15,8 +15,8 @@ struct ReplacementsFileTests {
     }
 
     /// What `current` gives, with what it told: each bad line, and why it refused the file.
-    private func read(_ file: ReplacementsFile) -> (Replacements, [Replacements.Problem], [String]) {
-        var problems: [Replacements.Problem] = []
+    private func read(_ file: ReplacementsFile) -> (Replacements, [SkippedLine], [String]) {
+        var problems: [SkippedLine] = []
         var refusals: [String] = []
         let replacements = file.current(problems: { problems.append($0) }, refused: { refusals.append($0) })
         return (replacements, problems, refusals)
@@ -25,7 +25,7 @@ struct ReplacementsFileTests {
     @Test func changesCountAtTheNextUseAndAMissingFileIsNone() throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = ReplacementsFile(path: path)
-        var told: [Replacements.Problem] = []
+        var told: [SkippedLine] = []
 
         #expect(file.current(problems: { told.append($0) }, refused: { _ in }) == .none)
         try "b p\tBP\nbad\n".write(toFile: path, atomically: true, encoding: .utf8)
@@ -61,7 +61,7 @@ struct ReplacementsFileTests {
         let (replacements, problems, refusals) = read(file)
         #expect(replacements == .none, "not its first MiB either")
         #expect(problems.isEmpty)
-        #expect(refusals == ["larger than the 1 MiB a replacements file may hold, or unreadable"])
+        #expect(refusals == ["larger than the 1 MiB such a file may hold, or unreadable"])
 
         // A sparse file of 8 GiB is refused as quickly: nothing of it is read.
         try FileManager.default.removeItem(atPath: path)
@@ -94,8 +94,8 @@ struct ReplacementsFileTests {
         #expect(replacements.written == [["b", "p"]: "BP"])
         #expect(
             problems == [
-                Replacements.Problem(line: 1, reason: "a spoken phrase of more than 16 words"),
-                Replacements.Problem(line: 3, reason: "a written text of more than 1000 characters"),
+                SkippedLine(line: 1, reason: "a spoken phrase of more than 16 words"),
+                SkippedLine(line: 3, reason: "a written text of more than 1000 characters"),
             ])
     }
 }

@@ -2,19 +2,19 @@ import FoundationEssentials
 import Glibc
 import Synchronization
 
-/// `$XDG_CONFIG_HOME/notula/replacements.tsv`, read again whenever it changed since the last read; no file is
-/// no replacements.
+/// A file of the user's that the service reads again whenever it changed since the last read: `replacements.tsv`,
+/// `vocabulary.txt`. No file is the empty content.
 ///
 /// Only a regular file of at most `largestFile` bytes is read: a FIFO or a device put there is opened without
 /// waiting and refused, and so is a file past the cap, whole, with the reason told once. A symbolic link is
 /// followed (dotfile managers link the config), what it leads to checked as the file itself.
-public final class ReplacementsFile: Sendable {
+public final class WatchedFile<Content: Sendable>: Sendable {
     /// Thousands of lines of replacements are a few hundred kB.
-    public static let largestFile = 1 << 20
+    public static var largestFile: Int { 1 << 20 }
 
     private struct Read {
         var stamp: Stamp?
-        var replacements = Replacements.none
+        var content: Content
     }
 
     /// What tells a changed file: which file it is, its modification time and size.
@@ -27,14 +27,24 @@ public final class ReplacementsFile: Sendable {
     }
 
     public let path: String
-    private let read = Mutex(Read())
+    private let empty: Content
+    private let parse: @Sendable (String) -> (Content, [SkippedLine])
+    private let read: Mutex<Read>
 
-    public init(path: String) { self.path = path }
+    /// - Parameters:
+    ///   - empty: the content of no file, or of one refused.
+    ///   - parse: the content of the file's text, and the lines it skipped.
+    public init(path: String, empty: Content, parse: @escaping @Sendable (String) -> (Content, [SkippedLine])) {
+        self.path = path
+        self.empty = empty
+        self.parse = parse
+        read = Mutex(Read(content: empty))
+    }
 
-    /// The replacements as the file says now; `problems` hears each bad line of a file read again, `refused` why a
-    /// changed file is not read at all (then none count).
+    /// The content as the file says now; `problems` hears each bad line of a file read again, `refused` why a
+    /// changed file is not read at all (then it is empty).
     /// The corresponding C functions are `open` (`O_NONBLOCK`), `fstat` and `read`.
-    public func current(problems: (Replacements.Problem) -> Void, refused: (String) -> Void) -> Replacements {
+    public func current(problems: (SkippedLine) -> Void, refused: (String) -> Void) -> Content {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
         defer { if descriptor >= 0 { close(descriptor) } }
         var status = stat()
@@ -44,22 +54,22 @@ public final class ReplacementsFile: Sendable {
                 device: UInt(status.st_dev), inode: UInt(status.st_ino), seconds: Int(status.st_mtim.tv_sec),
                 nanoseconds: Int(status.st_mtim.tv_nsec), size: Int64(status.st_size)) : nil
         return read.withLock { read in
-            guard stamp != read.stamp else { return read.replacements }
+            guard stamp != read.stamp else { return read.content }
             read.stamp = stamp
-            read.replacements = .none
-            guard stamp != nil else { return .none }
+            read.content = empty
+            guard stamp != nil else { return empty }
             guard status.st_mode & S_IFMT == S_IFREG else {
                 refused("not a regular file")
-                return .none
+                return empty
             }
             guard status.st_size <= Self.largestFile, let bytes = Self.contents(of: descriptor) else {
-                refused("larger than the \(Self.largestFile >> 20) MiB a replacements file may hold, or unreadable")
-                return .none
+                refused("larger than the \(Self.largestFile >> 20) MiB such a file may hold, or unreadable")
+                return empty
             }
-            let (replacements, found) = Replacements.parse(String(decoding: bytes, as: UTF8.self))
+            let (content, found) = parse(String(decoding: bytes, as: UTF8.self))
             found.forEach(problems)
-            read.replacements = replacements
-            return replacements
+            read.content = content
+            return content
         }
     }
 
@@ -76,4 +86,18 @@ public final class ReplacementsFile: Sendable {
             guard bytes.count <= largestFile else { return nil }
         }
     }
+}
+
+/// `$XDG_CONFIG_HOME/notula/replacements.tsv`.
+public typealias ReplacementsFile = WatchedFile<Replacements>
+
+extension WatchedFile where Content == Replacements {
+    public convenience init(path: String) { self.init(path: path, empty: .none, parse: Replacements.parse) }
+}
+
+/// A line of a user's file that was skipped, and why.
+public struct SkippedLine: Sendable, Equatable, CustomStringConvertible {
+    public let line: Int
+    public let reason: String
+    public var description: String { "line \(line): \(reason)" }
 }
