@@ -1,5 +1,5 @@
-/// Written text from dictated words: the user's replacements, then the spoken punctuation and commands of the
-/// language, sentences started with a capital and no space before punctuation. A language without a table of
+/// Written text from dictated words: the user's vocabulary's spelling where a word sounds near one of its terms,
+/// the user's replacements, then the spoken punctuation and commands of the language, sentences started with a capital and no space before punctuation. A language without a table of
 /// its own gets the replacements only.
 ///
 /// Every text Notula delivers is written here, and the commands are the only source of its control characters:
@@ -8,12 +8,14 @@
 public struct DictatedText: Sendable {
     private let marks: SpokenMarks?
     private let replacements: Replacements
+    private let vocabulary: VocabularyCorrection
     /// The longest phrase either table holds, in words: how far each position looks ahead.
     private let longestPhrase: Int
 
-    public init(locale: String, replacements: Replacements = .none) {
+    public init(locale: String, replacements: Replacements = .none, vocabulary: VocabularyCorrection = .none) {
         marks = SpokenMarks.of(locale)
         self.replacements = replacements
+        self.vocabulary = vocabulary
         let phrases = Array(replacements.written.keys) + (marks?.marks.keys.map { $0.split(separator: " ").map(String.init) } ?? [])
         longestPhrase = phrases.map(\.count).max() ?? 1
     }
@@ -25,12 +27,14 @@ public struct DictatedText: Sendable {
     /// `words` as written text.
     public func write(_ words: [String]) -> String { writeEach(words).joined() }
 
-    /// What each of `words` adds to the written text, with its space before it: a command's whole phrase adds at
-    /// its first word, its other words add nothing. Subtitles show each run of words this way.
+    /// What each of `words` adds to the written text, with its space before it: a command's or a vocabulary term's
+    /// whole phrase adds at its first word, its other words add nothing. Subtitles show each run of words this way.
     public func writeEach(_ words: [String]) -> [String] {
         var text = Writer(capitalizes: marks != nil)
         var added = Array(repeating: "", count: words.count)
-        for (index, piece) in pieces(of: words) {
+        let corrected = vocabulary.correct(words)
+        for (position, piece) in pieces(of: corrected.map(\.word)) {
+            let index = corrected[position].index
             switch piece {
             case .word(let word): added[index] = text.add(word, capitalizable: true)
             case .written(let written): added[index] = text.add(written, capitalizable: false)
