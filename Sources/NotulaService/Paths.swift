@@ -15,6 +15,8 @@ public struct Paths: Sendable {
     public var settingsFile: String { config + "/settings.json" }
     /// The user's own replacements: spoken phrase, tab, written text.
     public var replacementsFile: String { config + "/replacements.tsv" }
+    /// The user's own words and phrases, a term a line (`Vocabulary`).
+    public var vocabularyFile: String { config + "/vocabulary.txt" }
     public var models: String { data + "/models" }
     /// The texts of memos the user opened from a notification.
     public var transcripts: String { data + "/transcripts" }

@@ -6,6 +6,7 @@ import Models
 import NotulaContract
 import Recording
 import Speech
+import Writing
 
 /// `org.notula.Notula1.Recorder`: the recorder's transitions and state on the bus.
 ///
@@ -13,8 +14,8 @@ import Speech
 /// in the order the calls arrived (`assumeIsolated` states that, and checks it).
 enum RecorderObject {
     static func interface(
-        _ recorder: Recorder, locale: LocaleChoice, output: OutputChoice, silence: SilenceEnding, text: TextWatchers,
-        audio: AudioReaders, inputOpen: @escaping @Sendable () -> Bool, models: ModelStore, gate: AccessGate, bus: Bus
+        _ recorder: Recorder, locale: LocaleChoice, output: OutputChoice, writing: TextWriting, silence: SilenceEnding,
+        text: TextWatchers, audio: AudioReaders, inputOpen: @escaping @Sendable () -> Bool, models: ModelStore, gate: AccessGate, bus: Bus
     ) -> Interface {
         let stops = RepeatedStops()
         let starter = RecordingStarter()
@@ -70,6 +71,7 @@ enum RecorderObject {
                             output.choose(live: live)
                             announce(.live, on: bus)
                         })),
+                gate.guarding(vocabulary(writing, bus: bus)),
                 gate.members.property,
                 NotulaBus.Recorder.property(
                     .silenceSeconds, "d", getter: { .double(silence.seconds) },
@@ -232,6 +234,23 @@ enum RecorderObject {
         guard let peer = BusName(caller), try await bus.canPassFileDescriptors(to: peer) else {
             throw BusError(.notSupported, "This connection cannot receive file descriptors (over TCP, say); \(what) comes on a pipe")
         }
+    }
+
+    /// `Vocabulary`: the terms as vocabulary.txt says now; set, written there whole or refused whole.
+    private static func vocabulary(_ writing: TextWriting, bus: Bus) -> Property {
+        NotulaBus.Recorder.property(
+            .vocabulary, "as", emitsChanged: .invalidates,
+            getter: { .array(element: "s", writing.vocabulary.terms.map(Value.string)) },
+            setter: { value throws(BusError) in
+                guard case .array(_, let values) = value else { throw BusError.invalidArgs("Vocabulary is a list of strings (as)") }
+                let terms = values.compactMap { if case .string(let term) = $0 { term } else { nil } }
+                let vocabulary: Vocabulary
+                do throws(Vocabulary.Refusal) { vocabulary = try Vocabulary(checking: terms) } catch {
+                    throw BusError.invalidArgs(error.message)
+                }
+                do throws(FileError) { try writing.keep(vocabulary) } catch { throw BusError.failed(error.message) }
+                announce(.vocabulary, on: bus)
+            })
     }
 
     private static func textOutput(_ value: Value, of name: String) throws(BusError) -> TextOutput {

@@ -1,7 +1,9 @@
+import Dictating
 import FoundationEssentials
 import Memos
 import Notifying
 import Recording
+import Writing
 
 /// The running service: the bus connection, the recorder and its objects, built in steps of their own (`Wiring/`),
 /// each taking what the ones before made.
@@ -15,7 +17,10 @@ public enum Service {
         do throws(ServiceExit) {
             let bus = try await ServiceBus.connect(options, settings: settings)
             let environment = ProcessInfo.processInfo.environment
-            let speech = SpeechParts.make(settings: settings, paths: paths, environment: environment)
+            let writing = TextWriting(
+                replacements: ReplacementsFile(path: paths.replacementsFile), vocabulary: VocabularyFile(path: paths.vocabularyFile))
+            let speech = SpeechParts.make(
+                settings: settings, paths: paths, environment: environment, vocabulary: { writing.vocabulary.terms })
             let locale = LocaleChoice(
                 kept: settings.locale, known: speech.known, environment: environment, settingsFile: paths.settingsFile,
                 announce: RecorderSignals(bus: bus.bus).localePicked)
@@ -27,7 +32,7 @@ public enum Service {
                 controls: controls, answers: answers, log: { Log.info($0) })
             let gate = AccessGate(permissions: AppPermissions(settings, settingsFile: paths.settingsFile), notifier: notifier, bus: bus.bus)
             let dictation = DictationParts.make(
-                settings: settings, paths: paths, environment: environment, bus: bus.bus, notifier: notifier)
+                settings: settings, paths: paths, writing: writing, environment: environment, bus: bus.bus, notifier: notifier)
             let transcription = Transcription.make(
                 speech: speech, dictation: dictation, locale: locale, settings: settings, bus: bus.bus, notifier: notifier)
             let library = try await LibraryParts.open(

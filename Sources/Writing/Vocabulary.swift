@@ -77,3 +77,10 @@ public struct Vocabulary: Sendable, Equatable {
         return trimmed
     }
 }
+
+/// `$XDG_CONFIG_HOME/notula/vocabulary.txt`: a term a line.
+public typealias VocabularyFile = WatchedFile<Vocabulary>
+
+extension WatchedFile where Content == Vocabulary {
+    public convenience init(path: String) { self.init(path: path, empty: .none, parse: Vocabulary.parse) }
+}

@@ -3,7 +3,6 @@ import Delivering
 import Dictating
 import Memos
 import Notifying
-import Writing
 
 /// Where the words go: the user's output choice, the deliveries into the session, the written text, and those who
 /// hear the live text — a reader on a pipe, or the typing of each utterance as it ends.
@@ -17,7 +16,9 @@ struct DictationParts {
     /// What the deliveries report becomes `Delivered`, or `Failed` and a banner.
     let signals: DictationSignals
 
-    static func make(settings: Settings, paths: Paths, environment: [String: String], bus: Bus, notifier: Notifier) -> DictationParts {
+    static func make(
+        settings: Settings, paths: Paths, writing: TextWriting, environment: [String: String], bus: Bus, notifier: Notifier
+    ) -> DictationParts {
         let output = OutputChoice(settings, settingsFile: paths.settingsFile)
         let session = SessionEnvironment(bus: bus, own: environment)
         let searchPath = DeliveryWiring.searchPath(environment)
@@ -25,7 +26,6 @@ struct DictationParts {
             readSession: { await session.read() },
             findWays: { await DeliveryWiring.ways(in: $0, bus: bus, paths: paths, searchPath: searchPath) })
         Task { await DeliveryWiring.restoreLeftClipboard(before: dictation, session: session, searchPath: searchPath) }
-        let writing = TextWriting(replacements: ReplacementsFile(path: paths.replacementsFile))
         let listenerChanges = ListenerChanges()
         let signals = DictationSignals(bus: bus, notifier: notifier)
         return DictationParts(

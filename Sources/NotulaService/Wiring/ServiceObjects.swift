@@ -16,7 +16,8 @@ enum ServiceObjects {
             NotulaBus.recorderPath,
             interfaces: [
                 RecorderObject.interface(
-                    recorder, locale: locale, output: dictation.output, silence: capture.silence, text: dictation.liveText,
+                    recorder, locale: locale, output: dictation.output, writing: dictation.writing, silence: capture.silence,
+                    text: dictation.liveText,
                     audio: capture.audio, inputOpen: { capturing.isInputOpen }, models: transcription.models, gate: gate, bus: bus)
             ])
         await bus.export(NotulaBus.modelsPath, interfaces: [ModelsObject.interface(transcription.models, memory: speech.memory)])

@@ -29,7 +29,10 @@ struct SpeechParts {
         (whisper.isAvailable ? [whisper] : []) + (sherpa.isAvailable ? [sherpa] : [])
     }
 
-    static func make(settings: Settings, paths: Paths, environment: [String: String]) -> SpeechParts {
+    /// - Parameter vocabulary: the user's terms as they are now, which prompt Whisper.
+    static func make(
+        settings: Settings, paths: Paths, environment: [String: String], vocabulary: @escaping @Sendable () -> [String]
+    ) -> SpeechParts {
         let places = ModelPlaces(
             all: InstalledModels.defaultPlaces(environment: environment), notula: paths.models, downloads: paths.downloads)
         let directory = executableDirectory()
@@ -58,7 +61,8 @@ struct SpeechParts {
                 whisperCatalog: catalogs.known(.whisper, builtIn: WhisperCatalog.builtIn),
                 sherpaCatalog: catalogs.known(.sherpa, builtIn: SherpaCatalog.builtIn),
                 installed: InstalledModels.all(places: places.all)),
-            whisper: WhisperEngine(helper: helper.libraries.whisper == nil ? nil : helper, modelPlaces: places.all),
+            whisper: WhisperEngine(
+                helper: helper.libraries.whisper == nil ? nil : helper, modelPlaces: places.all, vocabulary: vocabulary),
             sherpa: SherpaEngine(helper: helper.libraries.sherpa == nil ? nil : helper, modelPlaces: places.all),
             voiceDetection: VoiceDetection(executable: "/proc/self/exe", library: libraries.sherpa))
     }

@@ -7,10 +7,14 @@ import Recording
 /// Nothing is loaded in notulad: the helper loads a model at its first decoding and ends once idle.
 public final class WhisperEngine: HelperEngine {
     public let models: HelperModels
+    private let vocabulary: @Sendable () -> [String]
 
-    /// - Parameter helper: the helper its models decode in; nil without libwhisper.
-    public init(helper: DecodingHelper?, modelPlaces: [String]) {
+    /// - Parameters:
+    ///   - helper: the helper its models decode in; nil without libwhisper.
+    ///   - vocabulary: the user's terms as they are at each decoding, which Whisper is prompted with.
+    public init(helper: DecodingHelper?, modelPlaces: [String], vocabulary: @escaping @Sendable () -> [String] = { [] }) {
         models = HelperModels(helper: helper, places: modelPlaces, engine: .whisper)
+        self.vocabulary = vocabulary
     }
 
     public func loads(_ model: InstalledModel) -> Bool { model.kind == .whisper }
@@ -20,7 +24,8 @@ public final class WhisperEngine: HelperEngine {
     /// The model `named`, else the locale's first Whisper model on disk; the helper loads it at its first decoding.
     public func model(for locale: String, named: String?) throws(RecordingError) -> any LoadedSpeechModel {
         let (helper, model) = try models.model(for: locale, named: named, loadedBy: loads)
-        return LoadedWhisperModel(installed: model, language: WhisperLanguages.code(forTag: locale) ?? "auto", helper: helper)
+        return LoadedWhisperModel(
+            installed: model, language: WhisperLanguages.code(forTag: locale) ?? "auto", helper: helper, vocabulary: vocabulary)
     }
 }
 
@@ -30,10 +35,12 @@ struct LoadedWhisperModel: LoadedSpeechModel, UtteranceDecoding {
     /// Whisper's code of the language spoken: `en`, `de`.
     let language: String
     let helper: DecodingHelper
+    let vocabulary: @Sendable () -> [String]
 
     /// Waits for the helper; a cancellation reaches it within 50 ms.
     func transcribe(wavFile path: String, unless isCancelled: () -> Bool) throws(SpeechError) -> Transcript {
-        let segments = try helper.transcribe(file: path, model: installed.path, language: language, unless: isCancelled)
+        let prompt = WhisperPrompt.text(terms: vocabulary(), previous: "")
+        let segments = try helper.transcribe(file: path, model: installed.path, language: language, prompt: prompt, unless: isCancelled)
         return Transcript(segments: segments, model: installed.name)
     }
 
@@ -44,7 +51,8 @@ struct LoadedWhisperModel: LoadedSpeechModel, UtteranceDecoding {
     /// An awaited utterance is encoded at its own length first (`FittedWindow`).
     func transcribe(utterance audio: [UInt8], after previous: String, awaited: Bool) async throws(SpeechError) -> Transcript {
         let segments = try await helper.transcribe(
-            audio: audio, model: installed.path, language: language, prompt: previous, fitted: awaited)
+            audio: audio, model: installed.path, language: language, prompt: WhisperPrompt.text(terms: vocabulary(), previous: previous),
+            fitted: awaited)
         return Transcript(segments: segments, model: installed.name)
     }
 }

@@ -27,10 +27,11 @@ extension DecodingHelper {
     /// Decodes the WAV `file` with the ggml model `model`, in the helper, waiting on the calling thread: a speech
     /// engine's queue (`WhisperEngine`). Throws as `transcribe(file:model:language:prompt:)`, `.cancelled` once
     /// `isCancelled` says so.
-    public func transcribe(file: String, model: String, language: String, unless isCancelled: () -> Bool) throws(SpeechError)
-        -> [WhisperModel.Segment]
+    public func transcribe(file: String, model: String, language: String, prompt: String = "", unless isCancelled: () -> Bool)
+        throws(SpeechError) -> [WhisperModel.Segment]
     {
-        try answer(DecodingRequest(engine: .whisper, model: model, file: file, language: language), unless: isCancelled).segments ?? []
+        let request = DecodingRequest(engine: .whisper, model: model, file: file, language: language, prompt: prompt)
+        return try answer(request, unless: isCancelled).segments ?? []
     }
 }
 
