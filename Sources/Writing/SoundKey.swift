@@ -15,6 +15,10 @@ enum SoundKey {
             [("k", "n"), ("g", "n"), ("p", "n"), ("w", "r"), ("p", "s")].contains(where: { UInt8(ascii: $0.0) == first && UInt8(ascii: $0.1) == second })
         {
             index = 1
+        } else if letters.starts(with: [c("o"), c("u")]), letters.count > 2, isVowel(letters[2]) {
+            // French spelling: "Ouagadougou", "Ouellette" start as "wa", "we".
+            add(c("w"))
+            index = 2
         }
         while index < letters.count {
             let current = letters[index]

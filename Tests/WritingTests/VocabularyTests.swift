@@ -61,6 +61,7 @@ struct VocabularyCorrectionTests {
         #expect(written("Call mr kowalchik today") == "Call mr Kowalczyk today")
         #expect(written("Levitiracetam, then rest.") == "Levetiracetam, then rest.", "a sentence's capital and its comma kept")
         #expect(written("he flew to ouagadugu") == "He flew to Ouagadougou")
+        #expect(written("He returned from Wagadougou.") == "He returned from Ouagadougou.", "a French ou before a vowel sounds as w")
     }
 
     @Test func theTermsOwnWordsTakeItsCase() {
