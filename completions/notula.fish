@@ -66,13 +66,16 @@ __notula_offer '__notula_typed ""; or __notula_typed help' \
     dictate\t'a recording typed where you write, sent after a pause' watch\t'the words while they are spoken' \
     listen\t'the audio while it is recorded, on standard output' locale\t'print or set the locale of transcription' \
     models\t'list, install, remove the speech models' memos\t'list, search, show, play, export the memos' \
-    permissions\t'the sandboxed apps allowed or denied to hear your recordings' help\t'print the usage of a command'
+    permissions\t'the sandboxed apps allowed or denied to hear your recordings' \
+    vocabulary\t'your own words and phrases, spelled as you spell them' help\t'print the usage of a command'
 
 __notula_offer '__notula_typed permissions; or __notula_typed "help permissions"' \
     allow\t'let a sandboxed app hear your recordings' deny\t'refuse an app without asking again' \
     revoke\t'forget the decision: the app is asked again'
 complete -c notula -n '__notula_typed "permissions allow"; or __notula_typed "permissions deny"; or __notula_typed "permissions revoke"' \
     -a '(__notula_apps)'
+__notula_offer '__notula_typed vocabulary; or __notula_typed "help vocabulary"' \
+    add\t'add words or phrases' remove\t'remove words or phrases'
 
 complete -c notula -n '__notula_typed "status*"; and not __fish_seen_argument -l follow' -l follow -d 'print again at every change'
 complete -c notula -n '__notula_typed "status*"; and not __fish_seen_argument -l json' -l json -d 'one JSON object a line'

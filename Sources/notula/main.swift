@@ -59,6 +59,11 @@ let usage = """
       permissions allow APP  let the sandboxed app APP (its app id, as permissions lists it) hear them
       permissions deny APP  refuse APP without asking again
       permissions revoke APP  forget what was decided for APP: it is asked again at its next request
+      vocabulary        your own words and phrases (names, drugs, places), a term a line: Whisper is
+                        prompted with them, and a word that sounds near one is written in its spelling
+      vocabulary add TERM...  add each TERM (quote a phrase: "Addison's disease"); at most 500 terms
+                        of at most 64 characters
+      vocabulary remove TERM...  remove each TERM, whatever its case
       help COMMAND      print the usage of COMMAND (a command, or a command and its subcommand: models
                         install); notula COMMAND --help does the same
 
@@ -117,6 +122,7 @@ let isValid: Bool =
     case ("models", 4): ["install", "remove"].contains(operands[0]) && operands[2] == "--model"
     case ("memos", _): MemosCommand.isValid(operands)
     case ("permissions", _): PermissionsCommand.isValid(operands)
+    case ("vocabulary", _): VocabularyCommand.isValid(operands)
     case ("send", 1): sendOutputs[operands[0]] != nil
     case ("dictate", 0): true
     case ("dictate", 2): operands[0] == "--silence" && Double(operands[1]) != nil
@@ -153,6 +159,7 @@ do throws(BusError) {
     case ("models", _): try await models.cancel()
     case ("memos", _): try await MemosCommand(client: MemosClient(bus: bus)).run(operands)
     case ("permissions", _): try await PermissionsCommand(recorder: recorder).run(operands).forEach { print($0) }
+    case ("vocabulary", _): try await VocabularyCommand(recorder: recorder).run(operands).forEach { print($0) }
     case ("send", let flag?): print(try await recorder.processTo(sendOutputs[flag]!))
     case ("dictate", _): try await recorder.dictate(silenceSeconds: operands.last.flatMap(Double.init) ?? 2)
     case ("watch", _): try await TextWatch(recorder: recorder, json: operands == ["--json"]).run()

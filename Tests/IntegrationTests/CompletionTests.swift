@@ -34,7 +34,7 @@ struct CompletionTests {
             (["memos", "export", "1234", "--format"], "", ["json", "srt", "txt", "vtt"]),
             (["memos", "export", "1234", "--format", "txt"], "-", ["-o"]), (["toggle"], "", []), ([], "me", ["memos"]),
         ]
-        for command in ["models", "memos", "permissions"] {
+        for command in ["models", "memos", "permissions", "vocabulary"] {
             expected += [([command], "", following(command)), (["help", command], "", following(command))]
         }
         try expectOffers(expected, of: shell, environment: ProcessInfo.processInfo.environment)
