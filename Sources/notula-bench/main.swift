@@ -13,7 +13,7 @@ import Speech
 // NOTULA_TEST_MODEL names the Korean model's folder; NOTULA_BENCH_QUICK=1 gives a short run for working on the
 // bench itself (the 10 s recording only, 2 rounds of the file, text delivered of 20 and 200 characters only);
 // NOTULA_BENCH_LIBRARY_ONLY=1 runs the library part alone, NOTULA_BENCH_LIVE_ONLY=1 the live text's and audio's, NOTULA_BENCH_AGAIN_ONLY=1 a memo transcribed again, NOTULA_BENCH_ACCURATE_ONLY=1 the accurate pass (Whisper tiny.en, converted into
-// .build/whisper by `scripts/install-whisper --test`), NOTULA_BENCH_ROUND_TRIPS_ONLY=1 the round trips and the idle service, NOTULA_BENCH_SHERPA_ONLY=1 sherpa-onnx's path and Silero's detector, NOTULA_BENCH_DELIVERY_ONLY=1 the dictation delivery alone
+// .build/whisper by `scripts/install-whisper --test`), NOTULA_BENCH_ROUND_TRIPS_ONLY=1 the round trips and the idle service, NOTULA_BENCH_SHERPA_ONLY=1 sherpa-onnx's path and Silero's detector, NOTULA_BENCH_VOCABULARY_ONLY=1 the user's vocabulary (rare terms spelled right, Whisper tiny.en), NOTULA_BENCH_DELIVERY_ONLY=1 the dictation delivery alone
 // (it needs neither notulad nor a model), NOTULA_BENCH_FOOTPRINT_ONLY=1 the binary's size and its memory at a first start.
 
 if ProcessInfo.processInfo.environment["NOTULA_BENCH_DELIVERY_ONLY"] == "1" {
@@ -77,6 +77,11 @@ do {
     if ProcessInfo.processInfo.environment["NOTULA_BENCH_SHERPA_ONLY"] == "1" {
         print(try await SherpaPath.run(
             notulad: notulad, home: home.appendingPathComponent("sherpa"), bus: bus, modelPath: modelPath, whisperModel: whisperModel))
+        try? FileManager.default.removeItem(at: home)
+        exit(0)
+    }
+    if ProcessInfo.processInfo.environment["NOTULA_BENCH_VOCABULARY_ONLY"] == "1" {
+        print(try await VocabularyAccuracy.run(notulad: notulad, home: home.appendingPathComponent("vocabulary"), whisperModel: whisperModel))
         try? FileManager.default.removeItem(at: home)
         exit(0)
     }
@@ -145,6 +150,8 @@ do {
     print()
     print(try await SherpaPath.run(
             notulad: notulad, home: home.appendingPathComponent("sherpa"), bus: bus, modelPath: modelPath, whisperModel: whisperModel))
+    print()
+    print(try await VocabularyAccuracy.run(notulad: notulad, home: home.appendingPathComponent("vocabulary"), whisperModel: whisperModel))
 
     print()
     print(
