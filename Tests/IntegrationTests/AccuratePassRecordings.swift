@@ -1,5 +1,6 @@
 import DBus
 import Foundation
+import NotulaContract
 import NotulaTestSupport
 import Testing
 
@@ -29,4 +30,14 @@ func recordAndSend(_ sentences: [String], to service: ServiceUnderTest) async th
     let memo = try await service.recorder(.process).argument(0, as: ObjectPath.self)
     for await signal in signals where signal.isSignal(.processed) || signal.isSignal(.failed) { break }
     return (memo, await reader.linesUntilEnd())
+}
+
+/// Returns once Whisper has written every utterance of `memo`: its `PendingUtterances` empty, at once or later.
+func awaitAccurateText(of memo: ObjectPath, in service: ServiceUnderTest) async throws {
+    let changes = try await service.signals(of: memo, interface: NotulaBus.memoInterface)
+    guard !(try [UInt32](dbusValue: try await service.property(.pendingUtterances, of: memo))).isEmpty else { return }
+    for await message in changes {
+        let now = try? message.argument(1, as: [String: Variant].self)["PendingUtterances"].map { try [UInt32](dbusValue: $0.value) }
+        if now?.isEmpty == true { return }
+    }
 }
