@@ -52,7 +52,8 @@ let package = Package(
         .executableTarget(name: "notulad", dependencies: ["Downloading", "NotulaService", "Recording", "Speech"]),
         .executableTarget(name: "notula", dependencies: ["DBus", "NotulaContract", "Recording"]),
         .executableTarget(
-            name: "notula-bench", dependencies: ["DBus", "NotulaContract", "Models", "Speech", "Library", "NotulaTestSupport", "Delivering", "Writing"]),
+            name: "notula-bench",
+            dependencies: ["DBus", "NotulaContract", "Models", "Speech", "Library", "NotulaTestSupport", "Delivering", "Writing"]),
         .target(
             name: "NotulaTestSupport", dependencies: ["DBus", "NotulaContract", "Recording", "Speech"], path: "Tests/NotulaTestSupport"),
         .target(name: "TestPasses", path: "Tests/TestPasses"),

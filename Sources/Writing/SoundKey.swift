@@ -12,7 +12,9 @@ enum SoundKey {
         }
         func add(_ sound: UInt8) { if key.last != sound { key.append(sound) } }
         if let first = letters.first, let second = letters.dropFirst().first,
-            [("k", "n"), ("g", "n"), ("p", "n"), ("w", "r"), ("p", "s")].contains(where: { UInt8(ascii: $0.0) == first && UInt8(ascii: $0.1) == second })
+            [("k", "n"), ("g", "n"), ("p", "n"), ("w", "r"), ("p", "s")].contains(where: {
+                UInt8(ascii: $0.0) == first && UInt8(ascii: $0.1) == second
+            })
         {
             index = 1
         } else if letters.starts(with: [c("o"), c("u")]), letters.count > 2, isVowel(letters[2]) {

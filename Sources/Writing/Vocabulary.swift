@@ -68,7 +68,10 @@ public struct Vocabulary: Sendable, Equatable {
         guard trimmed.count <= longestTerm else {
             throw Refusal(message: "A vocabulary term may have at most \(longestTerm) characters, not \(trimmed.count)")
         }
-        guard !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control || $0.properties.isWhitespace && $0 != " " }) else {
+        guard
+            !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control || $0.properties.isWhitespace && $0 != " " }
+            )
+        else {
             throw Refusal(message: "A vocabulary term may not hold a control character, a tab or a line break")
         }
         guard trimmed.contains(where: \.isLetter) else {

@@ -24,7 +24,9 @@ public struct VocabularyCorrection: Sendable {
 
     public init(_ vocabulary: Vocabulary) {
         let terms = vocabulary.terms.compactMap { spelling in
-            SoundKey.letters(of: Substring(spelling.filter { $0 != " " })).map { Term(spelling: spelling, letters: $0, key: SoundKey.of($0)) }
+            SoundKey.letters(of: Substring(spelling.filter { $0 != " " })).map {
+                Term(spelling: spelling, letters: $0, key: SoundKey.of($0))
+            }
         }
         termsByLetters = Dictionary(terms.map { ($0.letters, $0) }, uniquingKeysWith: { first, _ in first })
         termsByFirstSound = Dictionary(
@@ -96,7 +98,9 @@ public struct VocabularyCorrection: Sendable {
                     break
                 }
                 letters += more
-                if let match = bestTerm(for: letters).map({ Match(start: start, length: end - start + 1, term: $0.term, distance: $0.distance) }) {
+                if let match = bestTerm(for: letters).map({
+                    Match(start: start, length: end - start + 1, term: $0.term, distance: $0.distance)
+                }) {
                     found.append(match)
                 }
             }

@@ -30,7 +30,8 @@ enum VocabularyAccuracy {
         }
         let place = home.appendingPathComponent("models")
         try FileManager.default.createDirectory(at: place, withIntermediateDirectories: true)
-        try FileManager.default.createSymbolicLink(atPath: place.appendingPathComponent("ggml-tiny.en.bin").path, withDestinationPath: whisperModel)
+        try FileManager.default.createSymbolicLink(
+            atPath: place.appendingPathComponent("ggml-tiny.en.bin").path, withDestinationPath: whisperModel)
         let sentences = try spokenSentences()
         let vocabulary = try Vocabulary(checking: sentences.map(\.term))
         let helper = DecodingHelper(executable: notulad, libraries: .init(whisper: library, sherpa: nil), idleRelease: .seconds(120))
@@ -38,7 +39,9 @@ enum VocabularyAccuracy {
         let prompted = WhisperEngine(helper: helper, modelPlaces: [place.path], vocabulary: { vocabulary.terms })
         var heard: [Bool: [String]] = [:]
         for (isPrompted, engine) in [(false, plain), (true, prompted)] {
-            progress("writing \(sentences.count) sentences of rare terms with Whisper tiny.en, \(isPrompted ? "prompted with" : "without") the vocabulary")
+            progress(
+                "writing \(sentences.count) sentences of rare terms with Whisper tiny.en, \(isPrompted ? "prompted with" : "without") the vocabulary"
+            )
             guard let decoding = try engine.model(for: "en-US", named: "ggml-tiny.en").utterances else { continue }
             var texts: [String] = []
             for sentence in sentences {
@@ -70,7 +73,11 @@ enum VocabularyAccuracy {
                 let said = WordErrorRate.words(sentence.text)
                 let termWords = WordErrorRate.words(sentence.term)
                 let got = WordErrorRate.words(written)
-                if contains(got, termWords) { right += 1 } else if way.prompted && way.corrected { examples.append("\(sentence.term): \(written)") }
+                if contains(got, termWords) {
+                    right += 1
+                } else if way.prompted && way.corrected {
+                    examples.append("\(sentence.term): \(written)")
+                }
                 otherErrors += errorsOutside(term: termWords, heard: got, said: said)
                 otherWords += said.count - termWords.count
             }

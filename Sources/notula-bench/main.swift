@@ -81,7 +81,8 @@ do {
         exit(0)
     }
     if ProcessInfo.processInfo.environment["NOTULA_BENCH_VOCABULARY_ONLY"] == "1" {
-        print(try await VocabularyAccuracy.run(notulad: notulad, home: home.appendingPathComponent("vocabulary"), whisperModel: whisperModel))
+        print(
+            try await VocabularyAccuracy.run(notulad: notulad, home: home.appendingPathComponent("vocabulary"), whisperModel: whisperModel))
         try? FileManager.default.removeItem(at: home)
         exit(0)
     }

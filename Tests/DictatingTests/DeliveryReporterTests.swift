@@ -27,7 +27,7 @@ struct DeliveryReporterTests {
         let events = HeardEvents()
         let choice = OutputChoice(output: output, live: live, spaceAfterText: spaceAfterText, settings: KeptSettings())
         let typing = LiveTyping(
-            choice: choice, delivery: delivery, writing: TextWriting(replacements: ReplacementsFile(path: "/nonexistent/replacements.tsv"), vocabulary: VocabularyFile(path: "/nonexistent/vocabulary.txt")),
+            choice: choice, delivery: delivery, writing: .withoutFiles,
             listener: events)
         typing.start(localeOf: { _ in "en-US" })
         let memoText = text ?? self.memoText

@@ -2,6 +2,7 @@ import Delivering
 import Foundation
 import Recording
 import Synchronization
+import Writing
 
 @testable import Dictating
 
@@ -107,4 +108,11 @@ extension CapturedAudioListener {
             bytes[start..<min(start + 640, bytes.count)].withUnsafeBytes { captured($0, of: recording) }
         }
     }
+}
+
+extension TextWriting {
+    /// The spoken punctuation alone: no replacements, no vocabulary.
+    static let withoutFiles = TextWriting(
+        replacements: ReplacementsFile(path: "/nonexistent/replacements.tsv"),
+        vocabulary: VocabularyFile(path: "/nonexistent/vocabulary.txt"))
 }

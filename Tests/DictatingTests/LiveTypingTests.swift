@@ -16,7 +16,7 @@ struct LiveTypingTests {
     private func typing(output: TextOutput = .type, live: Bool = true, delivery: RecordedDelivery, events: HeardEvents) -> LiveTyping {
         let choice = OutputChoice(output: output, live: live, settings: KeptSettings())
         let typing = LiveTyping(
-            choice: choice, delivery: delivery, writing: TextWriting(replacements: ReplacementsFile(path: "/nonexistent/replacements.tsv"), vocabulary: VocabularyFile(path: "/nonexistent/vocabulary.txt")),
+            choice: choice, delivery: delivery, writing: .withoutFiles,
             listener: events)
         typing.start(localeOf: { _ in "en-US" })
         return typing

@@ -25,7 +25,8 @@ struct TextWritingTests {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("notula-writing-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("notula/vocabulary.txt").path
-        let writing = TextWriting(replacements: ReplacementsFile(path: folder.appendingPathComponent("none.tsv").path), vocabulary: VocabularyFile(path: path))
+        let writing = TextWriting(
+            replacements: ReplacementsFile(path: folder.appendingPathComponent("none.tsv").path), vocabulary: VocabularyFile(path: path))
         #expect(writing.writing(in: "en-US").write(["take", "a", "pixaban"]) == "Take a pixaban")
 
         try writing.keep(try Vocabulary(checking: ["apixaban"]))
