@@ -68,8 +68,18 @@ public struct Property: Sendable {
     /// Answers `Set` as a method handler does: at once, or `.later` for a value that takes waiting to accept; told
     /// the caller's unique name, for a setting only some callers may change.
     public let setter: (@Sendable (Value, _ sender: String?) throws(BusError) -> MethodReply)?
+    /// Asked before `Get` answers, told the caller's unique name: for a value only some callers may read. `GetAll`
+    /// leaves such a property out, as it cannot ask on each caller's behalf.
+    public private(set) var readGuard: (@Sendable (_ sender: String?) async throws(BusError) -> Void)?
 
     public var access: Access { setter == nil ? .read : .readwrite }
+
+    /// This property, read by `Get` only once `check` lets the caller through, and left out of `GetAll`.
+    public func guardingReads(_ check: @escaping @Sendable (_ sender: String?) async throws(BusError) -> Void) -> Property {
+        var guarded = self
+        guarded.readGuard = check
+        return guarded
+    }
 
     public init(
         _ name: MemberName, _ signature: Signature, emitsChanged: EmitsChangedSignal = .true,

@@ -198,6 +198,9 @@ extension Bus {
         return .now([.string(String(cString: raw))])
     }
 
+    /// A guarded property's value, read on the bus's executor as every getter is.
+    private func value(of property: Property) -> Value { property.getter() }
+
     /// Get, GetAll and Set; Set reads the new value only once it is known to be of the property's type.
     private func handleProperties(_ call: MessageHeader, _ raw: OpaquePointer, member: String, interfaces: [Interface]) throws(BusError)
         -> MethodReply
@@ -220,11 +223,17 @@ extension Bus {
         switch member {
         case "Get":
             try expect(call, member: "Get", signature: "ss")
-            return .now([.variant(try property(try nextString(), try nextString()).getter())])
+            let target = try property(try nextString(), try nextString())
+            guard let readGuard = target.readGuard else { return .now([.variant(target.getter())]) }
+            let sender = call.sender
+            return .later { () throws(BusError) in
+                try await readGuard(sender)
+                return [.variant(await self.value(of: target))]
+            }
         case "GetAll":
             try expect(call, member: "GetAll", signature: "s")
             let name = try nextString()
-            let properties = name.isEmpty ? interfaces.flatMap(\.properties) : try interface(name).properties
+            let properties = (name.isEmpty ? interfaces.flatMap(\.properties) : try interface(name).properties).filter { $0.readGuard == nil }
             let entries = properties.map { DictionaryEntry(key: .string($0.name.rawValue), value: .variant($0.getter())) }
             return .now([.dictionary(key: "s", value: "v", entries)])
         case "Set":

@@ -71,7 +71,7 @@ enum RecorderObject {
                             output.choose(live: live)
                             announce(.live, on: bus)
                         })),
-                gate.guarding(vocabulary(writing, bus: bus)),
+                gate.guarding(vocabulary(writing, bus: bus), reads: true),
                 gate.members.property,
                 NotulaBus.Recorder.property(
                     .silenceSeconds, "d", getter: { .double(silence.seconds) },

@@ -130,6 +130,7 @@ struct PermissionTests {
             (recorder, "org.freedesktop.DBus.Properties.Set", ["org.notula.Notula1.Recorder", "Typing", "<'auto'>"]),
             (recorder, "org.freedesktop.DBus.Properties.Set", ["org.notula.Notula1.Recorder", "Live", "<false>"]),
             (recorder, "org.freedesktop.DBus.Properties.Set", ["org.notula.Notula1.Recorder", "Vocabulary", "<['Kowalczyk']>"]),
+            (recorder, "org.freedesktop.DBus.Properties.Get", ["org.notula.Notula1.Recorder", "Vocabulary"]),
             (NotulaBus.libraryPath.rawValue, "org.notula.Notula1.Library.Search", ["note", "5"]),
             (memo, "org.notula.Notula1.Memo.GetTranscript", []),
             (memo, "org.notula.Notula1.Memo.Export", ["txt"]),

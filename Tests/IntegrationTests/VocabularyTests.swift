@@ -52,6 +52,10 @@ struct VocabularyFileTests {
         let file = vocabularyFile(of: service)
         #expect(try String(contentsOf: file, encoding: .utf8) == "apixaban\nNieuwenhuizen\n")
         #expect((try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? Int) == 0o600)
+        let all = try await service.call(
+            NotulaBus.recorderPath, "org.freedesktop.DBus.Properties", "GetAll", [.string(NotulaBus.recorderInterface.rawValue)])
+        let names = try all.argument(0, as: [String: Variant].self).keys
+        #expect(names.contains("State") && !names.contains("Vocabulary"), "patients' names are read by Get alone: \(names)")
 
         for (terms, message) in [
             (["ok", "tab\there"], "A vocabulary term may not hold a control character, a tab or a line break"),

@@ -42,17 +42,19 @@ struct AccessGate: Sendable {
         }
     }
 
-    /// `property`, set only by a caller `admit` lets through; anyone reads it.
-    func guarding(_ property: Property) -> Property {
+    /// `property`, set only by a caller `admit` lets through; with `reads`, read (`Get`) only by one too, and left
+    /// out of `GetAll`; else anyone reads it.
+    func guarding(_ property: Property, reads: Bool = false) -> Property {
         guard let setter = property.setter else { return property }
         let bus = self.bus
-        return Property.settable(property.name, property.signature, emitsChanged: property.emitsChanged, getter: property.getter) {
+        let guarded = Property.settable(property.name, property.signature, emitsChanged: property.emitsChanged, getter: property.getter) {
             value, sender throws(BusError) in
             .later { () throws(BusError) in
                 try await admit(sender)
                 return try await bus.awaitReply { () throws(BusError) in try setter(value, sender) }
             }
         }
+        return reads ? guarded.guardingReads { sender throws(BusError) in try await admit(sender) } : guarded
     }
 
     /// Keeps what the user decided for `app` (nil: forgotten, asked again) and announces `Permissions`.
