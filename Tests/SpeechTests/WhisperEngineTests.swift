@@ -113,6 +113,26 @@ struct WhisperEngineTests {
     }
 }
 
+extension WhisperEngineTests {
+    /// A memo's file decoded again is prompted with the user's vocabulary: a surname tiny.en writes "New Empy
+    /// Wisen" on its own comes out spelled; over silence the prompt's terms are not written.
+    @Test func theVocabularyPromptsAFilesDecodingAndIsNotWrittenOverSilence() async throws {
+        let folder = TemporaryFolder()
+        try FileManager.default.createSymbolicLink(atPath: folder.file("ggml-tiny.en.bin"), withDestinationPath: tinyEnglish)
+        let terms = ["Nieuwenhuizen", "metoprolol", "Kowalczyk"]
+        let engine = WhisperEngine(helper: helper(), modelPlaces: [folder.path], vocabulary: { terms })
+        let model = try engine.model(for: "en-US", named: "ggml-tiny.en")
+        let said = try englishSpeech("Doctor Nieuwenhuizen will see the patient again on Friday morning.")
+        let quiet = try silence(seconds: 3)
+        defer { for path in [said, quiet] { try? FileManager.default.removeItem(atPath: path) } }
+
+        let text = try model.transcribe(wavFile: said, unless: { false }).text
+        #expect(text.contains("Nieuwenhuizen"), "\(text)")
+        let overSilence = try model.transcribe(wavFile: quiet, unless: { false }).text
+        #expect(!terms.contains { overSilence.contains($0) } && !overSilence.contains("Glossary"), "\(overSilence)")
+    }
+}
+
 /// Set by the test, read by the decoding between its waits.
 private final class StopFlag: Sendable {
     private let flag = Atomic(false)
