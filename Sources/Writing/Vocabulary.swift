@@ -65,7 +65,8 @@ public struct Vocabulary: Sendable, Equatable {
     private static func check(_ term: String) throws(Refusal) -> String {
         let trimmed = String(term.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
         guard !trimmed.isEmpty else { throw Refusal(message: "A vocabulary term is empty") }
-        guard trimmed.count <= longestTerm else {
+        // Characters, and bytes: 64 letters each under a thousand combining marks are not a term.
+        guard trimmed.count <= longestTerm, trimmed.utf8.count <= longestTerm * 8 else {
             throw Refusal(message: "A vocabulary term may have at most \(longestTerm) characters, not \(trimmed.count)")
         }
         guard

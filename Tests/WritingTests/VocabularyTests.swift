@@ -16,6 +16,9 @@ struct VocabularyTests {
         #expect(throws: Vocabulary.Refusal(message: "A vocabulary term may have at most 64 characters, not 65")) {
             try Vocabulary(checking: [String(repeating: "a", count: 65)])
         }
+        #expect(throws: Vocabulary.Refusal.self, "64 characters of 300 bytes each") {
+            try Vocabulary(checking: [String(repeating: "a" + String(repeating: "\u{301}", count: 150), count: 64)])
+        }
         #expect(throws: Vocabulary.Refusal(message: "A vocabulary term may not hold a control character, a tab or a line break")) {
             try Vocabulary(checking: ["a\u{1B}b"])
         }
