@@ -69,6 +69,26 @@ struct VocabularyFileTests {
         #expect(try String(contentsOf: file, encoding: .utf8) == "apixaban\nNieuwenhuizen\n", "a refused vocabulary changes nothing")
     }
 
+    @Test func notulaVocabularyListsAddsAndRemovesTerms() async throws {
+        let service = try await ServiceUnderTest.start()
+        let notula = binaryDirectory.appendingPathComponent("notula").path
+        let environment = service.environment
+        #expect(try output(of: [notula, "vocabulary"], environment: environment).hasPrefix("No vocabulary yet"))
+        #expect(
+            try output(of: [notula, "vocabulary", "add", "metoprolol", "Addison's disease"], environment: environment)
+                == "metoprolol: added\nAddison's disease: added\n")
+        #expect(
+            try output(of: [notula, "vocabulary", "add", "Metoprolol", "Llandudno"], environment: environment)
+                == "Metoprolol: already in the vocabulary\nLlandudno: added\n")
+        #expect(try output(of: [notula, "vocabulary"], environment: environment) == "metoprolol\nAddison's disease\nLlandudno\n")
+        #expect(
+            try output(of: [notula, "vocabulary", "remove", "METOPROLOL", "Zwolle"], environment: environment)
+                == "METOPROLOL: removed\nZwolle: not in the vocabulary\n")
+        let bad = try run(notula, ["vocabulary", "add", String(repeating: "x", count: 65)], environment: environment)
+        #expect(bad.status == 2 && bad.errorOutput.contains("at most 64 characters"), "\(bad.errorOutput)")
+        #expect(try output(of: [notula, "vocabulary"], environment: environment) == "Addison's disease\nLlandudno\n")
+    }
+
     @Test func aFileEditedByHandIsReadAgainItsBadLinesSkippedAndLogged() async throws {
         let service = try await ServiceUnderTest.start()
         let file = vocabularyFile(of: service)
