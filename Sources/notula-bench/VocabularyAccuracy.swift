@@ -86,7 +86,25 @@ enum VocabularyAccuracy {
                     + "\(otherErrors) of \(otherWords) (\(fixed(Double(otherErrors) * 100 / Double(otherWords), 1)) %) |")
         }
         if !examples.isEmpty { report += ["", "Still wrong with both:", ""] + examples.map { "- \($0)" } }
+        report += ["", correctionCost(sentences.map(\.text), terms: vocabulary.terms)]
         return report.joined(separator: "\n")
+    }
+
+    /// What the correction costs at its bound: the sentences' 1 000 words written against 500 terms (the twenty and
+    /// 480 made-up words of drug-like shape), median of 10 — live typing writes a recording's words again at each
+    /// utterance.
+    private static func correctionCost(_ texts: [String], terms: [String]) -> String {
+        let syllables = ["ba", "cor", "dex", "fen", "li", "mo", "nar", "pra", "sol", "ti", "vo", "zin"]
+        // Three syllables of twelve, each term its own: "dexmopraine".
+        let madeUp = (0..<(Vocabulary.mostTerms - terms.count)).map { (index: Int) -> String in
+            let parts: [String] = [syllables[index % 12], syllables[index / 12 % 12], syllables[index / 144 % 12], "ine"]
+            return parts.joined()
+        }
+        let vocabulary = (try? Vocabulary(checking: terms + madeUp)) ?? .none
+        let words = Array(repeatElement(texts.joined(separator: " ").split(separator: " ").map(String.init), count: 10).joined().prefix(1000))
+        let text = DictatedText(locale: "en-US", vocabulary: VocabularyCorrection(vocabulary))
+        let times = (0..<10).map { _ in timed { text.write(words) }.duration.seconds * 1000 }
+        return "Written text of \(words.count) words against \(vocabulary.terms.count) terms: \(fixed(median(times), 1)) ms (median of 10)."
     }
 
     /// The fixture's sentences, spoken, as 16 kHz mono 16-bit samples.
