@@ -69,7 +69,7 @@ public final class LiveTyping: LiveTextListener {
             guard !progress.failed else { return }
             let before = progress.words.count
             progress.words += words
-            let chunk = writing.writing(in: localeOf(recording)).writeEach(progress.words)[before...].joined()
+            let chunk = writing.writing(in: localeOf(recording)).writeEach(progress.words, typed: before)[before...].joined()
             state.recordings[recording] = progress
             state.recordings.keepNewest(OutputChoice.mostSingleChoices)
             let previous = state.last

@@ -70,7 +70,8 @@ enum MemoObject {
                             "Unknown export format \(name); one of \(ExportFormat.allCases.map(\.rawValue).joined(separator: ", "))")
                     }
                     let memo = try transcribedMemo(message)
-                    return .now([.string(format.render(memo, writing: writing.writing(in: memo.locale).writeEach))])
+                    let text = writing.writing(in: memo.locale)
+                    return .now([.string(format.render(memo, writing: { text.writeEach($0) }))])
                 }),
             NotulaBus.Memo.method(.play) { message throws(BusError) in
                 let id = try id(message)

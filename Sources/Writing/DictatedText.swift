@@ -29,12 +29,13 @@ public struct DictatedText: Sendable {
 
     /// What each of `words` adds to the written text, with its space before it: a command's or a vocabulary term's
     /// whole phrase adds at its first word, its other words add nothing. Subtitles show each run of words this way.
-    public func writeEach(_ words: [String]) -> [String] {
+    /// - Parameter typed: how many of the first words were typed already, as they came: no phrase joins one of them
+    ///   to a word after them, which would take back what was typed.
+    public func writeEach(_ words: [String], typed: Int = 0) -> [String] {
         var text = Writer(capitalizes: marks != nil)
         var added = Array(repeating: "", count: words.count)
-        let corrected = vocabulary.correct(words)
-        for (position, piece) in pieces(of: corrected.map(\.word)) {
-            let index = corrected[position].index
+        let split = min(max(typed, 0), words.count)
+        for (index, piece) in [0..<split, split..<words.count].flatMap({ pieces(of: words, in: $0) }) {
             switch piece {
             case .word(let word): added[index] = text.add(word, capitalizable: true)
             case .written(let written): added[index] = text.add(written, capitalizable: false)
@@ -42,6 +43,13 @@ public struct DictatedText: Sendable {
             }
         }
         return added
+    }
+
+    /// The pieces of `words[range]`, each at the index in `words` of its first word: the vocabulary's spelling
+    /// first, then the longest phrase at each position replaced.
+    private func pieces(of words: [String], in range: Range<Int>) -> [(index: Int, piece: Piece)] {
+        let corrected = vocabulary.correct(Array(words[range]))
+        return pieces(of: corrected.map(\.word)).map { (range.lowerBound + corrected[$0.index].index, $0.piece) }
     }
 
     /// The words with the longest phrase at each position replaced: the user's own before the language's.

@@ -90,6 +90,10 @@ struct VocabularyCorrectionTests {
     @Test func writeEachGivesTheTermAtItsFirstWord() {
         let text = DictatedText(locale: "en-US", vocabulary: VocabularyCorrection(Self.vocabulary))
         #expect(text.writeEach(["take", "a", "pixaban", "period"]) == ["Take", " apixaban", "", "."])
+        #expect(
+            text.writeEach(["take", "a", "pixaban", "period"], typed: 2) == ["Take", " a", " pixaban", "."],
+            "a word typed already is not joined to the next: the typed text keeps every word")
+        #expect(text.writeEach(["b", "new", "line"], typed: 2) == ["B", " new", " line"], "nor is a spoken command's")
     }
 
     @Test func soundKeysJoinSpellingsOfOneSound() {
