@@ -113,6 +113,7 @@ bench: test-deps
 	@scripts/install-sherpa "$(RELEASE_BIN)" --test
 	@scripts/install-whisper-base
 	@scripts/install-real-speech
+	@scripts/make-quiet-clips
 	PATH="$(CURDIR)/.build/venv/bin:$$PATH" NOTULA_TEST_MODEL="$(TEST_MODEL)" \
 		scripts/private-session "$(RELEASE_BIN)/notula-bench" "$(RELEASE_BIN)/notulad"
 
