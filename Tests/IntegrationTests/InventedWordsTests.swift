@@ -45,6 +45,29 @@ struct InventedWordsTests {
         #expect(try await service.memo(.getTranscript, of: memo).argument(0, as: String.self) == sentence)
     }
 
+    @Test(.enabled(if: sileroInstalled, "needs Silero beside the test binaries: scripts/install-sherpa BIN --test puts it there"))
+    func theLiveModelsWordsWhereSileroHearsNoSpeechAreLeftOut() async throws {
+        let place = try modelPlace()
+        defer { try? FileManager.default.removeItem(at: place) }
+        // Korean has the Vosk model alone: no accurate pass writes its words again.
+        let service = try await ServiceUnderTest.start(environment: ["VOSK_MODEL_PATH": place.path], settings: [#""locale": "ko-KR""#])
+        let quiet = try await record(try deskSounds.map(synthesized), in: service)
+        #expect(try await service.memo(.getTranscript, of: quiet).argument(0, as: String.self) == "")
+        #expect(service.log.contains("where Silero heard no speech left out"), "the Korean model wrote words over the music: \(service.log)")
+
+        let said = try speech("안녕하세요, 환자는 오늘 아침 가슴 통증을 호소했습니다.", voice: "ko")
+        let spoken = try #require(Double(try output(of: "soxi", "-D", said).trimmingCharacters(in: .whitespacesAndNewlines)))
+        let memo = try await record([said, try synthesized(deskSounds[0])], in: service)
+        let words = try [DBusStruct<Double, Double, String, Double>](
+            dbusValue: try await service.memo(.getTranscript, of: memo).body[1])
+        #expect(!words.isEmpty, "the words spoken are kept")
+        #expect(words.allSatisfy { $0.fields.1 <= spoken + 0.5 }, "none after the speech: \(words.map(\.fields)), spoken \(spoken) s")
+    }
+
+    private static var sileroInstalled: Bool {
+        FileManager.default.fileExists(atPath: binaryDirectory.appendingPathComponent("sherpa/silero_vad.onnx").path)
+    }
+
     /// Plays `files` into a recording, sends it, and returns its memo once Whisper has written every utterance.
     private func record(_ files: [String], in service: ServiceUnderTest) async throws -> ObjectPath {
         let signals = try await service.recorderSignals()

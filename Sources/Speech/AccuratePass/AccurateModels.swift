@@ -33,6 +33,9 @@ public struct AccurateModels: Sendable {
         voiceDetection.map { VoiceCutter($0) } ?? UtteranceCutter()
     }
 
+    /// Where Silero hears speech in a recording; nil without Silero.
+    func speechStretches() -> SpeechStretches? { voiceDetection.map(SpeechStretches.init) }
+
     /// The pass for a recording in `locale`, or nil when none is chosen or its model is missing.
     /// - Parameter alone: No Vosk model follows the recording: any model of the engine for the locale on disk does,
     ///   the chosen one first.
