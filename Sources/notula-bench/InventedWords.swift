@@ -47,6 +47,10 @@ enum InventedWords {
         paths.append(Path(label: "Vosk, the Korean test model, the file whole") { clip in
             try korean.transcribe(wavFile: clip.path).text
         })
+        paths.append(Path(label: "Vosk, the Korean test model, its words kept where Silero hears speech (a memo)") { clip in
+            let stretches = try engines.detector.run(on: clip.samples).spans
+            return try korean.transcribe(wavFile: clip.path).keepingWords(within: stretches, margin: SpeechStretches.margin).text
+        })
 
         var rows: [String] = []
         for path in paths {
