@@ -92,6 +92,7 @@ test-models:
 	@scripts/install-vosk "$(DEBUG_BIN)" --test
 	@scripts/install-whisper "$(DEBUG_BIN)" --test
 	@scripts/install-sherpa "$(DEBUG_BIN)" --test
+	@scripts/install-whisper-base
 
 # GNOME Shell 48 (Debian 13's) for the desktop pass: a trixie root that Gnome48Host starts the Shell in, built once
 # with mmdebstrap (about 100 s, 1.2 GB) and kept until removed. Building it needs root, as running it does.
