@@ -92,6 +92,7 @@ test-models:
 	@scripts/install-vosk "$(DEBUG_BIN)" --test
 	@scripts/install-whisper "$(DEBUG_BIN)" --test
 	@scripts/install-sherpa "$(DEBUG_BIN)" --test
+	@scripts/install-whisper-base
 
 # GNOME Shell 48 (Debian 13's) for the desktop pass: a trixie root that Gnome48Host starts the Shell in, built once
 # with mmdebstrap (about 100 s, 1.2 GB) and kept until removed. Building it needs root, as running it does.
@@ -111,7 +112,9 @@ bench: test-deps
 	@scripts/install-vosk "$(RELEASE_BIN)" --test
 	@scripts/install-whisper "$(RELEASE_BIN)" --test
 	@scripts/install-sherpa "$(RELEASE_BIN)" --test
+	@scripts/install-whisper-base
 	@scripts/install-real-speech
+	@scripts/make-quiet-clips
 	PATH="$(CURDIR)/.build/venv/bin:$$PATH" NOTULA_TEST_MODEL="$(TEST_MODEL)" \
 		scripts/private-session "$(RELEASE_BIN)/notula-bench" "$(RELEASE_BIN)/notulad"
 

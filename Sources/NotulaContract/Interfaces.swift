@@ -43,7 +43,7 @@ extension NotulaBus {
             case state = "State", pauseReason = "PauseReason", elapsed = "Elapsed", timerAnchor = "TimerAnchor"
             case level = "Level", locale = "Locale", output = "Output", typing = "Typing", silenceSeconds = "SilenceSeconds"
             case live = "Live", inputOpen = "InputOpen", listeners = "Listeners", permissions = "Permissions"
-            case vocabulary = "Vocabulary"
+            case vocabulary = "Vocabulary", alsoSpoken = "AlsoSpoken"
         }
     }
 

@@ -12,6 +12,7 @@ final class LocaleChoice: Sendable {
     }
 
     private let value: Mutex<String>
+    private let others: Mutex<[String]>
     private let settingsFile: String
     /// Told of each pick once it took effect, on the models' executor (the bus's).
     private let announce: @Sendable (String) -> Void
@@ -20,10 +21,11 @@ final class LocaleChoice: Sendable {
     /// guess better. A kept one no model serves (`de`, `de_AT` written by hand, or one the cached catalog no longer
     /// has) becomes the closest supported one, kept as a pick keeps it, and the journal says so.
     init(
-        kept: String?, known: ModelStore.Known, environment: [String: String], settingsFile: String,
+        kept: String?, alsoSpoken: [String]? = nil, known: ModelStore.Known, environment: [String: String], settingsFile: String,
         announce: @escaping @Sendable (String) -> Void
     ) {
         value = Mutex(kept ?? PreferredLocale.fromEnvironment(environment, supported: known.supportedLocales))
+        others = Mutex(((try? SpokenLanguages(alsoSpoken ?? [])) ?? SpokenLanguages()).tags)
         self.settingsFile = settingsFile
         self.announce = announce
         guard let kept else { return }
@@ -36,6 +38,15 @@ final class LocaleChoice: Sendable {
     }
 
     var current: String { value.withLock { $0 } }
+
+    /// The other languages the user speaks, as BCP 47 tags (`AlsoSpoken`).
+    var alsoSpoken: [String] { others.withLock { $0 } }
+
+    /// Keeps `languages` as the other languages the user speaks.
+    func speak(also languages: SpokenLanguages) {
+        others.withLock { $0 = languages.tags }
+        Settings.update(at: settingsFile) { $0.alsoSpoken = languages.tags.isEmpty ? nil : languages.tags }
+    }
 
     /// Makes `tag` (or the supported locale it names) the one recordings are transcribed in, its model loaded or
     /// installed by `models`. While the catalog is being fetched, a tag it may serve is picked once it is known.

@@ -46,6 +46,15 @@ enum RecorderObject {
                         guard case .string(let tag) = value else { throw BusError.invalidArgs("Locale is a string") }
                         return try pick(tag, locale: locale, models: models)
                     }),
+                NotulaBus.Recorder.property(
+                    .alsoSpoken, "as", getter: { locale.alsoSpoken.dbusValue },
+                    setter: { value throws(BusError) in
+                        guard let tags = try? [String](dbusValue: value) else { throw BusError.invalidArgs("AlsoSpoken is a list of strings (as)") }
+                        do throws(SpokenLanguagesError) { locale.speak(also: try SpokenLanguages(tags)) } catch {
+                            throw BusError.invalidArgs(error.message)
+                        }
+                        announce(.alsoSpoken, on: bus)
+                    }),
                 gate.guarding(
                     NotulaBus.Recorder.property(
                         .output, "s", getter: { .string(output.output.rawValue) },

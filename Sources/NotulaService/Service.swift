@@ -22,7 +22,7 @@ public enum Service {
             let speech = SpeechParts.make(
                 settings: settings, paths: paths, environment: environment, vocabulary: { writing.vocabulary.terms })
             let locale = LocaleChoice(
-                kept: settings.locale, known: speech.known, environment: environment, settingsFile: paths.settingsFile,
+                kept: settings.locale, alsoSpoken: settings.alsoSpoken, known: speech.known, environment: environment, settingsFile: paths.settingsFile,
                 announce: RecorderSignals(bus: bus.bus).localePicked)
             // The recorder reports to the surfaces that command it, so they are made first, with links it is connected to.
             let controls = RecorderLink()

@@ -13,6 +13,9 @@ public struct Settings: Codable, Sendable, Equatable {
     public var source: String?
     /// The BCP 47 tag recordings are transcribed in; from the user's locale when absent.
     public var locale: String?
+    /// Other languages the user speaks (the recorder's `AlsoSpoken`), as BCP 47 tags: a multilingual accurate model
+    /// writes each utterance in the likeliest of them and `locale`; none when absent.
+    public var alsoSpoken: [String]?
     /// Seconds a loaded speech model (a few hundred MB) stays in memory unused; 10 minutes when absent.
     public var modelIdleSeconds: Double?
     /// Where Vosk's model catalog is fetched from (a URL or a path); Vosk's own address when absent.
@@ -52,7 +55,7 @@ public struct Settings: Codable, Sendable, Equatable {
     public var appPermissions: [String: String]?
 
     public init(
-        source: String? = nil, locale: String? = nil, modelIdleSeconds: Double? = nil, modelCatalog: String? = nil, mpris: Bool? = nil,
+        source: String? = nil, locale: String? = nil, alsoSpoken: [String]? = nil, modelIdleSeconds: Double? = nil, modelCatalog: String? = nil, mpris: Bool? = nil,
         longestMemoSeconds: Double? = nil, output: String? = nil, typing: String? = nil, spaceAfterText: Bool? = nil,
         silenceSeconds: Double? = nil, live: Bool? = nil, vadSilenceThreshold: Double? = nil, vadSilenceSeconds: Double? = nil,
         pauseMedia: Bool? = nil, muteOutput: Bool? = nil, sounds: Bool? = nil,
@@ -61,6 +64,7 @@ public struct Settings: Codable, Sendable, Equatable {
     ) {
         self.source = source
         self.locale = locale
+        self.alsoSpoken = alsoSpoken
         self.modelIdleSeconds = modelIdleSeconds
         self.modelCatalog = modelCatalog
         self.mpris = mpris
@@ -112,6 +116,7 @@ public struct Settings: Codable, Sendable, Equatable {
         return Settings(
             source: fields.source?.value(of: "source", warnAbout),
             locale: fields.locale?.value(of: "locale", warnAbout),
+            alsoSpoken: fields.alsoSpoken?.value(of: "alsoSpoken", warnAbout),
             modelIdleSeconds: fields.modelIdleSeconds?.value(of: "modelIdleSeconds", within: modelIdleRange, warnAbout),
             modelCatalog: fields.modelCatalog?.value(of: "modelCatalog", warnAbout),
             mpris: fields.mpris?.value(of: "mpris", warnAbout),
@@ -156,6 +161,7 @@ public struct Settings: Codable, Sendable, Equatable {
 private struct Fields: Decodable {
     var source: Field<String>?
     var locale: Field<String>?
+    var alsoSpoken: Field<[String]>?
     var modelIdleSeconds: Field<Double>?
     var modelCatalog: Field<String>?
     var mpris: Field<Bool>?

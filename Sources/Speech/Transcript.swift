@@ -12,6 +12,8 @@ public struct Transcript: Sendable, Equatable {
     public var utteranceModels: [UtteranceModel] = []
     /// Whisper's text of the utterances it had not written by Send, still coming; nil when none is.
     public var revision: TranscriptRevision?
+    /// The language an utterance was written in (Whisper's code), where the engine chose it among several; nil else.
+    public var language: String?
 
     public init(text: String = "", words: [Word] = [], model: String = "") {
         self.text = text

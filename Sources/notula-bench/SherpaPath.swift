@@ -11,27 +11,12 @@ enum SherpaPath {
     private static let root = FileManager.default.currentDirectoryPath
 
     static func run(notulad: String, home: URL, bus: Bus, modelPath: String, whisperModel: String) async throws -> String {
-        let binaries = URL(fileURLWithPath: notulad).deletingLastPathComponent().path
-        let library = binaries + "/sherpa/libsherpa-onnx-c-api.so"
-        let made = root + "/.build/sherpa"
-        let missing = [library, made + "/SENTENCE", whisperModel, binaries + "/sherpa/silero_vad.onnx"].filter {
-            !FileManager.default.fileExists(atPath: $0)
+        let engines: HelperEngines
+        switch try HelperEngines.make(notulad: notulad, home: home, whisperModel: whisperModel) {
+        case .success(let made): engines = made
+        case .failure(let missing): return "## sherpa-onnx and Silero\n\n" + missing.sentence
         }
-        guard missing.isEmpty else {
-            return "## sherpa-onnx and Silero\n\nSkipped: \(missing.joined(separator: ", ")) missing (`scripts/install-sherpa BIN --test`)."
-        }
-        let place = home.appendingPathComponent("models")
-        try FileManager.default.createDirectory(at: place, withIntermediateDirectories: true)
-        for (name, target) in [
-            ("sherpa-onnx-nemo-parakeet-tdt-0.6b-v2-int8", made + "/parakeet"), ("sherpa-onnx-moonshine-tiny-en-int8", made + "/moonshine"),
-            ("ggml-tiny.en.bin", whisperModel),
-        ] {
-            try FileManager.default.createSymbolicLink(atPath: place.appendingPathComponent(name).path, withDestinationPath: target)
-        }
-        let helper = DecodingHelper(
-            executable: notulad, libraries: .init(whisper: binaries + "/whisper/libwhisper.so.1", sherpa: library), idleRelease: .seconds(120))
-        let sherpa = SherpaEngine(helper: helper, modelPlaces: [place.path])
-        let whisper = WhisperEngine(helper: helper, modelPlaces: [place.path])
+        let (sherpa, whisper, detector, place) = (engines.sherpa, engines.whisper, engines.detector, engines.place)
 
         var report = ["## sherpa-onnx and Silero", ""]
         report += try await perUtterance([
@@ -39,9 +24,14 @@ enum SherpaPath {
             ("Moonshine (made model)", sherpa, "sherpa-onnx-moonshine-tiny-en-int8"), ("Whisper tiny.en", whisper, "ggml-tiny.en"),
         ])
         report += ["", try await sendToText(notulad: notulad, home: home, bus: bus, modelPath: modelPath, place: place)]
-        let detector = VoiceHelperRun(notulad: notulad, library: library, model: binaries + "/sherpa/silero_vad.onnx")
         report += ["", try sileroCost(detector, speech: try SpeechCorpus(in: home.appendingPathComponent("english"), script: .english))]
-        report += ["", try await realReadings(detector, whisper: whisper)]
+        let folder = root + "/.build/real-speech"
+        let readings = try RealReading.all(in: folder)
+        guard !readings.isEmpty else {
+            return (report + ["", "Real readings: skipped, no recordings in \(folder) (`scripts/install-real-speech`)."]).joined(separator: "\n")
+        }
+        report += ["", try await RealSpeechAccuracy.table(readings, models: engines.whisperModels, whisper: whisper, detector: detector)]
+        report += ["", try cutsInRealReadings(readings, detector: detector, whisper: whisper)]
         return report.joined(separator: "\n")
     }
 
@@ -128,34 +118,19 @@ enum SherpaPath {
             """
     }
 
-    /// Whisper tiny.en's words wrong in each real reading of `.build/real-speech`, and where Silero and the level meter
-    /// end utterances in those of 10 s or more, against the sentence ends Whisper's punctuation places in them.
-    private static func realReadings(_ detector: VoiceHelperRun, whisper: WhisperEngine) async throws -> String {
-        let folder = root + "/.build/real-speech"
-        let recordings = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasSuffix(".wav") }.sorted()
-        guard !recordings.isEmpty else { return "Real readings: skipped, no recordings in \(folder) (`scripts/install-real-speech`)." }
+    /// Where Silero and the level meter end utterances in real people's readings of 10 s or more, against the
+    /// sentence ends Whisper tiny.en's punctuation places in them.
+    private static func cutsInRealReadings(_ readings: [RealReading], detector: VoiceHelperRun, whisper: WhisperEngine) throws -> String {
         let model = try whisper.model(for: "en-US", named: "ggml-tiny.en")
         var rows: [String] = []
-        var accuracy: [String] = []
-        var totals = (wrong: 0, said: 0, seconds: 0.0, took: 0.0)
-        for name in recordings {
-            let path = folder + "/" + name
-            progress("\(name): Whisper tiny.en's words, and where utterances end")
-            let bytes = try rawSamples(of: path)
-            let seconds = Double(bytes.count) / 32_000
-            let (transcript, took) = try timed { try model.transcribe(wavFile: path, unless: { false }) }
-            let said = WordErrorRate.words(try String(contentsOfFile: path.replacingOccurrences(of: ".wav", with: ".txt"), encoding: .utf8))
-            let wrong = WordErrorRate.errors(WordErrorRate.words(transcript.text), against: said)
-            totals = (totals.wrong + wrong, totals.said + said.count, totals.seconds + seconds, totals.took + took.seconds)
-            accuracy.append(
-                "| \(name) | \(fixed(seconds, 1)) s | \(wrong) of \(said.count) (\(fixed(100 * Double(wrong) / Double(max(1, said.count)), 1)) %) | "
-                    + "\(fixed(took.seconds, 2)) s | \(transcript.text) |")
-            // A phrase or two is no test of where utterances end.
-            guard seconds >= 10 else { continue }
+        // A phrase or two is no test of where utterances end.
+        for reading in readings where reading.seconds >= 10 {
+            progress("\(reading.name): where Silero and the level meter end utterances")
+            let transcript = try model.transcribe(wavFile: reading.path, unless: { false })
             let sentenceEnds = transcript.words.filter { $0.word.last.map { ".!?;:".contains($0) } == true }.map(\.end)
             var level = UtteranceCutter()
-            let levelSpans = level.take(bytes) + level.rest()
-            let sileroSpans = try detector.run(on: bytes).spans
+            let levelSpans = level.take(reading.samples) + level.rest()
+            let sileroSpans = try detector.run(on: reading.samples).spans
             // A cut is the quiet between two utterances; Whisper's sentence ends where its next segment starts, so
             // somewhere in that quiet, give or take half a second.
             func scored(_ spans: [(start: Double, end: Double)]) -> String {
@@ -165,20 +140,10 @@ enum SherpaPath {
                 let longest = spans.map { $0.end - $0.start }.max() ?? 0
                 return "\(spans.count) | \(atSentence) of \(cuts.count) | \(found) of \(max(0, sentenceEnds.count - 1)) | \(fixed(longest, 1)) s"
             }
-            rows.append("| \(name) (\(fixed(seconds, 1)) s) | Silero | \(scored(sileroSpans)) |")
+            rows.append("| \(reading.name) (\(fixed(reading.seconds, 1)) s) | Silero | \(scored(sileroSpans)) |")
             rows.append("| | level meter | \(scored(levelSpans)) |")
         }
-        let pooled = 100 * Double(totals.wrong) / Double(max(1, totals.said))
         return """
-            Words wrong on real people's readings, each file decoded whole by Whisper tiny.en in the decoding helper \
-            (loaded, 2 threads), against its package's transcript (lower case, punctuation and hyphens dropped; a numeral \
-            and its word differ): **\(totals.wrong) of \(totals.said) words wrong, \(fixed(pooled, 1)) %**, \(fixed(totals.took, 1)) s \
-            for \(fixed(totals.seconds, 1)) s of speech (\(fixed(totals.took / totals.seconds, 3)) of real time).
-
-            | recording | length | words wrong | decoded in | Whisper tiny.en's text |
-            |---|---:|---:|---:|---|
-            \(accuracy.joined(separator: "\n"))
-
             Where utterances end in real people's readings: the cuts (the quiet between two utterances, ±0.5 s) holding a \
             sentence end (where Whisper tiny.en's next segment starts after a full stop, colon, semicolon, question or \
             exclamation mark), the sentence ends (but the last) in a cut, and the longest utterance:
@@ -187,54 +152,5 @@ enum SherpaPath {
             |---|---|---:|---:|---:|---:|
             \(rows.joined(separator: "\n"))
             """
-    }
-
-    private static func rawSamples(of file: String) throws -> [UInt8] {
-        let raw = FileManager.default.temporaryDirectory.appendingPathComponent("notula-bench-\(UUID().uuidString).raw").path
-        defer { try? FileManager.default.removeItem(atPath: raw) }
-        try output(of: "sox", file, "-r", "16000", "-c", "1", "-b", "16", "-e", "signed-integer", "-t", "raw", raw)
-        return try [UInt8](Data(contentsOf: URL(fileURLWithPath: raw)))
-    }
-}
-
-/// `notulad --voice-helper` run to the end of some samples: the utterances it ends and the CPU it took.
-private struct VoiceHelperRun {
-    let notulad: String
-    let library: String
-    let model: String
-
-    func run(on bytes: [UInt8]) throws -> (spans: [(start: Double, end: Double)], cpu: Double) {
-        let input = FileManager.default.temporaryDirectory.appendingPathComponent("notula-bench-\(UUID().uuidString).raw").path
-        defer { try? FileManager.default.removeItem(atPath: input) }
-        try Data(bytes).write(to: URL(fileURLWithPath: input))
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, input, O_RDONLY, 0)
-        var ends: [Int32] = [-1, -1]
-        guard pipe(&ends) == 0 else { throw SpawnFailed(message: "no pipe for the voice helper") }
-        posix_spawn_file_actions_adddup2(&actions, ends[1], 1)
-        posix_spawn_file_actions_addclose(&actions, ends[0])
-        let arguments: [String] = [notulad, VoiceHelperServer.argument, library, model]
-        let argv = arguments.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, notulad, &actions, nil, argv, environ)
-        close(ends[1])
-        guard spawned == 0 else {
-            close(ends[0])
-            throw SpawnFailed(message: "the voice helper could not be started: \(String(cString: strerror(spawned)))")
-        }
-        let text = String(decoding: FileHandle(fileDescriptor: ends[0], closeOnDealloc: true).readDataToEndOfFile(), as: UTF8.self)
-        var status: Int32 = 0
-        var usage = rusage()
-        _ = wait4(pid, &status, 0, &usage)
-        guard status == 0 else { throw SpawnFailed(message: "the voice helper ended with status \(status)") }
-        let cpu = [usage.ru_utime, usage.ru_stime].reduce(0.0) { $0 + Double($1.tv_sec) + Double($1.tv_usec) / 1e6 }
-        let spans = text.split(separator: "\n").compactMap { line -> (start: Double, end: Double)? in
-            let fields = line.split(separator: " ").compactMap { Double($0) }
-            return fields.count == 2 ? (fields[0], fields[1]) : nil
-        }
-        return (spans, cpu)
     }
 }

@@ -13,7 +13,7 @@ import Speech
 // NOTULA_TEST_MODEL names the Korean model's folder; NOTULA_BENCH_QUICK=1 gives a short run for working on the
 // bench itself (the 10 s recording only, 2 rounds of the file, text delivered of 20 and 200 characters only);
 // NOTULA_BENCH_LIBRARY_ONLY=1 runs the library part alone, NOTULA_BENCH_LIVE_ONLY=1 the live text's and audio's, NOTULA_BENCH_AGAIN_ONLY=1 a memo transcribed again, NOTULA_BENCH_ACCURATE_ONLY=1 the accurate pass (Whisper tiny.en, converted into
-// .build/whisper by `scripts/install-whisper --test`), NOTULA_BENCH_ROUND_TRIPS_ONLY=1 the round trips and the idle service, NOTULA_BENCH_SHERPA_ONLY=1 sherpa-onnx's path and Silero's detector, NOTULA_BENCH_VOCABULARY_ONLY=1 the user's vocabulary (rare terms spelled right, Whisper tiny.en), NOTULA_BENCH_DELIVERY_ONLY=1 the dictation delivery alone
+// .build/whisper by `scripts/install-whisper --test`), NOTULA_BENCH_ROUND_TRIPS_ONLY=1 the round trips and the idle service, NOTULA_BENCH_SHERPA_ONLY=1 sherpa-onnx's path and Silero's detector, NOTULA_BENCH_VOCABULARY_ONLY=1 the user's vocabulary (rare terms spelled right, Whisper tiny.en), NOTULA_BENCH_INVENTED_ONLY=1 the words invented over clips without speech, NOTULA_BENCH_DELIVERY_ONLY=1 the dictation delivery alone
 // (it needs neither notulad nor a model), NOTULA_BENCH_FOOTPRINT_ONLY=1 the binary's size and its memory at a first start.
 
 if ProcessInfo.processInfo.environment["NOTULA_BENCH_DELIVERY_ONLY"] == "1" {
@@ -44,6 +44,21 @@ func accuratePass(home: URL, bus: Bus) async throws -> String {
     }
     return try await AccurateLatency.run(
         lengths: accurateSeconds, notulad: notulad, home: home, bus: bus, modelPath: modelPath, whisperModel: whisperModel)
+}
+
+/// Words written where none were said, by every engine and way that has its models here.
+func inventedWords(home: URL) async throws -> String {
+    switch try HelperEngines.make(notulad: notulad, home: home, whisperModel: whisperModel) {
+    case .success(let engines): return try await InventedWords.run(engines: engines, vosk: try voskBesideThis(), voskModel: modelPath)
+    case .failure(let missing): return "## No invented words\n\n" + missing.sentence
+    }
+}
+
+/// libvosk beside this executable, where `make bench` put it for notulad too.
+func voskBesideThis() throws -> VoskLibrary {
+    try VoskLibrary.load(
+        searchingFrom: VoskLibrary.defaultCandidates(
+            environment: ProcessInfo.processInfo.environment, executableDirectory: Bundle.main.executableURL!.deletingLastPathComponent().path))
 }
 
 let home = FileManager.default.temporaryDirectory.appendingPathComponent("notula-bench-\(UUID().uuidString)")
@@ -77,6 +92,13 @@ do {
     if ProcessInfo.processInfo.environment["NOTULA_BENCH_SHERPA_ONLY"] == "1" {
         print(try await SherpaPath.run(
             notulad: notulad, home: home.appendingPathComponent("sherpa"), bus: bus, modelPath: modelPath, whisperModel: whisperModel))
+    print()
+    print(try await inventedWords(home: home.appendingPathComponent("invented")))
+        try? FileManager.default.removeItem(at: home)
+        exit(0)
+    }
+    if ProcessInfo.processInfo.environment["NOTULA_BENCH_INVENTED_ONLY"] == "1" {
+        print(try await inventedWords(home: home.appendingPathComponent("invented")))
         try? FileManager.default.removeItem(at: home)
         exit(0)
     }
@@ -122,11 +144,7 @@ do {
 
     progress("speaking the test audio")
     let corpus = try SpeechCorpus(in: home.appendingPathComponent("speech"))
-    // libvosk beside this executable, where `make bench` put it for notulad too.
-    let library = try VoskLibrary.load(
-        searchingFrom: VoskLibrary.defaultCandidates(
-            environment: ProcessInfo.processInfo.environment,
-            executableDirectory: Bundle.main.executableURL!.deletingLastPathComponent().path))
+    let library = try voskBesideThis()
 
     progress("decoding a file, ours and the reference, \(fileRounds) rounds")
     print()
@@ -153,6 +171,8 @@ do {
             notulad: notulad, home: home.appendingPathComponent("sherpa"), bus: bus, modelPath: modelPath, whisperModel: whisperModel))
     print()
     print(try await VocabularyAccuracy.run(notulad: notulad, home: home.appendingPathComponent("vocabulary"), whisperModel: whisperModel))
+    print()
+    print(try await inventedWords(home: home.appendingPathComponent("invented")))
 
     print()
     print(

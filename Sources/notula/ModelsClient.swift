@@ -36,6 +36,27 @@ struct ModelsClient {
         return "\(locale) (its model is downloading: `notula models install \(locale)` shows the progress)"
     }
 
+    /// The other languages the user speaks (`AlsoSpoken`); nil for none.
+    func alsoSpoken() async throws(BusError) -> [String]? {
+        let reply = try await call(
+            NotulaBus.recorderPath, Self.properties, "Get",
+            [.string(NotulaBus.recorderInterface.rawValue), .string(NotulaBus.Recorder.Property.alsoSpoken.rawValue)])
+        let tags = try reply.argument(0, as: Variant.self).get([String].self)
+        return tags.isEmpty ? nil : tags
+    }
+
+    /// Sets the recorder's Locale and the other languages the user speaks (`AlsoSpoken`): none when `others` is empty.
+    func setLocale(_ tag: String, also others: [String]) async throws(BusError) -> String {
+        try await call(
+            NotulaBus.recorderPath, Self.properties, "Set",
+            [
+                .string(NotulaBus.recorderInterface.rawValue), .string(NotulaBus.Recorder.Property.alsoSpoken.rawValue),
+                .variant(others.dbusValue),
+            ])
+        let locale = try await setLocale(tag)
+        return others.isEmpty ? locale : "\(locale), also \(others.joined(separator: ", "))"
+    }
+
     /// `ko-KR installed`, `en-US available`, `nl-NL downloading 42%`: a line per supported locale.
     /// - Throws: `Failed` saying why there is none, where models are looked for and how to add one, when the
     ///   catalog is out of reach and no model is installed, even after the service looked again.

@@ -37,9 +37,12 @@ let usage = """
                         -r 16000 -e signed -b 16 -c 1 - memo.flac)
       listen --format FORMAT  the same in FORMAT: s16le, f32le (32-bit floats) or vad (only the stretches
                         of speech, each with a 12-byte header; see OpenAudio)
-      locale            print the locale recordings are transcribed in
+      locale            print the locale recordings are transcribed in, and the other languages you speak
       locale TAG        transcribe in TAG (a BCP 47 tag: en-US, nl-NL, ko-KR); its model is
                         downloaded when missing
+      locale TAG --also TAG...  the same, and you speak the others too (at most 4): a multilingual
+                        accurate model writes each utterance in the language it hears among them
+                        (Whisper base, small); --also alone: TAG only
       models list       every supported locale: installed, downloading (with how far), or available
       models list --all  every model of every locale: its kind (small, big, big-lgraph), its size on disk or
                         to download, the one in use, and the memory it took when last loaded
@@ -115,7 +118,8 @@ let operands = Array(arguments.dropFirst())
 let isValid: Bool =
     switch (command, operands.count) {
     case ("status", _): Set(operands).isSubset(of: ["--follow", "--json"]) && Set(operands).count == operands.count
-    case ("locale", 0), ("locale", 1): true
+    case ("locale", 0), ("locale", 1): operands.first != "--also"
+    case ("locale", _): operands[1] == "--also" && operands.count <= 2 + 4
     case ("models", 1): ["list", "cancel"].contains(operands[0])
     case ("models", 2): ["install", "remove"].contains(operands[0]) || operands == ["list", "--all"]
     case ("models", 3): operands[0] == "use"
@@ -150,7 +154,8 @@ do throws(BusError) {
         let format: StatusFormat = operands.contains("--json") ? .json : .plain
         if operands.contains("--follow") { try await StatusFeed(recorder: recorder, format: format).run() }
         print(format.line(try await recorder.status(), at: monotonicMicroseconds()))
-    case ("locale", nil): print(try await models.locale())
+    case ("locale", nil): print(try await models.locale() + (try await models.alsoSpoken().map { " (also \($0.joined(separator: ", ")))" } ?? ""))
+    case ("locale", let tag?) where operands.count > 1: print(try await models.setLocale(tag, also: Array(operands.dropFirst(2))))
     case ("locale", let tag?): print(try await models.setLocale(tag))
     case ("models", "list"): try await (operands.count == 2 ? models.listAll() : models.list()).forEach { print(TerminalText.safe($0)) }
     case ("models", "install"): print(try await models.install(operands[1], model: operands.dropFirst(3).first, progressBar: ProgressBar()))

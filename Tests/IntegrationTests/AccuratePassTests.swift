@@ -7,16 +7,7 @@ import TestPasses
 import Testing
 
 @Suite("Each utterance written again by Whisper while the next is spoken", .serialized, .timeLimit(.minutes(5)), .tags(.modelLoading))
-struct AccuratePassTests {
-    /// Only the Korean Vosk model, under its own name, and tiny.en: en-US is served by Whisper alone.
-    private func whisperAlonePlace() throws -> URL {
-        let place = try modelPlace()
-        try FileManager.default.createSymbolicLink(
-            at: place.appendingPathComponent("ggml-tiny.en.bin"),
-            withDestinationURL: packageRoot.appendingPathComponent(".build/whisper/ggml-tiny.en.bin"))
-        return place
-    }
-}
+struct AccuratePassTests {}
 
 extension AccuratePassTests {
     @Test func aModelThatCrashesTheEngineLeavesVoskTextAndTheNextDecodingWorks() async throws {
@@ -129,15 +120,7 @@ extension AccuratePassTests {
         for await signal in signals where signal.isSignal(.processed) || signal.isSignal(.failed) { break }
         let lines = await reader.linesUntilEnd()
         // On a loaded machine the last utterance may still be decoding 3 s after Send: the memo says so, and has it later.
-        let pending = try [UInt32](dbusValue: try await service.property(.pendingUtterances, of: memo))
-        if !pending.isEmpty {
-            for await message in changes {
-                let now = try? message.argument(1, as: [String: Variant].self)["PendingUtterances"].map {
-                    try [UInt32](dbusValue: $0.value)
-                }
-                if now?.isEmpty == true { break }
-            }
-        }
+        let pending = try await service.untilWritten(memo, following: changes)
 
         #expect(!lines.contains { $0.kind == "partial" || $0.kind == "final" }, "\(lines.map(\.kind))")
         let revised = lines.filter { $0.kind == "revised" }

@@ -74,7 +74,7 @@ struct InterfaceContractTests {
             contentsOf: packageRoot.appendingPathComponent("dbus/\(NotulaBus.recorderInterface).xml"), encoding: .utf8)
         let live = try members(of: NotulaBus.recorderInterface.rawValue, in: xml)
         #expect(live == (try members(of: NotulaBus.recorderInterface.rawValue, in: contract)))
-        #expect(live.count == 30)
+        #expect(live.count == 31)
         #expect(live.contains("property Elapsed d read([org.freedesktop.DBus.Property.EmitsChangedSignal=false])"))
         #expect(live.contains("property Vocabulary as readwrite([org.freedesktop.DBus.Property.EmitsChangedSignal=invalidates])"))
     }

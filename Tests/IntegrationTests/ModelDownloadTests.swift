@@ -47,9 +47,7 @@ func untilDownloadEnds(_ signals: AsyncStream<Message>) async -> (events: [Strin
 }
 
 func setLocale(_ service: ServiceUnderTest, _ tag: String) async throws {
-    try await service.call(
-        NotulaBus.recorderPath, "org.freedesktop.DBus.Properties", "Set",
-        [.string(NotulaBus.recorderInterface.rawValue), .string(NotulaBus.Recorder.Property.locale.rawValue), .variant(.string(tag))])
+    try await service.set(.locale, to: .string(tag))
 }
 
 @Suite("Models are downloaded when their locale is picked", .serialized, .tags(.speech))

@@ -16,6 +16,29 @@ func modelPlace() throws -> URL {
     return place
 }
 
+/// Only the Korean Vosk model, under its own name, and tiny.en: en-US is served by Whisper alone.
+func whisperAlonePlace() throws -> URL {
+    let place = try modelPlace()
+    try FileManager.default.createSymbolicLink(
+        at: place.appendingPathComponent("ggml-tiny.en.bin"),
+        withDestinationURL: packageRoot.appendingPathComponent(".build/whisper/ggml-tiny.en.bin"))
+    return place
+}
+
+extension ServiceUnderTest {
+    /// The utterances of `memo` the accurate pass had not written at Send, once it has written them all, as
+    /// `changes` (the memo's signals, followed from before Send returned) tell.
+    func untilWritten(_ memo: ObjectPath, following changes: AsyncStream<Message>) async throws -> [UInt32] {
+        let pending = try [UInt32](dbusValue: try await property(.pendingUtterances, of: memo))
+        guard !pending.isEmpty else { return [] }
+        for await message in changes {
+            let now = try? message.argument(1, as: [String: Variant].self)["PendingUtterances"].map { try [UInt32](dbusValue: $0.value) }
+            if now?.isEmpty == true { break }
+        }
+        return pending
+    }
+}
+
 /// Records `speech` (or nothing), sends it, and returns the memo once its transcription ended.
 private func recordAndSend(_ service: ServiceUnderTest, playing speech: String?) async throws -> ObjectPath {
     let signals = try await service.recorderSignals()

@@ -159,6 +159,14 @@ public func speech(_ text: String, voice: String = "en") throws -> String {
     return file
 }
 
+/// A sound sox makes from nothing — `["synth", "3", "pinknoise", "vol", "0.05"]` — the same on every run, as a WAV file.
+public func synthesized(_ effects: [String]) throws -> String {
+    let file = FileManager.default.temporaryDirectory.appendingPathComponent("notula-sound-\(UUID().uuidString).wav").path
+    let result = try run("sox", ["-R", "-n", "-r", "16000", "-c", "1", "-b", "16", "-e", "signed-integer", file] + effects)
+    guard result.status == 0 else { throw SinkError(message: result.errorOutput) }
+    return file
+}
+
 /// Digital silence made by sox, as a WAV file.
 public func silence(seconds: Double) throws -> String {
     let file = FileManager.default.temporaryDirectory.appendingPathComponent("notula-silence-\(UUID().uuidString).wav").path

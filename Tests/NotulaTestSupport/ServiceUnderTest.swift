@@ -182,6 +182,13 @@ public final class ServiceUnderTest {
         try await property(recorderProperty.rawValue, of: NotulaBus.recorderPath, interface: NotulaBus.recorderInterface)
     }
 
+    /// Sets a property of the recorder.
+    public func set(_ recorderProperty: NotulaBus.Recorder.Property, to value: Value) async throws {
+        try await call(
+            NotulaBus.recorderPath, "org.freedesktop.DBus.Properties", "Set",
+            [.string(NotulaBus.recorderInterface.rawValue), .string(recorderProperty.rawValue), .variant(value)])
+    }
+
     /// A property of a memo.
     public func property(_ memoProperty: NotulaBus.Memo.Property, of memo: ObjectPath) async throws -> Value {
         try await property(memoProperty.rawValue, of: memo, interface: NotulaBus.memoInterface)

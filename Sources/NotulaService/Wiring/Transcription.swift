@@ -19,7 +19,9 @@ struct Transcription {
                 memory: speech.memory),
             idleRelease: settings.modelIdleRelease, currentLocale: { locale.current },
             liveText: LiveTextListeners(listeners: [dictation.liveText, dictation.liveTyping]),
-            accurate: AccurateModels(choices: speech.accurateChoices, engines: speech.accurateEngines, voiceDetection: speech.voiceDetection))
+            accurate: AccurateModels(
+                choices: speech.accurateChoices, engines: speech.accurateEngines, voiceDetection: speech.voiceDetection,
+                alsoSpoken: { locale.alsoSpoken }))
         dictation.liveTyping.start(localeOf: { transcriber.locale(of: $0) })
         let models = ModelStore(
             isolation: bus,

@@ -15,16 +15,19 @@ public struct AccurateModels: Sendable {
     /// Silero's detector, which ends utterances where the pass's model follows a recording alone; the level meter
     /// does without it.
     private let voiceDetection: VoiceDetection?
+    /// The other languages the user speaks (BCP 47 tags), as of each recording's start.
+    private let alsoSpoken: @Sendable () -> [String]
 
     /// - Parameter engines: load the chosen models: `WhisperEngine`, `SherpaEngine`; with none, the pass never runs.
     public init?(
         choices: ModelChoices, engines: [any SpeechEngine & Sendable], voiceDetection: VoiceDetection? = nil,
-        finishLimit: Duration = .seconds(3)
+        alsoSpoken: @escaping @Sendable () -> [String] = { [] }, finishLimit: Duration = .seconds(3)
     ) {
         guard !engines.isEmpty else { return nil }
         self.choices = choices
         self.engines = engines
         self.voiceDetection = voiceDetection
+        self.alsoSpoken = alsoSpoken
         self.finishLimit = finishLimit
     }
 
@@ -33,12 +36,16 @@ public struct AccurateModels: Sendable {
         voiceDetection.map { VoiceCutter($0) } ?? UtteranceCutter()
     }
 
+    /// Where Silero hears speech in a recording; nil without Silero.
+    func speechStretches() -> SpeechStretches? { voiceDetection.map(SpeechStretches.init) }
+
     /// The pass for a recording in `locale`, or nil when none is chosen or its model is missing.
     /// - Parameter alone: No Vosk model follows the recording: any model of the engine for the locale on disk does,
     ///   the chosen one first.
     func pass(for locale: String, alone: Bool = false, revised: @escaping @Sendable (Int, Transcript) -> Void) -> AccuratePass? {
         guard let model = loaded(for: locale, alone: alone)?.utterances else { return nil }
-        return AccuratePass(model: model, revised: revised)
+        let others = alsoSpoken().filter { $0 != locale }
+        return AccuratePass(model: others.isEmpty ? model : model.speaking(also: others), revised: revised)
     }
 
     /// A recording's whole file decoded by the locale's accurate model, the chosen one first: a memo recovered at

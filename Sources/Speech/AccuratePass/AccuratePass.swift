@@ -153,8 +153,8 @@ public final class AccuratePass: Sendable {
         }
     }
 
-    /// `utterances` in Whisper's text where `model` wrote one, Vosk's elsewhere, and which model wrote each where
-    /// both did some; `vosk`, the whole recording's, when Whisper wrote none.
+    /// `utterances` in Whisper's text where `model` wrote one, Vosk's elsewhere, and which model wrote each (in which
+    /// language) where both did some or it chose among languages; `vosk`, the whole recording's, when Whisper wrote none.
     static func composed(_ utterances: [Utterance], vosk: Transcript, model: String) -> Transcript {
         guard utterances.contains(where: { $0.whisper != nil }) else { return vosk }
         var transcript = Transcript(model: model)
@@ -163,11 +163,15 @@ public final class AccuratePass: Sendable {
             transcript.append(text)
             if let first = text.words.first, let last = text.words.last {
                 transcript.utteranceModels.append(
-                    UtteranceModel(start: first.start, end: last.end, model: utterance.whisper == nil ? vosk.model : model))
+                    UtteranceModel(
+                        start: first.start, end: last.end, model: utterance.whisper == nil ? vosk.model : model,
+                        language: utterance.whisper?.language))
             }
         }
-        // Listed only where they differ: Model alone says who wrote a memo all of whose text is one model's.
-        if Set(transcript.utteranceModels.map(\.model)).count < 2 { transcript.utteranceModels = [] }
+        // Listed only where they differ: Model alone says who wrote a memo all of whose text is one model's, in one
+        // language.
+        let models = Set(transcript.utteranceModels.map(\.model))
+        if models.count < 2 && !transcript.utteranceModels.contains(where: { $0.language != nil }) { transcript.utteranceModels = [] }
         return transcript
     }
 

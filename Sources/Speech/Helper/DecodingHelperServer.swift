@@ -33,6 +33,10 @@ struct DecodingRequest: Codable {
     var audio: Data?
     /// Whisper's code of the language spoken.
     var language = ""
+    /// Other languages it may be in (Whisper's codes): a multilingual model writes it in the likeliest of them all.
+    var otherLanguages: [String] = []
+    /// The most other languages a request weighs: the user's few, not Whisper's 99.
+    static let otherLanguageLimit = 4
     /// The text said before, which steers Whisper's spelling.
     var prompt = ""
     /// Encode the audio at its own length first (Whisper's `FittedWindow`).
@@ -45,6 +49,8 @@ struct DecodingRequest: Codable {
 struct DecodingAnswer: Codable {
     /// Whisper's segments.
     var segments: [WhisperModel.Segment]?
+    /// The language Whisper wrote them in, where the request gave several.
+    var language: String?
     /// sherpa-onnx's text, and its words timed from the audio's first sample.
     var text: String?
     var words: [Word]?
@@ -170,7 +176,7 @@ struct HelperEngines {
                 model = try WhisperModel(library: library, path: request.model)
             }
             loaded = .whisper(model)
-            return DecodingAnswer(segments: try model.answer(request))
+            return try model.answer(request)
         case .sherpa:
             if sherpa == nil { sherpa = try SherpaLibrary.load(searchingFrom: [sherpaPath]) }
             guard let library = sherpa else { throw .engineUnavailable("sherpa-onnx was not opened.") }

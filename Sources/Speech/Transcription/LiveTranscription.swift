@@ -12,6 +12,8 @@ struct LiveTranscription {
     var accurate: (pass: AccuratePass, audio: UtteranceAudio)?
     /// Where utterances end when the accurate pass's model follows the recording alone (no Vosk model serves its locale).
     var cutter: (any UtteranceEnding)?
+    /// Where Silero hears speech, when the live model's words are the memo's with no accurate pass to write them again.
+    var speechStretches: SpeechStretches?
 
     /// Decodes the next samples (16-bit little-endian bytes); a decoding failure leaves the recording to its file.
     mutating func append(_ bytes: [UInt8]) {
@@ -22,6 +24,7 @@ struct LiveTranscription {
         }
         guard let recognition else { return }
         accurate?.audio.append(bytes)
+        speechStretches?.take(bytes)
         let failure = bytes.withUnsafeBytes { raw in
             raw.withMemoryRebound(to: Int16.self) { samples in
                 Result { () throws(SpeechError) in try recognition.append(samples) }
@@ -46,6 +49,13 @@ struct LiveTranscription {
             return nil
         }
         transcript.model = model
+        if var heard = speechStretches {
+            let written = transcript.words.count
+            transcript = heard.keepingSpeech(of: transcript)
+            if transcript.words.count < written {
+                Log.info("Recording \(recording): \(written - transcript.words.count) of \(written) words written where Silero heard no speech left out")
+            }
+        }
         if let (pass, audio) = accurate {
             // The last utterance's words are those after the ones already queued.
             let queued = pass.queuedWordCount

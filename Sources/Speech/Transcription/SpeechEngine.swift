@@ -83,4 +83,11 @@ public protocol UtteranceDecoding: Sendable {
     ///   - awaited: the user waits for it (Send came): the engine may trade a little accuracy for time.
     /// - Throws: `.cancelled` when the task is cancelled, or why the engine failed.
     func transcribe(utterance audio: [UInt8], after previous: String, awaited: Bool) async throws(SpeechError) -> Transcript
+    /// The same model writing each utterance in the likeliest of its locale and `locales` (BCP 47 tags), where it can
+    /// tell them apart; itself where it cannot.
+    func speaking(also locales: [String]) -> any UtteranceDecoding
+}
+
+extension UtteranceDecoding {
+    public func speaking(also locales: [String]) -> any UtteranceDecoding { self }
 }

@@ -238,6 +238,8 @@ public final class Transcriber: CapturedAudioListener, ModelPreparing {
             )
             var live = LiveTranscription(recording: recording, locale: locale, model: installed.name, recognition: recognition)
             live.accurate = pass.map { ($0, audio) }
+            // Without an accurate pass nothing writes the live model's words again: Silero keeps those heard in speech.
+            if pass == nil { live.speechStretches = accurate?.speechStretches() }
             return live
         } catch {
             let liveText = liveText

@@ -34,6 +34,8 @@ struct LoadedWhisperModel: LoadedSpeechModel, UtteranceDecoding {
     let installed: InstalledModel
     /// Whisper's code of the language spoken: `en`, `de`.
     let language: String
+    /// Other languages an utterance may be in (Whisper's codes): each is written in the likeliest.
+    var otherLanguages: [String] = []
     let helper: DecodingHelper
     let vocabulary: @Sendable () -> [String]
 
@@ -50,9 +52,18 @@ struct LoadedWhisperModel: LoadedSpeechModel, UtteranceDecoding {
 
     /// An awaited utterance is encoded at its own length first (`FittedWindow`).
     func transcribe(utterance audio: [UInt8], after previous: String, awaited: Bool) async throws(SpeechError) -> Transcript {
-        let segments = try await helper.transcribe(
-            audio: audio, model: installed.path, language: language, prompt: WhisperPrompt.text(terms: vocabulary(), previous: previous),
-            fitted: awaited)
-        return Transcript(segments: segments, model: installed.name)
+        let decoded = try await helper.transcribe(
+            audio: audio, model: installed.path, language: language, otherLanguages: otherLanguages,
+            prompt: WhisperPrompt.text(terms: vocabulary(), previous: previous), fitted: awaited)
+        var transcript = Transcript(segments: decoded.segments, model: installed.name)
+        transcript.language = decoded.language
+        return transcript
+    }
+
+    /// An English-only model writes English whatever is asked; a multilingual one weighs the languages Whisper knows.
+    func speaking(also locales: [String]) -> any UtteranceDecoding {
+        var speaking = self
+        speaking.otherLanguages = locales.compactMap(WhisperLanguages.code(forTag:)).filter { $0 != language }
+        return speaking
     }
 }

@@ -20,6 +20,11 @@ public struct WhisperLibrary: Sendable {
     let segmentEnd: whisper_full_get_segment_t0_fn
     let segmentNoSpeech: whisper_full_get_segment_no_speech_prob_fn
     let free: whisper_free_fn
+    let computeMel: whisper_pcm_to_mel_fn
+    let detectLanguage: whisper_lang_auto_detect_fn
+    let languageMaxID: whisper_lang_max_id_fn
+    let languageID: whisper_lang_id_fn
+    let isMultilingual: whisper_is_multilingual_fn
 
     /// Where to look, in order: `$NOTULA_WHISPER_LIBRARY`, then `whisper/libwhisper.so.1` beside the executable (where
     /// the make targets unpack the wheel), then `../lib/notula/whisper/libwhisper.so.1` from there (installed).
@@ -51,6 +56,11 @@ public struct WhisperLibrary: Sendable {
         segmentEnd = try library.function("whisper_full_get_segment_t1", as: whisper_full_get_segment_t0_fn.self)
         segmentNoSpeech = try library.function("whisper_full_get_segment_no_speech_prob", as: whisper_full_get_segment_no_speech_prob_fn.self)
         free = try library.function("whisper_free", as: whisper_free_fn.self)
+        computeMel = try library.function("whisper_pcm_to_mel", as: whisper_pcm_to_mel_fn.self)
+        detectLanguage = try library.function("whisper_lang_auto_detect", as: whisper_lang_auto_detect_fn.self)
+        languageMaxID = try library.function("whisper_lang_max_id", as: whisper_lang_max_id_fn.self)
+        languageID = try library.function("whisper_lang_id", as: whisper_lang_id_fn.self)
+        isMultilingual = try library.function("whisper_is_multilingual", as: whisper_is_multilingual_fn.self)
         let setLog = try library.function("whisper_log_set", as: whisper_log_set_fn.self)
         setLog({ level, text, _ in Self.journal(level, text) }, nil)
     }

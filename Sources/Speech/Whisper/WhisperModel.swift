@@ -64,6 +64,25 @@ public final class WhisperModel {
         return decoded.segments
     }
 
+    /// Of `languages` (Whisper's codes), the one `samples` sound most like by Whisper's own detection, weighed among
+    /// them alone; the first for one language or an English-only model.
+    /// - Throws: `.recognitionFailed` when libwhisper cannot tell.
+    func likeliestLanguage(of samples: [Float], among languages: [String], threads: Int32 = WhisperModel.threads) throws(SpeechError)
+        -> String
+    {
+        guard let first = languages.first, languages.count > 1, library.isMultilingual(context) != 0 else { return languages.first ?? "" }
+        let computed = samples.withUnsafeBufferPointer { library.computeMel(context, $0.baseAddress, Int32($0.count), threads) }
+        var probabilities = [Float](repeating: 0, count: Int(max(0, library.languageMaxID())) + 1)
+        guard computed == 0, library.detectLanguage(context, 0, threads, &probabilities) >= 0 else {
+            throw .recognitionFailed("libwhisper could not tell which language an utterance is in.")
+        }
+        func probability(_ code: String) -> Float {
+            let id = Int(code.withCString { library.languageID($0) })
+            return probabilities.indices.contains(id) ? probabilities[id] : -1
+        }
+        return languages.dropFirst().reduce(first) { best, next in probability(next) > probability(best) ? next : best }
+    }
+
     /// One run of libwhisper over `samples`, in `window` or in the full 30 s one.
     /// - Returns: The segments with each one's chance of being no speech, or nil when `isCancelled` stopped a fitted
     ///   run (its time budget).

@@ -15,13 +15,16 @@ extension DecodingHelper {
 
     /// Decodes an utterance's samples (16 kHz mono, 16-bit little-endian) with the ggml model `model`, in the helper;
     /// the segments' times count from its first sample; with `fitted`, encoded at its own length first
-    /// (`FittedWindow`). Throws as `transcribe(file:model:language:prompt:)`.
-    public func transcribe(audio: [UInt8], model: String, language: String, prompt: String, fitted: Bool = false)
-        async throws(SpeechError) -> [WhisperModel.Segment]
-    {
+    /// (`FittedWindow`); with `otherLanguages`, in the likeliest of them and `language`, which it returns (nil for
+    /// `language` alone). Throws as `transcribe(file:model:language:prompt:)`.
+    public func transcribe(
+        audio: [UInt8], model: String, language: String, otherLanguages: [String] = [], prompt: String, fitted: Bool = false
+    ) async throws(SpeechError) -> (segments: [WhisperModel.Segment], language: String?) {
         let request = DecodingRequest(
-            engine: .whisper, model: model, file: "", audio: Data(audio), language: language, prompt: prompt, fitted: fitted)
-        return try await answer(request).segments ?? []
+            engine: .whisper, model: model, file: "", audio: Data(audio), language: language, otherLanguages: otherLanguages,
+            prompt: prompt, fitted: fitted)
+        let answer = try await answer(request)
+        return (answer.segments ?? [], answer.language)
     }
 
     /// Decodes the WAV `file` with the ggml model `model`, in the helper, waiting on the calling thread: a speech
@@ -36,8 +39,9 @@ extension DecodingHelper {
 }
 
 extension WhisperModel {
-    /// The helper's answer to `request`, stopped by SIGUSR1 at libwhisper's next step.
-    func answer(_ request: DecodingRequest) throws(SpeechError) -> [Segment] {
+    /// The helper's answer to `request`, stopped by SIGUSR1 at libwhisper's next step: the segments, and the language
+    /// they are in where the request gave several.
+    func answer(_ request: DecodingRequest) throws(SpeechError) -> DecodingAnswer {
         let audio: [Float]
         if let bytes = request.audio {
             audio = DecodingHelperServer.samples(in: bytes)
@@ -46,8 +50,10 @@ extension WhisperModel {
         } else {
             audio = try DecodingHelperServer.samples(of: request.file)
         }
-        return try transcribe(
-            audio, language: request.language, prompt: request.prompt, fitted: request.fitted, isCancelled: DecodingHelperServer.isCancelled
-        )
+        let languages = [request.language] + request.otherLanguages.prefix(DecodingRequest.otherLanguageLimit)
+        let language = try likeliestLanguage(of: audio, among: languages)
+        let segments = try transcribe(
+            audio, language: language, prompt: request.prompt, fitted: request.fitted, isCancelled: DecodingHelperServer.isCancelled)
+        return DecodingAnswer(segments: segments, language: languages.count > 1 ? language : nil)
     }
 }
