@@ -92,8 +92,6 @@ do {
     if ProcessInfo.processInfo.environment["NOTULA_BENCH_SHERPA_ONLY"] == "1" {
         print(try await SherpaPath.run(
             notulad: notulad, home: home.appendingPathComponent("sherpa"), bus: bus, modelPath: modelPath, whisperModel: whisperModel))
-    print()
-    print(try await inventedWords(home: home.appendingPathComponent("invented")))
         try? FileManager.default.removeItem(at: home)
         exit(0)
     }
