@@ -3,9 +3,9 @@ import Foundation
 import NotulaContract
 import NotulaTestSupport
 
-/// The accurate pass: English recordings whose utterances Whisper tiny.en writes again while the next is spoken, the
-/// time from Send to their text against the same memo decoded whole by Whisper after Send (Transcribe), and the words
-/// it gets wrong.
+/// The accurate pass: English recordings whose utterances a Whisper model writes again while the next is spoken, the
+/// time from Send to their text against the same memo decoded whole by that model after Send (Transcribe), and the
+/// words it gets wrong; tiny.en, and base where it is installed.
 enum AccurateLatency {
     private struct Row {
         let recorded: Double
@@ -15,10 +15,11 @@ enum AccurateLatency {
         let said: Int
     }
 
-    /// Records English speech of each of `lengths` (seconds) once. Vosk's Korean model, under an English model's name,
-    /// only tells where utterances end: the text is Whisper's.
+    /// Records English speech of each of `lengths` (seconds) once per Whisper model of `models` (tiny.en, and base
+    /// where `scripts/install-whisper-base` put it). Vosk's Korean model, under an English model's name, only tells
+    /// where utterances end: the text is Whisper's.
     static func run(
-        lengths: [Double], notulad: String, home: URL, bus: Bus, modelPath: String, whisperModel: String
+        lengths: [Double], notulad: String, home: URL, bus: Bus, modelPath: String, models: [(label: String, file: String)]
     ) async throws -> String {
         let corpus = try SpeechCorpus(in: home.appendingPathComponent("english"), script: .english)
         let sink = try await NullSink()
@@ -26,35 +27,62 @@ enum AccurateLatency {
         try FileManager.default.createDirectory(at: place, withIntermediateDirectories: true)
         try FileManager.default.createSymbolicLink(
             at: place.appendingPathComponent("vosk-model-small-en-us-0.15"), withDestinationURL: URL(fileURLWithPath: modelPath))
-        try FileManager.default.createSymbolicLink(
-            at: place.appendingPathComponent("ggml-tiny.en.bin"), withDestinationURL: URL(fileURLWithPath: whisperModel))
+        for model in models {
+            try FileManager.default.createSymbolicLink(
+                at: place.appendingPathComponent(URL(fileURLWithPath: model.file).lastPathComponent),
+                withDestinationURL: URL(fileURLWithPath: model.file))
+        }
         let service = try await LaunchedService.start(
             notulad, home: home, bus: bus, arguments: ["--source", sink.monitor], environment: ["VOSK_MODEL_PATH": place.path],
-            settings: #"{"locale": "en-US", "accurateModels": {"en-US": "ggml-tiny.en"}}"#)
+            settings: #"{"locale": "en-US"}"#)
         try await service.pickLocaleAndWaitForModel("en-US")
 
-        var rows: [Row] = []
-        for length in lengths {
-            let speech = try corpus.speech(lasting: length)
-            progress("recording \(fixed(speech.seconds, 1)) s of English speech, each utterance written again by Whisper")
-            var sent = try await service.dictate(speech, through: sink)
-            // Whisper's text of the last utterances, where it came after Processed.
-            let wait = try await service.accurateTextWait(of: sent.path)
-            sent = SentMemo(path: sent.path, latency: sent.latency + wait, streamed: sent.streamed)
-            let text = try await service.text(of: sent.path)
-            let said = WordErrorRate.words(corpus.text(lasting: length))
-            let wrong = WordErrorRate.errors(WordErrorRate.words(text), against: said)
-            let afterSend = try await service.transcribeAgain(sent.path, model: "ggml-tiny.en")
-            rows.append(Row(recorded: speech.seconds, sent: sent, afterSend: afterSend, wrong: wrong, said: said.count))
+        var sections: [String] = []
+        for model in models {
+            let name = String(URL(fileURLWithPath: model.file).deletingPathExtension().lastPathComponent)
+            _ = try await bus.call(
+                MethodCall(
+                    destination: NotulaBus.name, path: NotulaBus.modelsPath, interface: NotulaBus.modelsInterface,
+                    member: NotulaBus.Models.Method.useModel.rawValue, arguments: [.string("en-US"), .string(name)]))
+            let logBefore = service.log.count
+            var rows: [Row] = []
+            for length in lengths {
+                let speech = try corpus.speech(lasting: length)
+                progress("recording \(fixed(speech.seconds, 1)) s of English speech, each utterance written again by \(model.label)")
+                var sent = try await service.dictate(speech, through: sink)
+                // Whisper's text of the last utterances, where it came after Processed.
+                let wait = try await service.accurateTextWait(of: sent.path)
+                sent = SentMemo(path: sent.path, latency: sent.latency + wait, streamed: sent.streamed)
+                let text = try await service.text(of: sent.path)
+                let said = WordErrorRate.words(corpus.text(lasting: length))
+                let wrong = WordErrorRate.errors(WordErrorRate.words(text), against: said)
+                let afterSend = try await service.transcribeAgain(sent.path, model: name)
+                rows.append(Row(recorded: speech.seconds, sent: sent, afterSend: afterSend, wrong: wrong, said: said.count))
+            }
+            sections.append(report(model.label, rows: rows, log: String(service.log.dropFirst(logBefore)), helperPeak: helperPeakBytes(of: service.pid)))
         }
-        let helperPeak = helperPeakBytes(of: service.pid)
-        let decoded = decodings(in: service.log)
+        try await service.stop()
+        return """
+            ## The accurate pass: Send → Whisper's text, and decoding the memo after Send
+
+            English speech (the tests' sentences, espeak-ng's en-us voice, 0.7 s pauses) played in real time into a \
+            notulad recording en-US: Vosk's Korean model under an English name ends the utterances, the Whisper model \
+            (2 threads, in the helper process) writes each again while the next is spoken. Send → text is the Process \
+            call to Processed; after Send is the same memo transcribed again whole by the same model (Transcribe: what a \
+            tool that runs Whisper after the user stops makes them wait). Words wrong: Levenshtein over words against \
+            what was said. One recording of each length per model: single rounds.
+
+            \(sections.joined(separator: "\n\n"))
+            """
+    }
+
+    /// One model's table and what its decodings logged.
+    private static func report(_ label: String, rows: [Row], log: String, helperPeak: Int?) -> String {
+        let decoded = decodings(in: log)
         let factors = decoded.map { $0.took / $0.audio }
         let atSend = decoded.filter(\.afterSend)
-        let redone = service.log.components(separatedBy: "decoding it in the full window").count - 1
-        let late = service.log.components(separatedBy: "not ready in time").count - 1
-        try await service.stop()
-
+        let redone = log.components(separatedBy: "decoding it in the full window").count - 1
+        let late = log.components(separatedBy: "not ready in time").count - 1
         let table = rows.map { row in
             "| \(fixed(row.recorded, 1)) s | **\(secondsText(row.sent.latency))** | \(secondsText(row.afterSend)) | "
                 + "\(fixed(row.afterSend.seconds / row.sent.latency.seconds, 1)) | \(row.wrong) of \(row.said) "
@@ -67,14 +95,7 @@ enum AccurateLatency {
             : "median \(fixed(sorted[sorted.count / 2], 2)), worst \(fixed(sorted.last!, 2)) over \(sorted.count) utterances"
         let atSendText = atSend.map { "\(fixed($0.took, 2)) s for \(fixed($0.audio, 1)) s" }.joined(separator: ", ")
         return """
-            ## The accurate pass: Send → Whisper's text, and decoding the memo after Send
-
-            English speech (the tests' sentences, espeak-ng's en-us voice, 0.7 s pauses) played in real time into a \
-            notulad recording en-US: Vosk's Korean model under an English name ends the utterances, Whisper tiny.en \
-            (2 threads, in the helper process) writes each again while the next is spoken. Send → text is the Process \
-            call to Processed; after Send is the same memo transcribed again whole by tiny.en (Transcribe: what a tool \
-            that runs Whisper after the user stops makes them wait). Words wrong: Levenshtein over words against what \
-            was said. One recording of each length: single rounds.
+            \(label):
 
             | recording | Send → text | whole memo after Send | after Send ÷ Send → text | words wrong |
             |---|---|---|---|---|
