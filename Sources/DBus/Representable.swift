@@ -153,7 +153,9 @@ extension Array: DBusRepresentable where Element: DBusRepresentable {
     }
     public init(dbusValue: Value) throws(BusError) {
         if case .scalars(let scalars) = dbusValue {
-            guard let array = scalars.elements as? Self else { throw typeMismatch(dbusValue, Self.self) }
+            // The element type checked too: an empty array of numbers casts to an empty array of anything.
+            guard Element.dbusSignature.rawValue.utf8.first.map(Int32.init) == scalars.elementCode, let array = scalars.elements as? Self
+            else { throw typeMismatch(dbusValue, Self.self) }
             self = array
             return
         }

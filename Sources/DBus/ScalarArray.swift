@@ -15,16 +15,18 @@ public enum ScalarArray: Hashable, Sendable {
 
     /// `array` held compactly, when its elements are one of the fixed-size numbers.
     init?<Element>(_ array: [Element]) {
-        switch array {
-        case let array as [UInt8]: self = .bytes(array)
-        case let array as [Bool]: self = .booleans(array)
-        case let array as [Int16]: self = .int16s(array)
-        case let array as [UInt16]: self = .uint16s(array)
-        case let array as [Int32]: self = .int32s(array)
-        case let array as [UInt32]: self = .uint32s(array)
-        case let array as [Int64]: self = .int64s(array)
-        case let array as [UInt64]: self = .uint64s(array)
-        case let array as [Double]: self = .doubles(array)
+        // By the element type, not by casting the array: an empty array casts to an array of any element type, and an
+        // empty `[String]` went out as `ay`.
+        switch Element.self {
+        case is UInt8.Type: self = .bytes(array as! [UInt8])
+        case is Bool.Type: self = .booleans(array as! [Bool])
+        case is Int16.Type: self = .int16s(array as! [Int16])
+        case is UInt16.Type: self = .uint16s(array as! [UInt16])
+        case is Int32.Type: self = .int32s(array as! [Int32])
+        case is UInt32.Type: self = .uint32s(array as! [UInt32])
+        case is Int64.Type: self = .int64s(array as! [Int64])
+        case is UInt64.Type: self = .uint64s(array as! [UInt64])
+        case is Double.Type: self = .doubles(array as! [Double])
         default: return nil
         }
     }

@@ -102,6 +102,18 @@ struct MarshallingTests {
         await pair.close()
     }
 
+    /// An empty array casts to an array of any element type: its element type alone says what it is on the wire.
+    @Test func anEmptyArrayKeepsItsElementTypeBothWays() async throws {
+        #expect([String]().dbusValue == .array(element: "s", []))
+        #expect([UInt8]().dbusValue == .scalars(.bytes([])))
+        #expect([Int32]().dbusValue == .scalars(.int32s([])))
+        #expect(throws: BusError.self) { try [String](dbusValue: .scalars(.bytes([]))) }
+        #expect(throws: BusError.self) { try [UInt32](dbusValue: .scalars(.int32s([]))) }
+        let pair = try await EchoPair.make()
+        #expect(try await pair.call("Echo", [.variant([String]().dbusValue)]).body == [.variant(.array(element: "s", []))])
+        await pair.close()
+    }
+
     @Test func everyBasicTypeAsArguments() async throws {
         let pair = try await EchoPair.make()
         let all = Value.structure([
