@@ -119,8 +119,12 @@ typedef const char *(*whisper_full_get_segment_text_fn)(struct whisper_context *
 typedef int64_t (*whisper_full_get_segment_t0_fn)(struct whisper_context *ctx, int segment);
 typedef float (*whisper_full_get_segment_no_speech_prob_fn)(struct whisper_context *ctx, int segment);
 typedef void (*whisper_free_fn)(struct whisper_context *ctx);
-typedef int (*whisper_pcm_to_mel_fn)(struct whisper_context *ctx, const float *samples, int n_samples, int n_threads);
-typedef int (*whisper_lang_auto_detect_fn)(struct whisper_context *ctx, int offset_ms, int n_threads, float *lang_probs);
+typedef struct whisper_state *(*whisper_init_state_fn)(struct whisper_context *ctx);
+typedef void (*whisper_free_state_fn)(struct whisper_state *state);
+typedef int (*whisper_pcm_to_mel_with_state_fn)(
+    struct whisper_context *ctx, struct whisper_state *state, const float *samples, int n_samples, int n_threads);
+typedef int (*whisper_lang_auto_detect_with_state_fn)(
+    struct whisper_context *ctx, struct whisper_state *state, int offset_ms, int n_threads, float *lang_probs);
 typedef int (*whisper_lang_max_id_fn)(void);
 typedef int (*whisper_lang_id_fn)(const char *lang);
 typedef int (*whisper_is_multilingual_fn)(struct whisper_context *ctx);

@@ -20,8 +20,10 @@ public struct WhisperLibrary: Sendable {
     let segmentEnd: whisper_full_get_segment_t0_fn
     let segmentNoSpeech: whisper_full_get_segment_no_speech_prob_fn
     let free: whisper_free_fn
-    let computeMel: whisper_pcm_to_mel_fn
-    let detectLanguage: whisper_lang_auto_detect_fn
+    let initState: whisper_init_state_fn
+    let freeState: whisper_free_state_fn
+    let computeMel: whisper_pcm_to_mel_with_state_fn
+    let detectLanguage: whisper_lang_auto_detect_with_state_fn
     let languageMaxID: whisper_lang_max_id_fn
     let languageID: whisper_lang_id_fn
     let isMultilingual: whisper_is_multilingual_fn
@@ -56,8 +58,10 @@ public struct WhisperLibrary: Sendable {
         segmentEnd = try library.function("whisper_full_get_segment_t1", as: whisper_full_get_segment_t0_fn.self)
         segmentNoSpeech = try library.function("whisper_full_get_segment_no_speech_prob", as: whisper_full_get_segment_no_speech_prob_fn.self)
         free = try library.function("whisper_free", as: whisper_free_fn.self)
-        computeMel = try library.function("whisper_pcm_to_mel", as: whisper_pcm_to_mel_fn.self)
-        detectLanguage = try library.function("whisper_lang_auto_detect", as: whisper_lang_auto_detect_fn.self)
+        initState = try library.function("whisper_init_state", as: whisper_init_state_fn.self)
+        freeState = try library.function("whisper_free_state", as: whisper_free_state_fn.self)
+        computeMel = try library.function("whisper_pcm_to_mel_with_state", as: whisper_pcm_to_mel_with_state_fn.self)
+        detectLanguage = try library.function("whisper_lang_auto_detect_with_state", as: whisper_lang_auto_detect_with_state_fn.self)
         languageMaxID = try library.function("whisper_lang_max_id", as: whisper_lang_max_id_fn.self)
         languageID = try library.function("whisper_lang_id", as: whisper_lang_id_fn.self)
         isMultilingual = try library.function("whisper_is_multilingual", as: whisper_is_multilingual_fn.self)

@@ -9,6 +9,9 @@ import Synchronization
 public final class WhisperModel {
     private let library: WhisperLibrary
     private let context: OpaquePointer
+    /// The state language detection runs on, made at the first: libwhisper encodes a detection with the window of the
+    /// context's last decoding (a fitted one's `audio_ctx` stays set), which made the language depend on it.
+    private var detectionState: OpaquePointer?
     public let path: String
 
     /// A stretch of decoded speech: its start and end in seconds, and its text.
@@ -34,7 +37,10 @@ public final class WhisperModel {
         self.path = path
     }
 
-    deinit { library.free(context) }
+    deinit {
+        if let detectionState { library.freeState(detectionState) }
+        library.free(context)
+    }
 
     /// Decodes `samples` (16 kHz mono, −1…1), greedily.
     /// - Parameters:
@@ -71,9 +77,11 @@ public final class WhisperModel {
         -> String
     {
         guard let first = languages.first, languages.count > 1, library.isMultilingual(context) != 0 else { return languages.first ?? "" }
-        let computed = samples.withUnsafeBufferPointer { library.computeMel(context, $0.baseAddress, Int32($0.count), threads) }
+        if detectionState == nil { detectionState = library.initState(context) }
+        guard let state = detectionState else { throw .recognitionFailed("libwhisper could not make room to tell an utterance's language.") }
+        let computed = samples.withUnsafeBufferPointer { library.computeMel(context, state, $0.baseAddress, Int32($0.count), threads) }
         var probabilities = [Float](repeating: 0, count: Int(max(0, library.languageMaxID())) + 1)
-        guard computed == 0, library.detectLanguage(context, 0, threads, &probabilities) >= 0 else {
+        guard computed == 0, library.detectLanguage(context, state, 0, threads, &probabilities) >= 0 else {
             throw .recognitionFailed("libwhisper could not tell which language an utterance is in.")
         }
         func probability(_ code: String) -> Float {
