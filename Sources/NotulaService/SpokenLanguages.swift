@@ -1,10 +1,11 @@
 import Models
+import Speech
 
 /// The other languages a user speaks besides the recorder's locale, as `AlsoSpoken` takes them: a few BCP 47 tags of
 /// languages Whisper knows (`nl-NL`, `en`), each once.
 struct SpokenLanguages: Sendable, Equatable {
     /// A user's few: every one more is weighed for each utterance.
-    static let limit = 4
+    static let limit = WhisperEngine.mostOtherLanguages
     private(set) var tags: [String] = []
 
     init() {}

@@ -44,8 +44,7 @@ public struct AccurateModels: Sendable {
     ///   the chosen one first.
     func pass(for locale: String, alone: Bool = false, revised: @escaping @Sendable (Int, Transcript) -> Void) -> AccuratePass? {
         guard let model = loaded(for: locale, alone: alone)?.utterances else { return nil }
-        let others = alsoSpoken().filter { $0 != locale }
-        return AccuratePass(model: others.isEmpty ? model : model.speaking(also: others), revised: revised)
+        return AccuratePass(model: model.speaking(also: alsoSpoken()), revised: revised)
     }
 
     /// A recording's whole file decoded by the locale's accurate model, the chosen one first: a memo recovered at

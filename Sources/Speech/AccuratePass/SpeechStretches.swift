@@ -25,10 +25,9 @@ extension Transcript {
     public func keepingWords(within stretches: [(start: Double, end: Double)], margin: Double) -> Transcript {
         let kept = words.filter { word in stretches.contains { word.end > $0.start - margin && word.start < $0.end + margin } }
         guard kept.count < words.count else { return self }
-        var heard = Transcript(words: kept)
-        heard.model = model
-        heard.utteranceModels = utteranceModels
-        heard.revision = revision
+        var heard = self
+        heard.words = kept
+        heard.text = kept.map(\.word).joined(separator: " ")
         return heard
     }
 }

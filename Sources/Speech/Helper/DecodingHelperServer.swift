@@ -33,10 +33,9 @@ struct DecodingRequest: Codable {
     var audio: Data?
     /// Whisper's code of the language spoken.
     var language = ""
-    /// Other languages it may be in (Whisper's codes): a multilingual model writes it in the likeliest of them all.
+    /// Other languages it may be in (Whisper's codes, at most `WhisperEngine.mostOtherLanguages` weighed): a
+    /// multilingual model writes it in the likeliest of them all.
     var otherLanguages: [String] = []
-    /// The most other languages a request weighs: the user's few, not Whisper's 99.
-    static let otherLanguageLimit = 4
     /// The text said before, which steers Whisper's spelling.
     var prompt = ""
     /// Encode the audio at its own length first (Whisper's `FittedWindow`).

@@ -7,6 +7,9 @@ import Recording
 /// Nothing is loaded in notulad: the helper loads a model at its first decoding and ends once idle.
 public final class WhisperEngine: HelperEngine {
     public let models: HelperModels
+    /// The most languages besides the locale's an utterance is weighed among: the user's few, not Whisper's 99, as
+    /// each costs its share of the detection.
+    public static let mostOtherLanguages = 4
     private let vocabulary: @Sendable () -> [String]
 
     /// - Parameters:

@@ -50,7 +50,7 @@ extension WhisperModel {
         } else {
             audio = try DecodingHelperServer.samples(of: request.file)
         }
-        let languages = [request.language] + request.otherLanguages.prefix(DecodingRequest.otherLanguageLimit)
+        let languages = [request.language] + request.otherLanguages.prefix(WhisperEngine.mostOtherLanguages)
         let language = try likeliestLanguage(of: audio, among: languages)
         let segments = try transcribe(
             audio, language: language, prompt: request.prompt, fitted: request.fitted, isCancelled: DecodingHelperServer.isCancelled)
