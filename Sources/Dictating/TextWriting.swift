@@ -13,24 +13,27 @@ public struct TextWriting: Sendable {
     }
 
     public func writing(in locale: String) -> DictatedText {
-        let path = replacements.path
-        let current = replacements.current(
-            problems: { Log.warning("\(path): \($0); the line is skipped") },
-            refused: { Log.warning("\(path) is not read: \($0); no replacements are made until it is fixed") })
+        let current = replacements.logged(refusedMeans: "no replacements are made")
         return DictatedText(locale: locale, replacements: current, vocabulary: VocabularyCorrection(vocabulary))
     }
 
     /// The vocabulary as its file says now, a bad line told in the log and skipped.
-    public var vocabulary: Vocabulary {
-        let path = vocabularyFile.path
-        return vocabularyFile.current(
-            problems: { Log.warning("\(path): \($0); the line is skipped") },
-            refused: { Log.warning("\(path) is not read: \($0); no vocabulary is used until it is fixed") })
-    }
+    public var vocabulary: Vocabulary { vocabularyFile.logged(refusedMeans: "no vocabulary is used") }
 
     /// Makes `vocabulary` the file's, at once or not at all; the next text written uses it.
     /// - Throws: Why the file could not be written.
     public func keep(_ vocabulary: Vocabulary) throws(FileError) {
         try PrivateFiles.replace(vocabularyFile.path, with: Array(vocabulary.fileText.utf8))
+    }
+}
+
+extension WatchedFile {
+    /// The content as the file says now, each bad line told in the journal and skipped; a file refused whole is told
+    /// with `refusedMeans`, what its absence costs until it is fixed.
+    fileprivate func logged(refusedMeans: String) -> Content {
+        let path = self.path
+        return current(
+            problems: { Log.warning("\(path): \($0); the line is skipped") },
+            refused: { Log.warning("\(path) is not read: \($0); \(refusedMeans) until it is fixed") })
     }
 }

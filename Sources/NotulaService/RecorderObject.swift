@@ -249,10 +249,9 @@ enum RecorderObject {
     private static func vocabulary(_ writing: TextWriting, bus: Bus) -> Property {
         NotulaBus.Recorder.property(
             .vocabulary, "as", emitsChanged: .invalidates,
-            getter: { .array(element: "s", writing.vocabulary.terms.map(Value.string)) },
+            getter: { writing.vocabulary.terms.dbusValue },
             setter: { value throws(BusError) in
-                guard case .array(_, let values) = value else { throw BusError.invalidArgs("Vocabulary is a list of strings (as)") }
-                let terms = values.compactMap { if case .string(let term) = $0 { term } else { nil } }
+                guard let terms = try? [String](dbusValue: value) else { throw BusError.invalidArgs("Vocabulary is a list of strings (as)") }
                 let vocabulary: Vocabulary
                 do throws(Vocabulary.Refusal) { vocabulary = try Vocabulary(checking: terms) } catch {
                     throw BusError.invalidArgs(error.message)

@@ -14,22 +14,12 @@ struct ModelsClient {
     let bus: Bus
 
     /// The recorder's Locale.
-    func locale() async throws(BusError) -> String {
-        let reply = try await call(
-            NotulaBus.recorderPath, Self.properties, "Get",
-            [.string(NotulaBus.recorderInterface.rawValue), .string(NotulaBus.Recorder.Property.locale.rawValue)])
-        return try reply.argument(0, as: Variant.self).get(String.self)
-    }
+    func locale() async throws(BusError) -> String { try await recorderProperty(.locale, as: String.self) }
 
     /// Sets the recorder's Locale; the service installs its model when missing.
     /// - Returns: What a person is told: the locale, and whether its model is downloading.
     func setLocale(_ tag: String) async throws(BusError) -> String {
-        try await call(
-            NotulaBus.recorderPath, Self.properties, "Set",
-            [
-                .string(NotulaBus.recorderInterface.rawValue), .string(NotulaBus.Recorder.Property.locale.rawValue),
-                .variant(.string(tag)),
-            ])
+        try await setRecorderProperty(.locale, to: .string(tag))
         let locale = try await locale()
         let downloading = try await property(.downloadingLocale, as: String.self)
         guard downloading == locale else { return locale }
@@ -38,23 +28,27 @@ struct ModelsClient {
 
     /// The other languages the user speaks (`AlsoSpoken`); nil for none.
     func alsoSpoken() async throws(BusError) -> [String]? {
-        let reply = try await call(
-            NotulaBus.recorderPath, Self.properties, "Get",
-            [.string(NotulaBus.recorderInterface.rawValue), .string(NotulaBus.Recorder.Property.alsoSpoken.rawValue)])
-        let tags = try reply.argument(0, as: Variant.self).get([String].self)
+        let tags = try await recorderProperty(.alsoSpoken, as: [String].self)
         return tags.isEmpty ? nil : tags
     }
 
     /// Sets the recorder's Locale and the other languages the user speaks (`AlsoSpoken`): none when `others` is empty.
     func setLocale(_ tag: String, also others: [String]) async throws(BusError) -> String {
-        try await call(
-            NotulaBus.recorderPath, Self.properties, "Set",
-            [
-                .string(NotulaBus.recorderInterface.rawValue), .string(NotulaBus.Recorder.Property.alsoSpoken.rawValue),
-                .variant(others.dbusValue),
-            ])
+        try await setRecorderProperty(.alsoSpoken, to: others.dbusValue)
         let locale = try await setLocale(tag)
         return others.isEmpty ? locale : "\(locale), also \(others.joined(separator: ", "))"
+    }
+
+    private func recorderProperty<T: DBusRepresentable>(_ property: NotulaBus.Recorder.Property, as type: T.Type) async throws(BusError) -> T {
+        let reply = try await call(
+            NotulaBus.recorderPath, Self.properties, "Get", [.string(NotulaBus.recorderInterface.rawValue), .string(property.rawValue)])
+        return try reply.argument(0, as: Variant.self).get(T.self)
+    }
+
+    private func setRecorderProperty(_ property: NotulaBus.Recorder.Property, to value: Value) async throws(BusError) {
+        try await call(
+            NotulaBus.recorderPath, Self.properties, "Set",
+            [.string(NotulaBus.recorderInterface.rawValue), .string(property.rawValue), .variant(value)])
     }
 
     /// `ko-KR installed`, `en-US available`, `nl-NL downloading 42%`: a line per supported locale.
