@@ -55,7 +55,7 @@ let package = Package(
             name: "notula-bench",
             dependencies: ["DBus", "NotulaContract", "Models", "Speech", "Library", "NotulaTestSupport", "Delivering", "Writing"]),
         .target(
-            name: "NotulaTestSupport", dependencies: ["DBus", "NotulaContract", "Recording", "Speech"], path: "Tests/NotulaTestSupport"),
+            name: "NotulaTestSupport", dependencies: ["DBus", "NotulaContract", "Recording", "Speech", "Writing"], path: "Tests/NotulaTestSupport"),
         .target(name: "TestPasses", path: "Tests/TestPasses"),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "NotulaTestSupport"]),
         .testTarget(name: "RecordingTests", dependencies: ["Recording"]),

@@ -1,6 +1,6 @@
 /// Written text from dictated words: the user's vocabulary's spelling where a word sounds near one of its terms,
-/// the user's replacements, then the spoken punctuation and commands of the language, sentences started with a capital and no space before punctuation. A language without a table of
-/// its own gets the replacements only.
+/// the user's replacements, then the spoken punctuation and commands of the language, sentences started with a
+/// capital and no space before punctuation. A language without a table of its own gets the replacements only.
 ///
 /// Every text Notula delivers is written here, and the commands are the only source of its control characters:
 /// a word or a replacement loses its own (a recogniser's ESC would be the Escape key where it is typed), so that a

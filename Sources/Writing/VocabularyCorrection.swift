@@ -130,9 +130,10 @@ public struct VocabularyCorrection: Sendable {
     }
 }
 
-/// The fewest letters inserted, removed or changed to make one word the other (Levenshtein's distance).
-enum EditDistance {
-    static func between(_ one: [UInt8], _ other: [UInt8]) -> Int {
+/// The fewest elements inserted, removed or changed to make one sequence the other (Levenshtein's distance): letters of
+/// words here, words of texts where the benchmark counts words wrong.
+public enum EditDistance {
+    public static func between<Element: Equatable>(_ one: [Element], _ other: [Element]) -> Int {
         guard !one.isEmpty else { return other.count }
         var previous = Array(0...other.count)
         var current = previous

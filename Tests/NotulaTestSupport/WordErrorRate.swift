@@ -1,4 +1,5 @@
 import Foundation
+import Writing
 
 /// The word error rate of speech recognised against what was said.
 public enum WordErrorRate {
@@ -26,17 +27,7 @@ public enum WordErrorRate {
     }
 
     /// Word-level edit distance: substitutions, insertions and deletions that make `heard` into `said`.
-    public static func errors(_ heard: [String], against said: [String]) -> Int {
-        var previous = Array(0...heard.count)
-        for (i, word) in said.enumerated() {
-            var current = [i + 1]
-            for (j, guess) in heard.enumerated() {
-                current.append(min(previous[j + 1] + 1, current[j] + 1, previous[j] + (word == guess ? 0 : 1)))
-            }
-            previous = current
-        }
-        return previous[heard.count]
-    }
+    public static func errors(_ heard: [String], against said: [String]) -> Int { EditDistance.between(said, heard) }
 
     /// English sentences for espeak-ng's American voice: three that tiny.en writes exactly (the probe of
     /// ../shared/tools/whisper-model), then five of ours.
