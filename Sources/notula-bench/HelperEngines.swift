@@ -10,6 +10,8 @@ struct HelperEngines {
     let detector: VoiceHelperRun
     /// The folder the models are linked in.
     let place: URL
+    /// Whisper base, multilingual, where `scripts/install-whisper-base` converts it.
+    static let whisperBase = FileManager.default.currentDirectoryPath + "/.build/whisper/ggml-base.bin"
 
     /// The engines for `notulad`'s libraries, with their models linked under `home`; nil with what is missing.
     static func make(notulad: String, home: URL, whisperModel: String) throws -> Result<HelperEngines, Missing> {
@@ -24,7 +26,7 @@ struct HelperEngines {
         try FileManager.default.createDirectory(at: place, withIntermediateDirectories: true)
         for (name, target) in [
             ("sherpa-onnx-nemo-parakeet-tdt-0.6b-v2-int8", made + "/parakeet"), ("sherpa-onnx-moonshine-tiny-en-int8", made + "/moonshine"),
-            ("ggml-tiny.en.bin", whisperModel), ("ggml-base.bin", root + "/.build/whisper/ggml-base.bin"),
+            ("ggml-tiny.en.bin", whisperModel), ("ggml-base.bin", whisperBase),
         ] where FileManager.default.fileExists(atPath: target) {
             try FileManager.default.createSymbolicLink(atPath: place.appendingPathComponent(name).path, withDestinationPath: target)
         }

@@ -6,28 +6,16 @@ import Speech
 /// coughs, music, hum, noise, and speech followed by a long stretch of them) through each engine and each way a
 /// recording reaches it.
 enum InventedWords {
-    private struct Clip {
-        let name: String
-        let path: String
-        let samples: [UInt8]
-        let said: [String]
-    }
-
     /// A way the clips are written: its label, and the text it writes of a clip.
     private struct Path {
         let label: String
-        let write: (Clip) async throws -> String
+        let write: (LabelledRecording) async throws -> String
     }
 
     static func run(engines: HelperEngines, vosk: VoskLibrary, voskModel: String) async throws -> String {
         let folder = FileManager.default.currentDirectoryPath + "/.build/quiet-clips"
-        let files = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasSuffix(".wav") }.sorted()
-        guard !files.isEmpty else { return "## No invented words\n\nSkipped: no clips in \(folder) (`scripts/make-quiet-clips`)." }
-        let clips = try files.map { file in
-            let path = folder + "/" + file
-            let said = try String(contentsOfFile: path.replacingOccurrences(of: ".wav", with: ".txt"), encoding: .utf8)
-            return Clip(name: String(file.dropLast(4)), path: path, samples: try rawSamples(of: path), said: WordErrorRate.words(said))
-        }
+        let clips = try LabelledRecording.all(in: folder)
+        guard !clips.isEmpty else { return "## No invented words\n\nSkipped: no clips in \(folder) (`scripts/make-quiet-clips`)." }
         var paths: [Path] = []
         for model in engines.whisperModels {
             let loaded = try engines.whisper.model(for: "en-US", named: model.name)
@@ -65,7 +53,7 @@ enum InventedWords {
                 lost += max(0, clip.said.count - heard.count)
                 if extra > 0 {
                     count += extra
-                    invented.append("\(clip.name): “\(heard.joined(separator: " "))”")
+                    invented.append("\(clip.name.dropLast(".wav".count)): “\(heard.joined(separator: " "))”")
                 }
             }
             rows.append(
@@ -89,14 +77,12 @@ enum InventedWords {
 
     /// The text `decoding` writes of `spans` of `clip`, each after the text before it, the last as at Send.
     private static func utterancesWritten(
-        _ spans: [(start: Double, end: Double)], of clip: Clip, by decoding: any UtteranceDecoding
+        _ spans: [(start: Double, end: Double)], of clip: LabelledRecording, by decoding: any UtteranceDecoding
     ) async throws -> String {
         var written: [String] = []
         for (index, span) in spans.enumerated() {
-            let from = min(clip.samples.count, Int(span.start * 16_000) * 2)
-            let to = min(clip.samples.count, max(from, Int(span.end * 16_000) * 2))
             let text = try await decoding.transcribe(
-                utterance: Array(clip.samples[from..<to]), after: written.last ?? "", awaited: index == spans.count - 1).text
+                utterance: clip.samples(of: span), after: written.last ?? "", awaited: index == spans.count - 1).text
             if !text.isEmpty { written.append(text) }
         }
         return written.joined(separator: " ")

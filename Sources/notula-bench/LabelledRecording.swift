@@ -1,9 +1,9 @@
 import Foundation
 import NotulaTestSupport
 
-/// A real person's reading from `.build/real-speech` (`scripts/install-real-speech`): its samples and the words its
-/// package says were read.
-struct RealReading {
+/// A recording and the words said in it, as `NAME.wav` beside `NAME.txt`: a real person's reading from
+/// `.build/real-speech` (`scripts/install-real-speech`), or a clip of `.build/quiet-clips` (`scripts/make-quiet-clips`).
+struct LabelledRecording {
     let name: String
     let path: String
     /// 16 kHz mono, 16-bit little-endian.
@@ -12,13 +12,20 @@ struct RealReading {
 
     var seconds: Double { Double(samples.count) / 32_000 }
 
-    /// The readings in `folder`, by name; none when it is missing.
-    static func all(in folder: String) throws -> [RealReading] {
+    /// The samples of `span` (seconds), as far as the recording goes.
+    func samples(of span: (start: Double, end: Double)) -> [UInt8] {
+        let from = min(samples.count, Int(span.start * 16_000) * 2)
+        let to = min(samples.count, max(from, Int(span.end * 16_000) * 2))
+        return Array(samples[from..<to])
+    }
+
+    /// The recordings in `folder`, by name; none when it is missing.
+    static func all(in folder: String) throws -> [LabelledRecording] {
         let files = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasSuffix(".wav") }.sorted()
         return try files.map { file in
             let path = folder + "/" + file
             let text = try String(contentsOfFile: path.replacingOccurrences(of: ".wav", with: ".txt"), encoding: .utf8)
-            return RealReading(name: file, path: path, samples: try rawSamples(of: path), said: WordErrorRate.words(text))
+            return LabelledRecording(name: file, path: path, samples: try rawSamples(of: path), said: WordErrorRate.words(text))
         }
     }
 }

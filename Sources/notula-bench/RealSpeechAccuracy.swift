@@ -16,14 +16,10 @@ enum RealSpeechAccuracy {
     }
 
     static func table(
-        _ readings: [RealReading], models: [(label: String, name: String)], whisper: WhisperEngine, detector: VoiceHelperRun
+        _ readings: [LabelledRecording], models: [(label: String, name: String)], whisper: WhisperEngine, detector: VoiceHelperRun
     ) async throws -> String {
         let utterances = try readings.map { reading in
-            try detector.run(on: reading.samples).spans.map { span in
-                let from = min(reading.samples.count, Int(span.start * 16_000) * 2)
-                let to = min(reading.samples.count, max(from, Int(span.end * 16_000) * 2))
-                return Array(reading.samples[from..<to])
-            }
+            try detector.run(on: reading.samples).spans.map(reading.samples(of:))
         }
         var rows: [String] = []
         var details: [String] = []

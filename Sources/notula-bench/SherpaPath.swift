@@ -26,12 +26,12 @@ enum SherpaPath {
         report += ["", try await sendToText(notulad: notulad, home: home, bus: bus, modelPath: modelPath, place: place)]
         report += ["", try sileroCost(detector, speech: try SpeechCorpus(in: home.appendingPathComponent("english"), script: .english))]
         let folder = root + "/.build/real-speech"
-        let readings = try RealReading.all(in: folder)
+        let readings = try LabelledRecording.all(in: folder)
         guard !readings.isEmpty else {
             return (report + ["", "Real readings: skipped, no recordings in \(folder) (`scripts/install-real-speech`)."]).joined(separator: "\n")
         }
         report += ["", try await RealSpeechAccuracy.table(readings, models: engines.whisperModels, whisper: whisper, detector: detector)]
-        report += ["", try cutsInRealReadings(readings, detector: detector, whisper: whisper)]
+        report += ["", try cutsInLabelledRecordings(readings, detector: detector, whisper: whisper)]
         return report.joined(separator: "\n")
     }
 
@@ -120,7 +120,7 @@ enum SherpaPath {
 
     /// Where Silero and the level meter end utterances in real people's readings of 10 s or more, against the
     /// sentence ends Whisper tiny.en's punctuation places in them.
-    private static func cutsInRealReadings(_ readings: [RealReading], detector: VoiceHelperRun, whisper: WhisperEngine) throws -> String {
+    private static func cutsInLabelledRecordings(_ readings: [LabelledRecording], detector: VoiceHelperRun, whisper: WhisperEngine) throws -> String {
         let model = try whisper.model(for: "en-US", named: "ggml-tiny.en")
         var rows: [String] = []
         // A phrase or two is no test of where utterances end.

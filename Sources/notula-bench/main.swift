@@ -42,8 +42,7 @@ func accuratePass(home: URL, bus: Bus) async throws -> String {
     guard FileManager.default.fileExists(atPath: whisperModel) else {
         return "## The accurate pass\n\nSkipped: \(whisperModel) is missing (`scripts/install-whisper BIN --test` converts it)."
     }
-    let base = FileManager.default.currentDirectoryPath + "/.build/whisper/ggml-base.bin"
-    let models = [("Whisper tiny.en", whisperModel), ("Whisper base", base)].filter { FileManager.default.fileExists(atPath: $0.1) }
+    let models = [("Whisper tiny.en", whisperModel), ("Whisper base", HelperEngines.whisperBase)].filter { FileManager.default.fileExists(atPath: $0.1) }
     return try await AccurateLatency.run(
         lengths: accurateSeconds, notulad: notulad, home: home, bus: bus, modelPath: modelPath, models: models)
 }
