@@ -113,11 +113,12 @@ typedef void (*whisper_log_set_fn)(whisper_log_callback callback, void *user_dat
 typedef struct whisper_context_params (*whisper_context_default_params_fn)(void);
 typedef struct whisper_context *(*whisper_init_from_file_with_params_fn)(const char *path, struct whisper_context_params params);
 typedef struct whisper_full_params (*whisper_full_default_params_fn)(int strategy);
-typedef int (*whisper_full_fn)(struct whisper_context *ctx, struct whisper_full_params params, const float *samples, int n_samples);
-typedef int (*whisper_full_n_segments_fn)(struct whisper_context *ctx);
-typedef const char *(*whisper_full_get_segment_text_fn)(struct whisper_context *ctx, int segment);
-typedef int64_t (*whisper_full_get_segment_t0_fn)(struct whisper_context *ctx, int segment);
-typedef float (*whisper_full_get_segment_no_speech_prob_fn)(struct whisper_context *ctx, int segment);
+typedef int (*whisper_full_with_state_fn)(
+    struct whisper_context *ctx, struct whisper_state *state, struct whisper_full_params params, const float *samples, int n_samples);
+typedef int (*whisper_full_n_segments_from_state_fn)(struct whisper_state *state);
+typedef const char *(*whisper_full_get_segment_text_from_state_fn)(struct whisper_state *state, int segment);
+typedef int64_t (*whisper_full_get_segment_t0_from_state_fn)(struct whisper_state *state, int segment);
+typedef float (*whisper_full_get_segment_no_speech_prob_from_state_fn)(struct whisper_state *state, int segment);
 typedef void (*whisper_free_fn)(struct whisper_context *ctx);
 typedef struct whisper_state *(*whisper_init_state_fn)(struct whisper_context *ctx);
 typedef void (*whisper_free_state_fn)(struct whisper_state *state);

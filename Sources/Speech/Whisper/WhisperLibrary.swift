@@ -13,12 +13,12 @@ public struct WhisperLibrary: Sendable {
     let contextDefaults: whisper_context_default_params_fn
     let initFromFile: whisper_init_from_file_with_params_fn
     let fullDefaults: whisper_full_default_params_fn
-    let full: whisper_full_fn
-    let segmentCount: whisper_full_n_segments_fn
-    let segmentText: whisper_full_get_segment_text_fn
-    let segmentStart: whisper_full_get_segment_t0_fn
-    let segmentEnd: whisper_full_get_segment_t0_fn
-    let segmentNoSpeech: whisper_full_get_segment_no_speech_prob_fn
+    let full: whisper_full_with_state_fn
+    let segmentCount: whisper_full_n_segments_from_state_fn
+    let segmentText: whisper_full_get_segment_text_from_state_fn
+    let segmentStart: whisper_full_get_segment_t0_from_state_fn
+    let segmentEnd: whisper_full_get_segment_t0_from_state_fn
+    let segmentNoSpeech: whisper_full_get_segment_no_speech_prob_from_state_fn
     let free: whisper_free_fn
     let initState: whisper_init_state_fn
     let freeState: whisper_free_state_fn
@@ -49,14 +49,16 @@ public struct WhisperLibrary: Sendable {
 
     private init(_ library: RuntimeLibrary) throws(SpeechError) {
         contextDefaults = try library.function("whisper_context_default_params", as: whisper_context_default_params_fn.self)
-        initFromFile = try library.function("whisper_init_from_file_with_params", as: whisper_init_from_file_with_params_fn.self)
+        // Without a state: each kind of decoding makes its own (`WhisperModel`).
+        initFromFile = try library.function("whisper_init_from_file_with_params_no_state", as: whisper_init_from_file_with_params_fn.self)
         fullDefaults = try library.function("whisper_full_default_params", as: whisper_full_default_params_fn.self)
-        full = try library.function("whisper_full", as: whisper_full_fn.self)
-        segmentCount = try library.function("whisper_full_n_segments", as: whisper_full_n_segments_fn.self)
-        segmentText = try library.function("whisper_full_get_segment_text", as: whisper_full_get_segment_text_fn.self)
-        segmentStart = try library.function("whisper_full_get_segment_t0", as: whisper_full_get_segment_t0_fn.self)
-        segmentEnd = try library.function("whisper_full_get_segment_t1", as: whisper_full_get_segment_t0_fn.self)
-        segmentNoSpeech = try library.function("whisper_full_get_segment_no_speech_prob", as: whisper_full_get_segment_no_speech_prob_fn.self)
+        full = try library.function("whisper_full_with_state", as: whisper_full_with_state_fn.self)
+        segmentCount = try library.function("whisper_full_n_segments_from_state", as: whisper_full_n_segments_from_state_fn.self)
+        segmentText = try library.function("whisper_full_get_segment_text_from_state", as: whisper_full_get_segment_text_from_state_fn.self)
+        segmentStart = try library.function("whisper_full_get_segment_t0_from_state", as: whisper_full_get_segment_t0_from_state_fn.self)
+        segmentEnd = try library.function("whisper_full_get_segment_t1_from_state", as: whisper_full_get_segment_t0_from_state_fn.self)
+        segmentNoSpeech = try library.function(
+            "whisper_full_get_segment_no_speech_prob_from_state", as: whisper_full_get_segment_no_speech_prob_from_state_fn.self)
         free = try library.function("whisper_free", as: whisper_free_fn.self)
         initState = try library.function("whisper_init_state", as: whisper_init_state_fn.self)
         freeState = try library.function("whisper_free_state", as: whisper_free_state_fn.self)

@@ -5,12 +5,16 @@ import Synchronization
 
 /// One ggml Whisper model loaded by libwhisper, and the decoding of 16 kHz mono samples with it.
 ///
-/// Not thread-safe: one decoding at a time (libwhisper's context holds the last one's segments).
+/// Not thread-safe: one decoding at a time (each state holds its last decoding's segments).
 public final class WhisperModel {
     private let library: WhisperLibrary
     private let context: OpaquePointer
-    /// The state language detection runs on, made at the first: libwhisper encodes a detection with the window of the
-    /// context's last decoding (a fitted one's `audio_ctx` stays set), which made the language depend on it.
+    /// A state per kind of decoding, each made at its first: a decoding leaves its mark on the state it ran on. Language
+    /// detection encodes with the window of the state's last decoding (a fitted one's `audio_ctx` stays set); a full
+    /// window decoding after a fitted one on the same state wrote other text (a comma, and with base whole sentences
+    /// left out of 20 s utterances), so the utterances decoded ahead in fitted windows would change the others.
+    private var fullState: OpaquePointer?
+    private var fittedState: OpaquePointer?
     private var detectionState: OpaquePointer?
     public let path: String
 
@@ -38,8 +42,15 @@ public final class WhisperModel {
     }
 
     deinit {
-        if let detectionState { library.freeState(detectionState) }
+        for state in [fullState, fittedState, detectionState] { if let state { library.freeState(state) } }
         library.free(context)
+    }
+
+    /// `state`, made now if it is not yet.
+    private func made(_ state: inout OpaquePointer?) throws(SpeechError) -> OpaquePointer {
+        if state == nil { state = library.initState(context) }
+        guard let state else { throw .recognitionFailed("libwhisper could not make room for a decoding.") }
+        return state
     }
 
     /// Decodes `samples` (16 kHz mono, −1…1), greedily.
@@ -77,8 +88,7 @@ public final class WhisperModel {
         -> String
     {
         guard let first = languages.first, languages.count > 1, library.isMultilingual(context) != 0 else { return languages.first ?? "" }
-        if detectionState == nil { detectionState = library.initState(context) }
-        guard let state = detectionState else { throw .recognitionFailed("libwhisper could not make room to tell an utterance's language.") }
+        let state = try made(&detectionState)
         let computed = samples.withUnsafeBufferPointer { library.computeMel(context, state, $0.baseAddress, Int32($0.count), threads) }
         var probabilities = [Float](repeating: 0, count: Int(max(0, library.languageMaxID())) + 1)
         guard computed == 0, library.detectLanguage(context, state, 0, threads, &probabilities) >= 0 else {
@@ -113,6 +123,7 @@ public final class WhisperModel {
             // to the next dropped a sentence in a fitted window.
             parameters.single_segment = true
         }
+        let state = window == nil ? try made(&fullState) : try made(&fittedState)
         let abort = Unmanaged.passRetained(AbortCheck(isCancelled))
         defer { abort.release() }
         parameters.abort_callback = { userData in
@@ -124,7 +135,7 @@ public final class WhisperModel {
             prompt.withCString { promptText in
                 parameters.language = languageCode
                 parameters.initial_prompt = prompt.isEmpty ? nil : promptText
-                return samples.withUnsafeBufferPointer { library.full(context, parameters, $0.baseAddress, Int32($0.count)) }
+                return samples.withUnsafeBufferPointer { library.full(context, state, parameters, $0.baseAddress, Int32($0.count)) }
             }
         }
         if isCancelled() {
@@ -132,18 +143,17 @@ public final class WhisperModel {
             throw .cancelled
         }
         guard status == 0 else { throw .recognitionFailed("libwhisper failed to decode the audio (status \(status)).") }
-        let pointer = context
-        let indices = 0..<library.segmentCount(pointer)
+        let indices = 0..<library.segmentCount(state)
         // One segment over a fitted window ends where the window does, past the audio.
         let seconds = Double(samples.count) / 16_000
         let segments = indices.map { index in
             Segment(
-                start: Double(library.segmentStart(pointer, index)) / 100,
-                end: min(seconds, Double(library.segmentEnd(pointer, index)) / 100),
+                start: Double(library.segmentStart(state, index)) / 100,
+                end: min(seconds, Double(library.segmentEnd(state, index)) / 100),
                 // libwhisper starts each segment's text with the space that would join it to the one before.
-                text: library.segmentText(pointer, index).map { String(String(cString: $0).drop { $0 == " " }) } ?? "")
+                text: library.segmentText(state, index).map { String(String(cString: $0).drop { $0 == " " }) } ?? "")
         }
-        return (segments, indices.map { library.segmentNoSpeech(pointer, $0) })
+        return (segments, indices.map { library.segmentNoSpeech(state, $0) })
     }
 }
 
