@@ -6,19 +6,11 @@ import Testing
 
 /// Where Whisper alone ends an utterance: after 0.6 s quieter than −45 dBFS that follows speech.
 @Suite(.tags(.speech)) struct UtteranceCutterTests {
-    /// `seconds` of a 440 Hz tone at a quarter of full scale (−15 dBFS), or of silence, as 16-bit little-endian bytes.
-    private func audio(_ seconds: Double, loud: Bool) -> [UInt8] {
-        (0..<Int(seconds * 16_000)).flatMap { index -> [UInt8] in
-            let sample = loud ? Int16(8_000 * sin(Double(index) * 2 * .pi * 440 / 16_000)) : 0
-            return [UInt8(truncatingIfNeeded: sample), UInt8(truncatingIfNeeded: sample >> 8)]
-        }
-    }
-
     @Test func speechThenSixTenthsOfASecondOfQuietEndsAnUtterance() {
         var cutter = UtteranceCutter()
-        #expect(cutter.take(audio(1, loud: false)).isEmpty, "quiet alone is no utterance")
-        #expect(cutter.take(audio(2, loud: true) + audio(0.5, loud: false)).isEmpty, "0.5 s of quiet is a pause")
-        let ended = cutter.take(audio(0.2, loud: false))
+        #expect(cutter.take(toneAudio(1, loud: false)).isEmpty, "quiet alone is no utterance")
+        #expect(cutter.take(toneAudio(2, loud: true) + toneAudio(0.5, loud: false)).isEmpty, "0.5 s of quiet is a pause")
+        let ended = cutter.take(toneAudio(0.2, loud: false))
         #expect(ended.count == 1)
         #expect(abs((ended.first?.start ?? 0) - 1) < 0.03 && abs((ended.first?.end ?? 0) - 3) < 0.03, "\(ended)")
         #expect(cutter.rest().isEmpty)
@@ -26,7 +18,7 @@ import Testing
 
     @Test func aLongUtteranceIsCutAt25SecondsAndTheRestIsTheLastOne() {
         var cutter = UtteranceCutter()
-        let ended = cutter.take(audio(30, loud: true))
+        let ended = cutter.take(toneAudio(30, loud: true))
         #expect(ended.count == 1 && abs((ended.first.map { $0.end - $0.start } ?? 0) - 25) < 0.03, "\(ended)")
         let rest = cutter.rest()
         #expect(rest.count == 1 && abs((rest.first?.end ?? 0) - 30) < 0.03, "\(rest)")

@@ -4,7 +4,8 @@ import Synchronization
 
 /// The accurate pass over one recording: each utterance Vosk ends is decoded again by a model that decodes utterances
 /// (Whisper's, in its helper), in spoken order, while the next one is spoken, the previous utterance's text before it;
-/// that text then stands for the utterance. At Send only the utterances still queued are left to wait for, awaited.
+/// that text then stands for the utterance. The utterance under way is decoded ahead at each pause, so that at Send
+/// only the utterances still queued and what was said after the last pause are left to wait for.
 public final class AccuratePass: Sendable {
     let model: any UtteranceDecoding
     /// Told each utterance Whisper wrote: its index in the recording and its text, timed in the recording.
@@ -21,15 +22,35 @@ public final class AccuratePass: Sendable {
         var isSent = false
         /// The last utterance queued, waiting to learn whether Send or another utterance comes first.
         var awaitingSend: FirstAnswer?
+        /// The utterance under way, decoded ahead at its pauses.
+        var ahead: AheadChain?
+        /// Where the last utterance queued ends, in seconds of the recording.
+        var queuedEnd = 0.0
+
+        /// Whisper's text of utterance `index`, else Vosk's; empty before the first.
+        func text(of index: Int) -> String {
+            utterances.indices.contains(index) ? (utterances[index].whisper ?? utterances[index].vosk).text : ""
+        }
     }
 
     /// How long an utterance with none queued behind it waits for Send before the full window decodes it: the user
     /// who stops speaking and sends within it gets the fitted window's text, in a third of the time.
     static let sendGrace: Duration = .seconds(1)
 
+    /// The quiet, in seconds, at which the utterance under way is decoded ahead: shorter than Vosk's utterance end.
+    static let aheadPause = 0.3
+    /// Seconds by which Vosk's times and the level meter's may differ: a piece ending within them of an utterance's
+    /// end covers it.
+    static let aheadSlack = 0.3
+
     struct Utterance {
         let vosk: Transcript
         var whisper: Transcript?
+        /// Its span in the recording, in seconds, as Vosk (or the voice detector) gave it.
+        var start = 0.0
+        var end = 0.0
+        /// Its pieces decoded ahead, when it was under way at a pause.
+        var ahead: AheadChain?
     }
 
     init(model: any UtteranceDecoding, revised: @escaping @Sendable (Int, Transcript) -> Void) {
@@ -42,7 +63,13 @@ public final class AccuratePass: Sendable {
         let (taken, offset) = audio.take(from: start, to: end)
         let waiting = state.withLock { state in
             let index = state.utterances.count
-            state.utterances.append(Utterance(vosk: utterance))
+            var queued = Utterance(vosk: utterance, start: start, end: end)
+            if let chain = state.ahead, chain.start < end {
+                queued.ahead = chain
+                state.ahead = nil
+            }
+            state.utterances.append(queued)
+            state.queuedEnd = max(state.queuedEnd, end)
             let previous = state.decodings.last
             state.decodings.append(
                 Task {
@@ -53,6 +80,58 @@ public final class AccuratePass: Sendable {
             return state.awaitingSend
         }
         waiting?.give(false)
+    }
+
+    /// The speaker paused after speech from `speech.start` to `speech.end` (seconds of the recording): the audio up to
+    /// the pause is queued as the next piece of the utterance under way, or added to the one not yet started.
+    func paused(_ speech: (start: Double, end: Double), of audio: UtteranceAudio) {
+        state.withLock { state in
+            guard speech.end > state.queuedEnd + Self.aheadSlack else { return }
+            var chain = state.ahead ?? AheadChain(start: max(state.queuedEnd, speech.start - Self.aheadSlack))
+            let piece = audio.copy(from: chain.audioEnd, to: speech.end + UtteranceAudio.padding)
+            // Speech that never pauses long enough is left to the utterance's own decoding.
+            guard piece.end > chain.audioEnd, piece.end - chain.start <= Double(UtteranceAudio.maximumSeconds) else { return }
+            chain.audioEnd = piece.end
+            if chain.pieces.last?.audio.add(piece.audio, speechEnd: speech.end, audioEnd: piece.end) != true {
+                let pieceAudio = PieceAudio(piece.audio, start: piece.start, speechEnd: speech.end, audioEnd: piece.end)
+                let earlier = chain.pieces.last?.decoding
+                let before = state.decodings.last
+                let previous = state.utterances.count - 1
+                chain.pieces.append(
+                    AheadPiece(
+                        audio: pieceAudio,
+                        decoding: Task {
+                            await before?.value
+                            let context: String
+                            if let earlier {
+                                guard let written = await earlier.value else { return nil }
+                                context = written.context
+                            } else {
+                                context = self.state.withLock { $0.text(of: previous) }
+                            }
+                            return await self.decodeAhead(pieceAudio.take(), after: context)
+                        }))
+            }
+            state.ahead = chain
+        }
+    }
+
+    /// A piece of the utterance under way, decoded in the fitted window as Send would decode it; nil when it was left
+    /// or failed.
+    private func decodeAhead(_ piece: PieceAudio.Taken, after context: String) async -> AheadText? {
+        guard !piece.samples.isEmpty, !Task.isCancelled else { return nil }
+        let started = ContinuousClock.now
+        do throws(SpeechError) {
+            let text = try await model.transcribe(utterance: piece.samples, after: context, awaited: true).shifted(by: piece.start)
+            Log.info(
+                "Decoded ahead \(Double(piece.samples.count / 2) / 16_000) s of the utterance under way in "
+                    + "\((ContinuousClock.now - started) / .seconds(1)) s")
+            return AheadText(
+                text: text, speechEnd: piece.speechEnd, audioEnd: piece.audioEnd,
+                context: [context, text.text].filter { !$0.isEmpty }.joined(separator: " "))
+        } catch {
+            return nil
+        }
     }
 
     /// Send has come: the utterances not yet decoded are the ones the user waits for.
@@ -86,16 +165,20 @@ public final class AccuratePass: Sendable {
     private func decode(_ index: Int, audio: [UInt8], offset: Double) async {
         let fitted = await sendCame(before: index)
         guard !Task.isCancelled else { return }
-        let prompt = state.withLock { state in
-            index > 0 ? (state.utterances[index - 1].whisper ?? state.utterances[index - 1].vosk).text : ""
-        }
+        let (prompt, utterance) = state.withLock { state in (state.text(of: index - 1), state.utterances[index]) }
+        if !fitted { utterance.ahead?.pieces.forEach { $0.audio.leave() } }
         do throws(SpeechError) {
             let started = ContinuousClock.now
-            let text = try await model.transcribe(utterance: audio, after: prompt, awaited: fitted).shifted(by: offset)
+            let ahead = fitted ? await writtenAhead(utterance, audio: audio, offset: offset) : nil
+            let text: Transcript
+            if let ahead { text = ahead.text } else {
+                text = try await model.transcribe(utterance: audio, after: prompt, awaited: fitted).shifted(by: offset)
+            }
             let seconds = Double(audio.count / 2) / 16_000
             Log.info(
                 "Utterance \(index + 1) (\(seconds) s of audio\(fitted ? ", after Send" : "")) written again in "
-                    + "\((ContinuousClock.now - started) / .seconds(1)) s")
+                    + "\((ContinuousClock.now - started) / .seconds(1)) s"
+                    + (ahead.map { ", decoded ahead at its pauses but for its last \($0.leftSeconds) s" } ?? ""))
             let isEnded = state.withLock { state in
                 state.utterances[index].whisper = text
                 return state.isEnded
@@ -104,6 +187,30 @@ public final class AccuratePass: Sendable {
         } catch {
             if error != .cancelled { Log.warning("The accurate pass left utterance \(index + 1) to Vosk: \(error.message)") }
         }
+    }
+
+    /// `utterance` as the pieces decoded ahead wrote it, and what was said after the last of them decoded now; nil when
+    /// no piece covers its start, or that last part failed: the utterance is then decoded whole.
+    private func writtenAhead(_ utterance: Utterance, audio: [UInt8], offset: Double) async -> (
+        text: Transcript, leftSeconds: Double
+    )? {
+        guard let chain = utterance.ahead, chain.start <= utterance.start + Self.aheadSlack else { return nil }
+        var text = Transcript(model: model.installed.name)
+        var covered: AheadText?
+        for piece in chain.pieces {
+            // A piece past the utterance's end holds the next one's words.
+            guard let written = await piece.decoding.value, written.speechEnd <= utterance.end + Self.aheadSlack else { break }
+            text.append(written.text)
+            text.language = text.language ?? written.text.language
+            covered = written
+        }
+        guard let covered else { return nil }
+        guard utterance.end > covered.speechEnd + Self.aheadSlack else { return (text, 0) }
+        let from = min(audio.count / 2, max(0, Int((covered.audioEnd - offset) * 16_000)))
+        guard let rest = try? await model.transcribe(utterance: Array(audio[(from * 2)...]), after: covered.context, awaited: true)
+        else { return nil }
+        text.append(rest.shifted(by: offset + Double(from) / 16_000))
+        return (text, Double(audio.count / 2 - from) / 16_000)
     }
 
     /// The recording's text once every queued utterance is decoded, or `limit` has passed: Whisper's text where it
@@ -124,7 +231,10 @@ public final class AccuratePass: Sendable {
                 first.give(false)
             }
         }
-        state.withLock { $0.isEnded = true }
+        state.withLock { state in
+            state.isEnded = true
+            state.ahead?.pieces.forEach { $0.audio.leave() }
+        }
         var transcript = composed(vosk: vosk)
         let pending = state.withLock { state in state.utterances.indices.filter { state.utterances[$0].whisper == nil } }
         if !finished, let last {
@@ -182,11 +292,13 @@ public final class AccuratePass: Sendable {
 
     /// Stops the decodings: the recording was discarded, or is done.
     func cancel() {
-        let (decodings, waiting) = state.withLock { state in
+        let (decodings, pieces, waiting) = state.withLock { state in
             defer { state.awaitingSend = nil }
-            return (state.decodings, state.awaitingSend)
+            let pieces = (state.utterances.compactMap(\.ahead) + [state.ahead].compactMap { $0 }).flatMap(\.pieces)
+            return (state.decodings, pieces, state.awaitingSend)
         }
         decodings.forEach { $0.cancel() }
+        pieces.forEach { $0.decoding.cancel() }
         waiting?.give(false)
     }
 }

@@ -25,15 +25,21 @@ final class UtteranceAudio {
         }
     }
 
-    /// The audio from `start` to `end` seconds of the recording, `lead` before and `padding` after, clipped to what is kept, and where it
-    /// starts; what comes before its end is let go.
+    /// The audio from `start` to `end` seconds of the recording, `lead` before and `padding` after, clipped to what is
+    /// kept, and where it starts; what comes before its end is let go.
     func take(from start: Double, to end: Double) -> (audio: [UInt8], offset: Double) {
-        let from = max(firstSample, Int((start - Self.lead) * Double(Self.sampleRate)))
-        let to = max(from, min(firstSample + bytes.count / 2, Int((end + Self.padding) * Double(Self.sampleRate))))
-        let audio = Array(bytes[(from - firstSample) * 2..<(to - firstSample) * 2])
+        let taken = copy(from: start - Self.lead, to: end + Self.padding)
         let kept = max(firstSample, Int(end * Double(Self.sampleRate)))
         bytes.removeFirst((kept - firstSample) * 2)
         firstSample = kept
-        return (audio, Double(from) / Double(Self.sampleRate))
+        return (taken.audio, taken.start)
+    }
+
+    /// The audio from `start` to `end` seconds of the recording, clipped to what is kept, and the seconds it spans.
+    func copy(from start: Double, to end: Double) -> (audio: [UInt8], start: Double, end: Double) {
+        let rate = Double(Self.sampleRate)
+        let from = max(firstSample, Int(start * rate))
+        let to = max(from, min(firstSample + bytes.count / 2, Int(end * rate)))
+        return (Array(bytes[(from - firstSample) * 2..<(to - firstSample) * 2]), Double(from) / rate, Double(to) / rate)
     }
 }

@@ -10,6 +10,8 @@ public struct UtteranceCutter: UtteranceEnding {
     static let longestSeconds = 25.0
     private static let sampleRate = 16_000.0
 
+    private let silence: Double
+    private let longest: Double
     private var frames = SpeechFrames(level: level)
     /// Samples taken since the recording started.
     private var position = 0
@@ -18,7 +20,17 @@ public struct UtteranceCutter: UtteranceEnding {
     /// The sample after its last frame of speech.
     private var speechEnd = 0
 
-    public init() {}
+    public init() {
+        self.init(silence: Self.silenceSeconds, longest: Self.longestSeconds)
+    }
+
+    /// - Parameters:
+    ///   - silence: the quiet, in seconds, that ends an utterance.
+    ///   - longest: the seconds after which an utterance ends though it goes on.
+    init(silence: Double, longest: Double) {
+        self.silence = silence
+        self.longest = longest
+    }
 
     /// Takes the next samples (16-bit little-endian); the utterances they end, in seconds of the recording.
     public mutating func take(_ bytes: [UInt8]) -> [(start: Double, end: Double)] {
@@ -34,7 +46,7 @@ public struct UtteranceCutter: UtteranceEnding {
                 guard let start = speechStart else { return }
                 let quiet = Double(position - speechEnd) / Self.sampleRate
                 let length = Double(position - start) / Self.sampleRate
-                if quiet >= Self.silenceSeconds || length >= Self.longestSeconds {
+                if quiet >= silence || length >= longest {
                     ended.append((Double(start) / Self.sampleRate, Double(speechEnd) / Self.sampleRate))
                     speechStart = nil
                 }

@@ -14,16 +14,20 @@ struct LiveTranscription {
     var cutter: (any UtteranceEnding)?
     /// Where Silero hears speech, when the live model's words are the memo's with no accurate pass to write them again.
     var speechStretches: SpeechStretches?
+    /// Where the speaker pauses, for the accurate pass to decode the utterance under way ahead.
+    var pauses = UtteranceCutter(silence: AccuratePass.aheadPause, longest: .infinity)
 
     /// Decodes the next samples (16-bit little-endian bytes); a decoding failure leaves the recording to its file.
     mutating func append(_ bytes: [UInt8]) {
-        if let (pass, audio) = accurate, cutter != nil {
+        if let (pass, audio) = accurate {
             audio.append(bytes)
-            for utterance in cutter?.take(bytes) ?? [] { pass.add(Transcript(), from: utterance.start, to: utterance.end, of: audio) }
-            return
+            for pause in pauses.take(bytes) { pass.paused(pause, of: audio) }
+            if cutter != nil {
+                for utterance in cutter?.take(bytes) ?? [] { pass.add(Transcript(), from: utterance.start, to: utterance.end, of: audio) }
+                return
+            }
         }
         guard let recognition else { return }
-        accurate?.audio.append(bytes)
         speechStretches?.take(bytes)
         let failure = bytes.withUnsafeBytes { raw in
             raw.withMemoryRebound(to: Int16.self) { samples in
@@ -39,7 +43,11 @@ struct LiveTranscription {
     /// The transcript of everything appended, or nil when the recording must be transcribed from its file; with the
     /// accurate pass, the utterance still under way is queued for it, which the caller finishes.
     mutating func finish() -> Streamed? {
-        accurate?.pass.sent()
+        if let (pass, audio) = accurate {
+            // Decoded at once, while Vosk ends its last utterance.
+            for rest in pauses.rest() { pass.paused(rest, of: audio) }
+            pass.sent()
+        }
         if let (pass, audio) = accurate, cutter != nil {
             for last in cutter?.rest() ?? [] { pass.add(Transcript(), from: last.start, to: last.end, of: audio) }
             return Streamed(transcript: Transcript(model: pass.model.installed.name), accurate: pass)
