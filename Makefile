@@ -103,7 +103,7 @@ $(GNOME48_ROOT)/.complete:
 	else echo "make: not root, so no GNOME Shell 48 root: its tests will be skipped"; fi
 
 # The performance report (docs/BENCHMARKS.md records its figures): search over 100 000 memos, the bus, then transcription, whose reference is
-# Vosk's Python package in the venv, with the Korean model. About 25 minutes, most of it the 300 s recordings (one per Whisper model) and the
+# Vosk's Python package in the venv, with the Korean model. About 38 minutes, most of it the 300 s recordings (two per Whisper model) and the
 # decoding of their files, then real readings, clips without speech and the vocabulary; NOTULA_BENCH_QUICK=1 makes a short run.
 RELEASE_BIN = $$($(SWIFT) build -c release --show-bin-path)
 bench: test-deps

@@ -5,15 +5,20 @@ import NotulaTestSupport
 
 /// The accurate pass: English recordings whose utterances a Whisper model writes again while the next is spoken, the
 /// time from Send to their text against the same memo decoded whole by that model after Send (Transcribe), and the
-/// words it gets wrong; tiny.en, and base where it is installed.
+/// words it gets wrong; tiny.en, and base where it is installed. Each length is recorded twice: sent at the last
+/// word, and sent after a pause (the user's reach for Send), which the utterance under way is decoded ahead in.
 enum AccurateLatency {
     private struct Row {
         let recorded: Double
         let sent: SentMemo
+        let sentAfterPause: SentMemo
         let afterSend: Duration
-        let wrong: Int
+        let wrong: (atLastWord: Int, afterPause: Int)
         let said: Int
     }
+
+    /// The user's pause between the last word and Send.
+    static let pauseBeforeSend = 0.5
 
     /// Records English speech of each of `lengths` (seconds) once per Whisper model of `models` (tiny.en, and base
     /// where `scripts/install-whisper-base` put it). Vosk's Korean model, under an English model's name, only tells
@@ -47,17 +52,26 @@ enum AccurateLatency {
             let logBefore = service.log.count
             var rows: [Row] = []
             for length in lengths {
-                let speech = try corpus.speech(lasting: length)
-                progress("recording \(fixed(speech.seconds, 1)) s of English speech, each utterance written again by \(model.label)")
-                var sent = try await service.dictate(speech, through: sink)
-                // Whisper's text of the last utterances, where it came after Processed.
-                let wait = try await service.accurateTextWait(of: sent.path)
-                sent = SentMemo(path: sent.path, latency: sent.latency + wait, streamed: sent.streamed)
-                let text = try await service.text(of: sent.path)
                 let said = WordErrorRate.words(corpus.text(lasting: length))
-                let wrong = WordErrorRate.errors(WordErrorRate.words(text), against: said)
-                let afterSend = try await service.transcribeAgain(sent.path, model: name)
-                rows.append(Row(recorded: speech.seconds, sent: sent, afterSend: afterSend, wrong: wrong, said: said.count))
+                var sent: [(memo: SentMemo, wrong: Int)] = []
+                for pause in [0, pauseBeforeSend] {
+                    let speech = try corpus.speech(lasting: length, thenQuiet: pause)
+                    progress(
+                        "recording \(fixed(speech.seconds, 1)) s of English speech (sent \(fixed(pause, 1)) s after the last word), "
+                            + "each utterance written again by \(model.label)")
+                    let memo = try await service.dictate(speech, through: sink)
+                    // Whisper's text of the last utterances, where it came after Processed.
+                    let wait = try await service.accurateTextWait(of: memo.path)
+                    let text = try await service.text(of: memo.path)
+                    sent.append(
+                        (SentMemo(path: memo.path, latency: memo.latency + wait, streamed: memo.streamed),
+                         WordErrorRate.errors(WordErrorRate.words(text), against: said)))
+                }
+                let afterSend = try await service.transcribeAgain(sent[0].memo.path, model: name)
+                rows.append(
+                    Row(
+                        recorded: try corpus.speech(lasting: length).seconds, sent: sent[0].memo, sentAfterPause: sent[1].memo,
+                        afterSend: afterSend, wrong: (sent[0].wrong, sent[1].wrong), said: said.count))
             }
             sections.append(report(model.label, rows: rows, log: String(service.log.dropFirst(logBefore)), helperPeak: helperPeakBytes(of: service.pid)))
         }
@@ -67,8 +81,10 @@ enum AccurateLatency {
 
             English speech (the tests' sentences, espeak-ng's en-us voice, 0.7 s pauses) played in real time into a \
             notulad recording en-US: Vosk's Korean model under an English name ends the utterances, the Whisper model \
-            (2 threads, in the helper process) writes each again while the next is spoken. Send → text is the Process \
-            call to Processed; after Send is the same memo transcribed again whole by the same model (Transcribe: what a \
+            (2 threads, in the helper process) writes each again while the next is spoken, and the utterance under way \
+            piece by piece at each pause of 0.3 s. Send → text is the Process call to Processed, Send coming at the \
+            last word, or \(fixed(pauseBeforeSend, 1)) s later (a user's reach for the button, a pause the last piece \
+            is decoded in); after Send is the same memo transcribed again whole by the same model (Transcribe: what a \
             tool that runs Whisper after the user stops makes them wait). Words wrong: Levenshtein over words against \
             what was said. One recording of each length per model: single rounds.
 
@@ -84,25 +100,40 @@ enum AccurateLatency {
         let redone = log.components(separatedBy: "decoding it in the full window").count - 1
         let late = log.components(separatedBy: "not ready in time").count - 1
         let table = rows.map { row in
-            "| \(fixed(row.recorded, 1)) s | **\(secondsText(row.sent.latency))** | \(secondsText(row.afterSend)) | "
-                + "\(fixed(row.afterSend.seconds / row.sent.latency.seconds, 1)) | \(row.wrong) of \(row.said) "
-                + "(\(fixed(100 * Double(row.wrong) / Double(max(1, row.said)), 1)) %) |"
+            "| \(fixed(row.recorded, 1)) s | **\(secondsText(row.sent.latency))** | **\(secondsText(row.sentAfterPause.latency))** | "
+                + "\(secondsText(row.afterSend)) | \(fixed(row.afterSend.seconds / row.sent.latency.seconds, 1)) | "
+                + "\(row.wrong.atLastWord) / \(row.wrong.afterPause) of \(row.said) "
+                + "(\(fixed(100 * Double(row.wrong.atLastWord) / Double(max(1, row.said)), 1)) %) |"
         }
         let sorted = factors.sorted()
         let factorText =
             sorted.isEmpty
             ? "none logged"
             : "median \(fixed(sorted[sorted.count / 2], 2)), worst \(fixed(sorted.last!, 2)) over \(sorted.count) utterances"
-        let atSendText = atSend.map { "\(fixed($0.took, 2)) s for \(fixed($0.audio, 1)) s" }.joined(separator: ", ")
+        let atSendText = atSend.map { decoding in
+            "\(fixed(decoding.took, 2)) s for \(fixed(decoding.audio, 1)) s"
+                + (decoding.leftAfterPause.map { ", \(fixed($0, 1)) s of it after the last pause" } ?? "")
+        }.joined(separator: "; ")
+        let ahead = log.split(separator: "\n").compactMap { line in
+            line.range(of: "Decoded ahead ").flatMap { _ in line.range(of: "under way in ") }.flatMap {
+                Double(line[$0.upperBound...].split(separator: " ").first ?? "")
+            }
+        }.sorted()
+        let aheadText =
+            ahead.isEmpty
+            ? "no piece decoded ahead"
+            : "\(ahead.count) pieces of utterances under way decoded ahead at pauses (median \(fixed(ahead[ahead.count / 2], 2)) s)"
+
         return """
             \(label):
 
-            | recording | Send → text | whole memo after Send | after Send ÷ Send → text | words wrong |
-            |---|---|---|---|---|
+            | recording | Send at the last word → text | Send \(fixed(pauseBeforeSend, 1)) s later → text | \
+            whole memo after Send | after Send ÷ Send at the last word | words wrong (at the last word / later) |
+            |---|---|---|---|---|---|
             \(table.joined(separator: "\n"))
 
             Real-time factor per utterance (decoding time ÷ its audio, the helper's queue): \(factorText); \
-            \(atSend.count) waited for by Send, in the fitted window (\(atSendText.isEmpty ? "none" : atSendText)); \
+            \(aheadText); \(atSend.count) waited for by Send (\(atSendText.isEmpty ? "none" : atSendText)); \
             \(redone) decoded again in the full 30 s window after the fitted one's text looked wrong (\(redone - late)) or \
             came late (\(late)). \
             The helper's peak memory (VmHWM): \(helperPeak.map { "\($0 / 1_000_000) MB" } ?? "not seen").
@@ -129,16 +160,20 @@ enum AccurateLatency {
         let audio: Double
         let took: Double
         let afterSend: Bool
+        /// Of an utterance decoded ahead, the seconds Send left to decode.
+        let leftAfterPause: Double?
     }
 
-    /// "Utterance 3 (4.2 s of audio) written again in 0.81 s", or "(4.2 s of audio, after Send)".
+    /// "Utterance 3 (4.2 s of audio) written again in 0.81 s", or "(4.2 s of audio, after Send)", and "…, decoded ahead
+    /// at its pauses but for its last 1.2 s".
     private static func decodings(in log: String) -> [Decoding] {
         log.split(separator: "\n").compactMap { line in
             guard let open = line.range(of: "Utterance "), let again = line.range(of: "written again in "),
                 let audio = Double(line[open.upperBound...].split(separator: " ").dropFirst().first?.dropFirst() ?? ""),
                 let took = Double(line[again.upperBound...].split(separator: " ").first ?? ""), audio > 0
             else { return nil }
-            return Decoding(audio: audio, took: took, afterSend: line.contains("after Send)"))
+            let left = line.range(of: "but for its last ").flatMap { Double(line[$0.upperBound...].split(separator: " ").first ?? "") }
+            return Decoding(audio: audio, took: took, afterSend: line.contains("after Send)"), leftAfterPause: left)
         }
     }
 }

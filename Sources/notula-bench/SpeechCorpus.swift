@@ -75,11 +75,11 @@ struct SpeechCorpus {
     }
 
     /// At least `seconds` of speech (at most a sentence more): the sentences in turn, each followed by a pause, then
-    /// the closing sentence.
-    func speech(lasting seconds: Double) throws -> AudioFile {
+    /// the closing sentence, then `quiet` seconds of silence (the speaker's pause before Send).
+    func speech(lasting seconds: Double, thenQuiet quiet: Double = 0) throws -> AudioFile {
         let pieces = sentences(lasting: seconds).flatMap { [spoken[$0], pause] }
-        let path = folder.appendingPathComponent("speech-\(Int(seconds))s.wav").path
-        try output(of: ["sox"] + (pieces + [lastUtterance]).map(\.path) + [path])
+        let path = folder.appendingPathComponent("speech-\(Int(seconds))s\(quiet > 0 ? "-then-\(quiet)s" : "").wav").path
+        try output(of: ["sox"] + (pieces + [lastUtterance]).map(\.path) + [path] + (quiet > 0 ? ["pad", "0", "\(quiet)"] : []))
         return try AudioFile(path)
     }
 
