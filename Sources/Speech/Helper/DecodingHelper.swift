@@ -30,6 +30,9 @@ public final class DecodingHelper: Sendable {
     private let running = Mutex<Running?>(nil)
     /// The helper's process while it decodes a request, for a cancellation from another thread; 0 otherwise.
     private let decoding = Atomic<Int32>(0)
+    /// Which request it decodes: a cancellation signals the helper only for its own request, not one behind it.
+    private let decodingRequest = Atomic<Int>(0)
+    private let requestsMade = Atomic<Int>(0)
     private let uses = Atomic<Int>(0)
 
     private struct Running {
@@ -51,9 +54,10 @@ public final class DecodingHelper: Sendable {
     /// `request` answered by the helper, waiting on the calling thread: a speech engine's queue. Throws as
     /// `answer(_:)`, `.cancelled` once `isCancelled` says so.
     func answer(_ request: DecodingRequest, unless isCancelled: () -> Bool) throws(SpeechError) -> DecodingAnswer {
+        let id = requestsMade.add(1, ordering: .relaxed).newValue
         let outcome = queue.sync { [self] in
             defer { scheduleRelease() }
-            return Result { () throws(SpeechError) in try ask(request, unless: isCancelled) }
+            return Result { () throws(SpeechError) in try ask(request, id: id, unless: isCancelled) }
         }
         return try outcome.get()
     }
@@ -63,13 +67,13 @@ public final class DecodingHelper: Sendable {
     ///   within `cancelGrace`: sherpa-onnx cannot be stopped inside a decoding); `.recognitionFailed` saying why when
     ///   the helper fails or dies; `.engineUnavailable`, `.modelUnavailable` as it says.
     func answer(_ request: DecodingRequest) async throws(SpeechError) -> DecodingAnswer {
-        let cancelled = RequestCancellation()
+        let cancelled = RequestCancellation(id: requestsMade.add(1, ordering: .relaxed).newValue)
         let outcome = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Result<DecodingAnswer, SpeechError>, Never>) in
                 queue.async { [self] in
                     continuation.resume(
                         returning: Result { () throws(SpeechError) in
-                            try ask(request, unless: { cancelled.flag.load(ordering: .sequentiallyConsistent) })
+                            try ask(request, id: cancelled.id, unless: { cancelled.flag.load(ordering: .sequentiallyConsistent) })
                         })
                     scheduleRelease()
                 }
@@ -77,6 +81,7 @@ public final class DecodingHelper: Sendable {
         } onCancel: {
             // Set before the helper is looked at, as `ask` marks it busy before looking at this: one sees the other.
             cancelled.flag.store(true, ordering: .sequentiallyConsistent)
+            guard decodingRequest.load(ordering: .sequentiallyConsistent) == cancelled.id else { return }
             let pid = decoding.load(ordering: .sequentiallyConsistent)
             if pid > 0 { kill(pid, SIGUSR1) }
         }
@@ -87,15 +92,19 @@ public final class DecodingHelper: Sendable {
     public var isDecoding: Bool { decoding.load(ordering: .relaxed) != 0 }
 
     /// One request and its answer, on `queue`.
-    private func ask(_ request: DecodingRequest, unless isCancelled: () -> Bool) throws(SpeechError) -> DecodingAnswer {
+    private func ask(_ request: DecodingRequest, id: Int, unless isCancelled: () -> Bool) throws(SpeechError) -> DecodingAnswer {
         var helper: Running
         if let current = running.withLock({ $0 }) { helper = current } else { helper = try start() }
         guard var line = try? JSONEncoder().encode(request).map({ $0 }) else {
             throw .recognitionFailed("The request could not be encoded.")
         }
         line.append(UInt8(ascii: "\n"))
+        decodingRequest.store(id, ordering: .sequentiallyConsistent)
         decoding.store(helper.pid, ordering: .sequentiallyConsistent)
-        defer { decoding.store(0, ordering: .sequentiallyConsistent) }
+        defer {
+            decoding.store(0, ordering: .sequentiallyConsistent)
+            decodingRequest.store(0, ordering: .sequentiallyConsistent)
+        }
         if isCancelled() { throw .cancelled }
         let answer =
             ChildPipe.write(line, to: helper.input) ? Self.readLine(from: helper, pending: &helper.pending, unless: isCancelled) : nil
@@ -208,5 +217,8 @@ public final class DecodingHelper: Sendable {
 
 /// Set when the task awaiting a request is cancelled.
 private final class RequestCancellation: Sendable {
+    let id: Int
     let flag = Atomic(false)
+
+    init(id: Int) { self.id = id }
 }
