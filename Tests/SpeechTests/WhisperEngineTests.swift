@@ -85,6 +85,25 @@ struct WhisperEngineTests {
         #expect(!next.isEmpty, "the helper goes on with the next decoding")
     }
 
+    /// A decoding cancelled while it waits behind another (a discarded recording's utterance behind a memo transcribed
+    /// again) leaves that one to finish: the helper is told to stop its own request only.
+    @Test func aDecodingCancelledInTheQueueLeavesTheOneBeingDecodedToFinish() async throws {
+        let whisper = helper()
+        let sentence = try englishSpeech(ownSentences.joined(separator: " "))
+        let long = sentence.replacingOccurrences(of: ".wav", with: "-long.wav")
+        defer { for path in [sentence, long] { try? FileManager.default.removeItem(atPath: path) } }
+        try output(of: "sox", sentence, sentence, sentence, sentence, long)
+        _ = try await whisper.transcribe(file: sentence, model: tinyEnglish, language: "en")
+
+        let decoding = Task { try await whisper.transcribe(file: long, model: tinyEnglish, language: "en") }
+        try await poll(within: .seconds(10), until: { whisper.isDecoding }) { CancellationError() }
+        let queued = Task { try await whisper.transcribe(file: sentence, model: tinyEnglish, language: "en") }
+        queued.cancel()
+        await #expect(throws: SpeechError.cancelled) { try await queued.value }
+        let text = try await decoding.value.map(\.text).joined(separator: " ")
+        #expect(WordErrorRate.words(text).count > 40, "\(text)")
+    }
+
     /// A memo transcribed again by a Whisper model goes through the engine's door, as Vosk's do: its file decoding,
     /// waited for on the caller's thread, gives the text, and stops within half a second once the caller says so.
     @Test func theEnginesFileDecodingGivesTheTextAndStopsWithinHalfASecondOfACancel() async throws {
