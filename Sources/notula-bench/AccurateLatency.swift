@@ -112,7 +112,7 @@ enum AccurateLatency {
             : "median \(fixed(sorted[sorted.count / 2], 2)), worst \(fixed(sorted.last!, 2)) over \(sorted.count) utterances"
         let atSendText = atSend.map { decoding in
             "\(fixed(decoding.took, 2)) s for \(fixed(decoding.audio, 1)) s"
-                + (decoding.leftAfterPause.map { ", \(fixed($0, 1)) s of it after the last pause" } ?? "")
+                + (decoding.fromPieces ? ", from its pieces decoded ahead" : "")
         }.joined(separator: "; ")
         let ahead = log.split(separator: "\n").compactMap { line in
             line.range(of: "Decoded ahead ").flatMap { _ in line.range(of: "under way in ") }.flatMap {
@@ -160,20 +160,20 @@ enum AccurateLatency {
         let audio: Double
         let took: Double
         let afterSend: Bool
-        /// Of an utterance decoded ahead, the seconds Send left to decode.
-        let leftAfterPause: Double?
+        /// Written from the pieces decoded ahead at its pauses.
+        let fromPieces: Bool
     }
 
     /// "Utterance 3 (4.2 s of audio) written again in 0.81 s", or "(4.2 s of audio, after Send)", and "…, decoded ahead
-    /// at its pauses but for its last 1.2 s".
+    /// at its pauses".
     private static func decodings(in log: String) -> [Decoding] {
         log.split(separator: "\n").compactMap { line in
             guard let open = line.range(of: "Utterance "), let again = line.range(of: "written again in "),
                 let audio = Double(line[open.upperBound...].split(separator: " ").dropFirst().first?.dropFirst() ?? ""),
                 let took = Double(line[again.upperBound...].split(separator: " ").first ?? ""), audio > 0
             else { return nil }
-            let left = line.range(of: "but for its last ").flatMap { Double(line[$0.upperBound...].split(separator: " ").first ?? "") }
-            return Decoding(audio: audio, took: took, afterSend: line.contains("after Send)"), leftAfterPause: left)
+            return Decoding(
+                audio: audio, took: took, afterSend: line.contains("after Send)"), fromPieces: line.contains("decoded ahead at its pauses"))
         }
     }
 }

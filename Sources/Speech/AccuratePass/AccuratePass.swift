@@ -8,6 +8,7 @@ import Synchronization
 /// only the utterances still queued and what was said after the last pause are left to wait for.
 public final class AccuratePass: Sendable {
     let model: any UtteranceDecoding
+    private let decodesAhead: Bool
     /// Told each utterance Whisper wrote: its index in the recording and its text, timed in the recording.
     private let revised: @Sendable (Int, Transcript) -> Void
     private let state = Mutex(State())
@@ -53,8 +54,10 @@ public final class AccuratePass: Sendable {
         var ahead: AheadChain?
     }
 
-    init(model: any UtteranceDecoding, revised: @escaping @Sendable (Int, Transcript) -> Void) {
+    /// - Parameter decodesAhead: whether the utterance under way is decoded ahead at its pauses.
+    init(model: any UtteranceDecoding, decodesAhead: Bool = true, revised: @escaping @Sendable (Int, Transcript) -> Void) {
         self.model = model
+        self.decodesAhead = decodesAhead
         self.revised = revised
     }
 
@@ -85,6 +88,7 @@ public final class AccuratePass: Sendable {
     /// The speaker paused after speech from `speech.start` to `speech.end` (seconds of the recording): the audio up to
     /// the pause is queued as the next piece of the utterance under way, or added to the one not yet started.
     func paused(_ speech: (start: Double, end: Double), of audio: UtteranceAudio) {
+        guard decodesAhead else { return }
         state.withLock { state in
             guard speech.end > state.queuedEnd + Self.aheadSlack else { return }
             var chain = state.ahead ?? AheadChain(start: max(state.queuedEnd, speech.start - Self.aheadSlack))
@@ -92,8 +96,8 @@ public final class AccuratePass: Sendable {
             // Speech that never pauses long enough is left to the utterance's own decoding.
             guard piece.end > chain.audioEnd, piece.end - chain.start <= Double(UtteranceAudio.maximumSeconds) else { return }
             chain.audioEnd = piece.end
-            if chain.pieces.last?.audio.add(piece.audio, speechEnd: speech.end, audioEnd: piece.end) != true {
-                let pieceAudio = PieceAudio(piece.audio, start: piece.start, speechEnd: speech.end, audioEnd: piece.end)
+            if chain.pieces.last?.audio.add(piece.audio, speechEnd: speech.end) != true {
+                let pieceAudio = PieceAudio(piece.audio, start: piece.start, speechEnd: speech.end)
                 let earlier = chain.pieces.last?.decoding
                 let before = state.decodings.last
                 let previous = state.utterances.count - 1
@@ -127,7 +131,7 @@ public final class AccuratePass: Sendable {
                 "Decoded ahead \(Double(piece.samples.count / 2) / 16_000) s of the utterance under way in "
                     + "\((ContinuousClock.now - started) / .seconds(1)) s")
             return AheadText(
-                text: text, speechEnd: piece.speechEnd, audioEnd: piece.audioEnd,
+                text: text, speechEnd: piece.speechEnd,
                 context: [context, text.text].filter { !$0.isEmpty }.joined(separator: " "))
         } catch {
             return nil
@@ -169,16 +173,16 @@ public final class AccuratePass: Sendable {
         if !fitted { utterance.ahead?.pieces.forEach { $0.audio.leave() } }
         do throws(SpeechError) {
             let started = ContinuousClock.now
-            let ahead = fitted ? await writtenAhead(utterance, audio: audio, offset: offset) : nil
+            let ahead = fitted ? await writtenAhead(utterance) : nil
             let text: Transcript
-            if let ahead { text = ahead.text } else {
+            if let ahead { text = ahead } else {
                 text = try await model.transcribe(utterance: audio, after: prompt, awaited: fitted).shifted(by: offset)
             }
             let seconds = Double(audio.count / 2) / 16_000
             Log.info(
                 "Utterance \(index + 1) (\(seconds) s of audio\(fitted ? ", after Send" : "")) written again in "
                     + "\((ContinuousClock.now - started) / .seconds(1)) s"
-                    + (ahead.map { ", decoded ahead at its pauses but for its last \($0.leftSeconds) s" } ?? ""))
+                    + (ahead == nil ? "" : ", decoded ahead at its pauses"))
             let isEnded = state.withLock { state in
                 state.utterances[index].whisper = text
                 return state.isEnded
@@ -189,28 +193,22 @@ public final class AccuratePass: Sendable {
         }
     }
 
-    /// `utterance` as the pieces decoded ahead wrote it, and what was said after the last of them decoded now; nil when
-    /// no piece covers its start, or that last part failed: the utterance is then decoded whole.
-    private func writtenAhead(_ utterance: Utterance, audio: [UInt8], offset: Double) async -> (
-        text: Transcript, leftSeconds: Double
-    )? {
+    /// `utterance` as the pieces decoded ahead wrote it; nil when they do not cover it from its start to its end, and it
+    /// is decoded whole. Where Vosk's words went on past the last piece (its end cut a sentence the level meter heard
+    /// go on), the part after the piece decoded alone wrote words nobody said: "And do it." over the cut's last 0.3 s.
+    private func writtenAhead(_ utterance: Utterance) async -> Transcript? {
         guard let chain = utterance.ahead, chain.start <= utterance.start + Self.aheadSlack else { return nil }
         var text = Transcript(model: model.installed.name)
-        var covered: AheadText?
+        var coveredEnd: Double?
         for piece in chain.pieces {
             // A piece past the utterance's end holds the next one's words.
             guard let written = await piece.decoding.value, written.speechEnd <= utterance.end + Self.aheadSlack else { break }
             text.append(written.text)
             text.language = text.language ?? written.text.language
-            covered = written
+            coveredEnd = written.speechEnd
         }
-        guard let covered else { return nil }
-        guard utterance.end > covered.speechEnd + Self.aheadSlack else { return (text, 0) }
-        let from = min(audio.count / 2, max(0, Int((covered.audioEnd - offset) * 16_000)))
-        guard let rest = try? await model.transcribe(utterance: Array(audio[(from * 2)...]), after: covered.context, awaited: true)
-        else { return nil }
-        text.append(rest.shifted(by: offset + Double(from) / 16_000))
-        return (text, Double(audio.count / 2 - from) / 16_000)
+        guard let coveredEnd, utterance.end <= coveredEnd + Self.aheadSlack else { return nil }
+        return text
     }
 
     /// The recording's text once every queued utterance is decoded, or `limit` has passed: Whisper's text where it

@@ -22,12 +22,11 @@ struct AheadPiece: Sendable {
     let decoding: Task<AheadText?, Never>
 }
 
-/// A piece's text timed in the recording, where its speech and its audio end, and the text said up to its end, which
-/// the next piece is prompted with.
+/// A piece's text timed in the recording, where its speech ends, and the text said up to its end, which the next piece
+/// is prompted with.
 struct AheadText: Sendable {
     let text: Transcript
     let speechEnd: Double
-    let audioEnd: Double
     let context: String
 }
 
@@ -37,22 +36,20 @@ final class PieceAudio: Sendable {
         var samples: [UInt8]
         let start: Double
         var speechEnd: Double
-        var audioEnd: Double
     }
 
     private let state: Mutex<(taken: Taken, isTaken: Bool)>
 
-    init(_ samples: [UInt8], start: Double, speechEnd: Double, audioEnd: Double) {
-        state = Mutex((Taken(samples: samples, start: start, speechEnd: speechEnd, audioEnd: audioEnd), false))
+    init(_ samples: [UInt8], start: Double, speechEnd: Double) {
+        state = Mutex((Taken(samples: samples, start: start, speechEnd: speechEnd), false))
     }
 
     /// Adds the audio up to another pause; false once the decoding has taken it, or it was left.
-    func add(_ samples: [UInt8], speechEnd: Double, audioEnd: Double) -> Bool {
+    func add(_ samples: [UInt8], speechEnd: Double) -> Bool {
         state.withLock { state in
             guard !state.isTaken else { return false }
             state.taken.samples += samples
             state.taken.speechEnd = speechEnd
-            state.taken.audioEnd = audioEnd
             return true
         }
     }
