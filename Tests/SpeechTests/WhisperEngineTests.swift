@@ -66,22 +66,29 @@ struct WhisperEngineTests {
         }
     }
 
-    @Test func aCancelledDecodingStopsWithinHalfASecond() async throws {
-        let whisper = helper()
+    /// A file of the sentences and one of them four times over (30 s windows encoded whole: seconds of decoding),
+    /// tiny.en loaded by decoding the first, and the second's decoding under way.
+    private func longDecodingUnderWay(in whisper: DecodingHelper) async throws -> (
+        files: [String], decoding: Task<[WhisperModel.Segment], any Error>
+    ) {
         let sentence = try englishSpeech(ownSentences.joined(separator: " "))
         let long = sentence.replacingOccurrences(of: ".wav", with: "-long.wav")
-        defer { for path in [sentence, long] { try? FileManager.default.removeItem(atPath: path) } }
-        // Four times the sentences, 30 s windows encoded whole: seconds of decoding.
         try output(of: "sox", sentence, sentence, sentence, sentence, long)
         _ = try await whisper.transcribe(file: sentence, model: tinyEnglish, language: "en")
-
         let decoding = Task { try await whisper.transcribe(file: long, model: tinyEnglish, language: "en") }
         try await poll(within: .seconds(10), until: { whisper.isDecoding }) { CancellationError() }
+        return ([sentence, long], decoding)
+    }
+
+    @Test func aCancelledDecodingStopsWithinHalfASecond() async throws {
+        let whisper = helper()
+        let (files, decoding) = try await longDecodingUnderWay(in: whisper)
+        defer { files.forEach { try? FileManager.default.removeItem(atPath: $0) } }
         let cancelled = ContinuousClock.now
         decoding.cancel()
         await #expect(throws: SpeechError.cancelled) { try await decoding.value }
         #expect(ContinuousClock.now - cancelled < .milliseconds(500))
-        let next = try await whisper.transcribe(file: sentence, model: tinyEnglish, language: "en")
+        let next = try await whisper.transcribe(file: files[0], model: tinyEnglish, language: "en")
         #expect(!next.isEmpty, "the helper goes on with the next decoding")
     }
 
@@ -89,15 +96,9 @@ struct WhisperEngineTests {
     /// again) leaves that one to finish: the helper is told to stop its own request only.
     @Test func aDecodingCancelledInTheQueueLeavesTheOneBeingDecodedToFinish() async throws {
         let whisper = helper()
-        let sentence = try englishSpeech(ownSentences.joined(separator: " "))
-        let long = sentence.replacingOccurrences(of: ".wav", with: "-long.wav")
-        defer { for path in [sentence, long] { try? FileManager.default.removeItem(atPath: path) } }
-        try output(of: "sox", sentence, sentence, sentence, sentence, long)
-        _ = try await whisper.transcribe(file: sentence, model: tinyEnglish, language: "en")
-
-        let decoding = Task { try await whisper.transcribe(file: long, model: tinyEnglish, language: "en") }
-        try await poll(within: .seconds(10), until: { whisper.isDecoding }) { CancellationError() }
-        let queued = Task { try await whisper.transcribe(file: sentence, model: tinyEnglish, language: "en") }
+        let (files, decoding) = try await longDecodingUnderWay(in: whisper)
+        defer { files.forEach { try? FileManager.default.removeItem(atPath: $0) } }
+        let queued = Task { try await whisper.transcribe(file: files[0], model: tinyEnglish, language: "en") }
         queued.cancel()
         await #expect(throws: SpeechError.cancelled) { try await queued.value }
         let text = try await decoding.value.map(\.text).joined(separator: " ")
