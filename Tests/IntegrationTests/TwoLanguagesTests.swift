@@ -39,7 +39,9 @@ struct TwoLanguagesTests {
         _ = try await service.untilWritten(memo, following: changes)
 
         let languages = try await utteranceLanguages(of: memo, in: service)
-        #expect(languages == ["en", "nl"], "an utterance in each language: \(languages)")
+        #expect(
+            languages == ["en", "nl"],
+            "an utterance in each language: \(languages); \(service.log.split(separator: "\n").filter { $0.contains("tterance") || $0.contains("Whisper") })")
         let text = try await service.memo(.getTranscript, of: memo).argument(0, as: String.self)
         let words = Set(WordErrorRate.words(text))
         #expect(words.isSuperset(of: ["patient", "chest", "pain"]), "English in English: \(text)")
