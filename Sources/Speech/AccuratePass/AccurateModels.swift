@@ -45,8 +45,8 @@ public struct AccurateModels: Sendable {
     func pass(for locale: String, alone: Bool = false, revised: @escaping @Sendable (Int, Transcript) -> Void) -> AccuratePass? {
         guard let model = loaded(for: locale, alone: alone)?.utterances else { return nil }
         let languages = alsoSpoken()
-        // Weighed among languages, a piece is too short to tell them apart by: the two-language test's Dutch utterance
-        // came out English from its piece in 2 of 4 runs beside a busy core.
+        // Weighed among languages, each piece would be told its language alone, which is not measured yet: such an
+        // utterance is told whole, as before.
         return AccuratePass(model: model.speaking(also: languages), decodesAhead: languages.isEmpty, revised: revised)
     }
 
