@@ -8,7 +8,8 @@ import Synchronization
 /// only the utterances still queued and what was said after the last pause are left to wait for.
 public final class AccuratePass: Sendable {
     let model: any UtteranceDecoding
-    private let decodesAhead: Bool
+    /// Whether the utterance under way is decoded ahead at its pauses: the caller meters pauses only then.
+    let decodesAhead: Bool
     /// Told each utterance Whisper wrote: its index in the recording and its text, timed in the recording.
     private let revised: @Sendable (Int, Transcript) -> Void
     private let state = Mutex(State())
@@ -88,7 +89,6 @@ public final class AccuratePass: Sendable {
     /// The speaker paused after speech from `speech.start` to `speech.end` (seconds of the recording): the audio up to
     /// the pause is queued as the next piece of the utterance under way, or added to the one not yet started.
     func paused(_ speech: (start: Double, end: Double), of audio: UtteranceAudio) {
-        guard decodesAhead else { return }
         state.withLock { state in
             guard speech.end > state.queuedEnd + Self.aheadSlack else { return }
             var chain = state.ahead ?? AheadChain(start: max(state.queuedEnd, speech.start - Self.aheadSlack))

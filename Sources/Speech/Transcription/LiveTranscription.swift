@@ -19,9 +19,10 @@ struct LiveTranscription {
 
     /// Decodes the next samples (16-bit little-endian bytes); a decoding failure leaves the recording to its file.
     mutating func append(_ bytes: [UInt8]) {
-        if let (pass, audio) = accurate {
+        // Without a model that ends utterances there is nothing for the pass to decode: the file is transcribed instead.
+        if let (pass, audio) = accurate, cutter != nil || recognition != nil {
             audio.append(bytes)
-            for pause in pauses.take(bytes) { pass.paused(pause, of: audio) }
+            if pass.decodesAhead { for pause in pauses.take(bytes) { pass.paused(pause, of: audio) } }
             if cutter != nil {
                 for utterance in cutter?.take(bytes) ?? [] { pass.add(Transcript(), from: utterance.start, to: utterance.end, of: audio) }
                 return
@@ -45,7 +46,7 @@ struct LiveTranscription {
     mutating func finish() -> Streamed? {
         if let (pass, audio) = accurate {
             // Decoded at once, while Vosk ends its last utterance.
-            for rest in pauses.rest() { pass.paused(rest, of: audio) }
+            if pass.decodesAhead { for rest in pauses.rest() { pass.paused(rest, of: audio) } }
             pass.sent()
         }
         if let (pass, audio) = accurate, cutter != nil {
